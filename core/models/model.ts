@@ -1,0 +1,59 @@
+/** The model contract: any chat model (OpenAI-compatible endpoint, cache, sim) answers a ChatRequest. */
+import type { Oracle, PreparedTask } from '../oracle.ts';
+import type { ChatMessage, Disclosure, ModelInfo, Usage } from '../types.ts';
+
+/**
+ * Privileged context for the sim model only. Real models never read it; the episode builds it
+ * from the task and from the feedback already sent, so the sim can use nothing else.
+ */
+export interface SimContext {
+  /** Key identifying the episode (benchmark, task, strategy, trial) for the sim's own state. */
+  episodeKey: string;
+  oracle: Oracle<PreparedTask>;
+  /** Holds the gold program: this is what makes the sim privileged. */
+  prepared: PreparedTask;
+  seed: number;
+  /** Structured copy of every feedback message sent so far, oldest first. */
+  disclosures: Disclosure[];
+  /** The phase of the turn being asked for. */
+  phase: 'solve' | 'hardening';
+}
+
+export interface ChatRequest {
+  messages: ChatMessage[];
+  /** Repeat index of the episode; part of the cache key so trials are not answered from one entry. */
+  trial: number;
+  /** Read only by the sim model. */
+  sim?: SimContext;
+  signal?: AbortSignal;
+}
+
+export interface ChatReply {
+  content: string;
+  usage: Usage;
+  latencyMs: number;
+  cached: boolean;
+  finishReason?: string;
+}
+
+export interface ChatModel {
+  readonly info: ModelInfo;
+  complete(request: ChatRequest): Promise<ChatReply>;
+  close?(): Promise<void>;
+}
+
+/** A model call that failed after the client's own retries (rate limit, timeout, bad reply). */
+export class ModelCallError extends Error {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
+    super(message);
+    this.name = 'ModelCallError';
+  }
+}
+
+/** Rough token count for text without a tokenizer: about four characters per token. */
+export function estimateTokens(text: string): number {
+  return Math.max(1, Math.ceil(text.length / 4));
+}

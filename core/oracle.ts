@@ -1,0 +1,81 @@
+/**
+ * The face every oracle family (regex, SQL, Cypher, Python) shows the loop: prepare a task (hidden
+ * cases, gold results), extract and check a candidate, render witnesses, mutate programs for the
+ * sim model, and probe apparent successes for hardening.
+ */
+import type { Rng } from './random.ts';
+import type { Candidate, JsonObject, PublicTask, Task, Verdict, VerdictError, Witness } from './types.ts';
+
+/** A task after the oracle has done its one-time work (generated cases, gold results). */
+export interface PreparedTask {
+  task: Task;
+  /** Stable case ids, the same list in every verdict for this task. */
+  caseIds: string[];
+}
+
+/** Turns verdict contents into text. Strategies decide how much of it the model gets to see. */
+export interface FeedbackRenderer {
+  /** One witness as a short line, e.g. `"dogdog" should match but does not (too narrow)`. */
+  witness(witness: Witness): string;
+  /** The error-only summary: how many cases fail, no examples. */
+  failureSummary(verdict: Verdict): string;
+  /** An execution error with the engine's message. */
+  error(error: VerdictError): string;
+}
+
+export interface ProbeReport {
+  probed: number;
+  /** Inputs on which candidate and gold disagree, as witnesses labelled by the gold. */
+  disagreements: Witness[];
+}
+
+export interface ProbeOptions {
+  rng: Rng;
+  maxProbes: number;
+  /** 1-based hardening cycle, or 0 for the final probe pass. */
+  round: number;
+}
+
+/** Hardening support: probes beyond the hidden cases (fast-check and oracle-specific pools). */
+export interface Hardener<P extends PreparedTask> {
+  probe(prepared: P, candidate: Candidate, options: ProbeOptions): Promise<ProbeReport>;
+  /** The same task with the given disagreements added to its case list. */
+  extend(prepared: P, witnesses: Witness[]): P;
+  /** Exact equivalence with the gold when decidable (e.g. minimal DFAs), else null. */
+  exact?(prepared: P, candidate: Candidate): Promise<boolean | null>;
+}
+
+export interface Oracle<P extends PreparedTask = PreparedTask> {
+  readonly name: string;
+  /** Fence language used in prompts and preferred when extracting code blocks. */
+  readonly language: string;
+  /** Settings recorded in every trajectory (dialect, comparison mode, timeouts). */
+  settings(): JsonObject;
+  /** Variables the seed prompt template may use besides the task's own fields. */
+  promptVariables(task: PublicTask): Record<string, string>;
+  /** One-time work per task. Throws a TaskInputError for broken input. */
+  prepare(task: Task): Promise<P>;
+  /** Finds the program in a model reply, or null when there is none. */
+  extract(reply: string): Candidate | null;
+  check(prepared: P, candidate: Candidate): Promise<Verdict>;
+  readonly render: FeedbackRenderer;
+  /** Sim support: one random mutation of a program written in the gold's notation, or null if none applies. */
+  mutate(prepared: P, program: string, rng: Rng): string | null;
+  /** Sim support: the reply a model would give for a program written in the gold's notation. */
+  answer(prepared: P, program: string): string;
+  /** Sim support: does this candidate behave on the witness's input as the witness says the gold does? */
+  agrees(prepared: P, candidate: Candidate, witness: Witness): Promise<boolean>;
+  readonly hardener?: Hardener<P>;
+  dispose?(): Promise<void>;
+}
+
+/** Broken benchmark input (a dataset line, a task field). Names the item so the user can find it. */
+export class TaskInputError extends Error {
+  constructor(
+    readonly item: string,
+    message: string,
+  ) {
+    super(`${item}: ${message}`);
+    this.name = 'TaskInputError';
+  }
+}
