@@ -1,0 +1,10 @@
+/** The vitest task-meta channel: each benchmark test stores its trajectory under `meta.witness`. */
+import type { Trajectory } from './types.ts';
+
+declare module 'vitest' {
+  interface TaskMeta {
+    witness?: Trajectory;
+  }
+}
+
+export const META_KEY = 'witness';
