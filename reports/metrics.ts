@@ -1,0 +1,276 @@
+/**
+ * Trajectory metrics as pure functions. Per-trajectory functions read one `Trajectory`; group
+ * functions read the trajectories of one (benchmark, model, strategy) group — one per
+ * (task, trial) — and apply the exclusion rules themselves:
+ *
+ * - `harness-error` trajectories (our bug or broken input) are excluded from every rate, mean and
+ *   ratio and counted apart (`harnessErrorCount`);
+ * - `model-error` trajectories count as unsolved (τ = null, no hardening success) and are also
+ *   counted apart (`modelErrorCount`);
+ * - only `phase === 'solve'` turns count for the solve metrics (attempts, fixes/breaks, stability).
+ *
+ * Rates and means are null when no trajectory qualifies, never NaN.
+ */
+import type { CaseResult, Trajectory, Turn } from '../core/types.ts';
+import { editDistance } from './edit-distance.ts';
+import { tokenizeProgram } from './tokenize.ts';
+
+export interface FixBreak {
+  fixes: number;
+  breaks: number;
+}
+
+// ---------------------------------------------------------------- exclusion and counts
+
+/** The trajectories that enter rates: all but `harness-error` ones. */
+export function countedTrajectories(group: readonly Trajectory[]): Trajectory[] {
+  return group.filter((t) => t.outcome.status !== 'harness-error');
+}
+
+/** Number of `harness-error` trajectories (excluded from all rates). */
+export function harnessErrorCount(group: readonly Trajectory[]): number {
+  return group.length - countedTrajectories(group).length;
+}
+
+/** Number of `model-error` trajectories (counted as unsolved). */
+export function modelErrorCount(group: readonly Trajectory[]): number {
+  return group.filter((t) => t.outcome.status === 'model-error').length;
+}
+
+/** Mean of `score` over the counted trajectories; null when there are none. */
+export function meanOver(group: readonly Trajectory[], score: (t: Trajectory) => number | null): number | null {
+  let sum = 0;
+  let n = 0;
+  for (const t of countedTrajectories(group)) {
+    const value = score(t);
+    if (value === null) continue;
+    sum += value;
+    n++;
+  }
+  return n === 0 ? null : sum / n;
+}
+
+// ---------------------------------------------------------------- per trajectory
+
+/** The solve-phase turns in turn order. */
+export function solveTurns(t: Trajectory): Turn[] {
+  return t.turns.filter((turn) => turn.phase === 'solve').sort((a, b) => a.index - b.index);
+}
+
+/** τ, the first successful solve turn: `outcome.solvedAtTurn`, but null for model errors (unsolved). */
+export function timeToSuccess(t: Trajectory): number | null {
+  return t.outcome.status === 'model-error' ? null : t.outcome.solvedAtTurn;
+}
+
+/** 1 when solved at turn 1, else 0. Pass@1 is its mean. */
+export function solvedFirst(t: Trajectory): number {
+  return timeToSuccess(t) === 1 ? 1 : 0;
+}
+
+/** 1 when solved at any solve turn (τ ≠ null), else 0. Pass@final is its mean. */
+export function solvedFinal(t: Trajectory): number {
+  return timeToSuccess(t) !== null ? 1 : 0;
+}
+
+/** 1/τ, or 0 when unsolved. MRR is its mean. */
+export function reciprocalRank(t: Trajectory): number {
+  const tau = timeToSuccess(t);
+  return tau === null ? 0 : 1 / tau;
+}
+
+/** 1 when the hardening status is `hardened` or `robust` (and the trajectory is not a model error). */
+export function hardenedIndicator(t: Trajectory): number {
+  const status = t.outcome.hardening?.status;
+  return timeToSuccess(t) !== null && (status === 'hardened' || status === 'robust') ? 1 : 0;
+}
+
+/** 1 when the hardening status is `robust` (and the trajectory is not a model error). Robust success is its mean. */
+export function robustIndicator(t: Trajectory): number {
+  return timeToSuccess(t) !== null && t.outcome.hardening?.status === 'robust' ? 1 : 0;
+}
+
+/**
+ * Fixes and breaks from one verdict to the next, matched by case id over `caseIds` plus every id
+ * either verdict mentions. fix = fail→pass, break = pass→fail. A case absent from a verdict (a
+ * syntax-error, model-error or no-artifact turn that ran nothing) counts as failing there.
+ */
+export function transitionFixesBreaks(
+  caseIds: readonly string[],
+  previous: readonly CaseResult[],
+  next: readonly CaseResult[],
+): FixBreak {
+  const passedBefore = new Set(previous.filter((c) => c.pass).map((c) => c.id));
+  const passedAfter = new Set(next.filter((c) => c.pass).map((c) => c.id));
+  const ids = new Set([...caseIds, ...previous.map((c) => c.id), ...next.map((c) => c.id)]);
+  let fixes = 0;
+  let breaks = 0;
+  for (const id of ids) {
+    const before = passedBefore.has(id);
+    const after = passedAfter.has(id);
+    if (!before && after) fixes++;
+    else if (before && !after) breaks++;
+  }
+  return { fixes, breaks };
+}
+
+/** Σ fixes and Σ breaks over consecutive solve turns t−1 → t of one trajectory. */
+export function fixesAndBreaks(t: Trajectory): FixBreak {
+  const turns = solveTurns(t);
+  const total = { fixes: 0, breaks: 0 };
+  for (let i = 1; i < turns.length; i++) {
+    const step = transitionFixesBreaks(t.caseIds, (turns[i - 1] as Turn).verdict.cases, (turns[i] as Turn).verdict.cases);
+    total.fixes += step.fixes;
+    total.breaks += step.breaks;
+  }
+  return total;
+}
+
+/**
+ * S = 1 − editDistance(tokens_a, tokens_b) / max(|tokens_a|, |tokens_b|, 1), with tokens from
+ * `tokenizeProgram(oracleName, ·)` and token-level Levenshtein distance. 1 = identical.
+ */
+export function pairStability(oracleName: string, a: string, b: string): number {
+  const ta = tokenizeProgram(oracleName, a);
+  const tb = tokenizeProgram(oracleName, b);
+  return 1 - editDistance(ta, tb) / Math.max(ta.length, tb.length, 1);
+}
+
+/**
+ * Structural stability of one trajectory: the mean of `pairStability` over adjacent solve turns
+ * t−1 → t whose candidates both exist (non-null); null when there is no such pair.
+ */
+export function trajectoryStability(t: Trajectory): number | null {
+  const turns = solveTurns(t);
+  let sum = 0;
+  let pairs = 0;
+  for (let i = 1; i < turns.length; i++) {
+    const a = (turns[i - 1] as Turn).candidate;
+    const b = (turns[i] as Turn).candidate;
+    if (a === null || b === null) continue;
+    sum += pairStability(t.oracle.name, a.source, b.source);
+    pairs++;
+  }
+  return pairs === 0 ? null : sum / pairs;
+}
+
+// ---------------------------------------------------------------- per group
+
+/** Pass@1: fraction of counted trajectories solved at turn 1 (τ = 1). */
+export function passAt1(group: readonly Trajectory[]): number | null {
+  return meanOver(group, solvedFirst);
+}
+
+/** Pass@final: fraction of counted trajectories solved at any solve turn (τ ≠ null). */
+export function passAtFinal(group: readonly Trajectory[]): number | null {
+  return meanOver(group, solvedFinal);
+}
+
+/** Mean time-to-success: mean τ over solved trajectories; null when none is solved. */
+export function meanTimeToSuccess(group: readonly Trajectory[]): number | null {
+  return meanOver(group, timeToSuccess);
+}
+
+/** MRR: mean of 1/τ over counted trajectories, 0 for an unsolved one. */
+export function meanReciprocalRank(group: readonly Trajectory[]): number | null {
+  return meanOver(group, reciprocalRank);
+}
+
+/** Mean attempts: mean number of solve-phase turns per counted trajectory. */
+export function meanAttempts(group: readonly Trajectory[]): number | null {
+  return meanOver(group, (t) => solveTurns(t).length);
+}
+
+/** Σ fixes and Σ breaks over the counted trajectories. */
+export function totalFixesBreaks(group: readonly Trajectory[]): FixBreak {
+  const total = { fixes: 0, breaks: 0 };
+  for (const t of countedTrajectories(group)) {
+    const fb = fixesAndBreaks(t);
+    total.fixes += fb.fixes;
+    total.breaks += fb.breaks;
+  }
+  return total;
+}
+
+/**
+ * RER (pooled) = Σ fixes / max(1, Σ breaks) over the counted trajectories of the group
+ * (single-turn trajectories contribute 0 and 0); null when nothing is counted.
+ */
+export function rerPooled(group: readonly Trajectory[]): number | null {
+  if (countedTrajectories(group).length === 0) return null;
+  const { fixes, breaks } = totalFixesBreaks(group);
+  return fixes / Math.max(1, breaks);
+}
+
+/**
+ * RER (task mean) = mean over counted trajectories with ≥ 2 solve turns of
+ * fixes_i / max(1, breaks_i); null when no trajectory has 2 solve turns.
+ */
+export function rerTaskMean(group: readonly Trajectory[]): number | null {
+  return meanOver(group, (t) => {
+    if (solveTurns(t).length < 2) return null;
+    const { fixes, breaks } = fixesAndBreaks(t);
+    return fixes / Math.max(1, breaks);
+  });
+}
+
+/** Structural stability: mean of `trajectoryStability` over counted trajectories that have a pair; null when none. */
+export function structuralStability(group: readonly Trajectory[]): number | null {
+  return meanOver(group, trajectoryStability);
+}
+
+/** Hardened rate: fraction of counted trajectories whose hardening status is `hardened` or `robust`. */
+export function hardenedRate(group: readonly Trajectory[]): number | null {
+  return meanOver(group, hardenedIndicator);
+}
+
+/** Robust success: fraction of counted trajectories whose hardening status is `robust`. */
+export function robustSuccess(group: readonly Trajectory[]): number | null {
+  return meanOver(group, robustIndicator);
+}
+
+/**
+ * Probe agreement: among counted trajectories with `hardening.exact !== null`, the fraction where
+ * `hardening.sampledClean === hardening.exact` — how often sampled probing agreed with the exact
+ * equivalence check; null when no trajectory has an exact check.
+ */
+export function probeAgreement(group: readonly Trajectory[]): number | null {
+  return meanOver(group, (t) => {
+    const h = t.outcome.hardening;
+    if (h === undefined || h.exact === null) return null;
+    return h.sampledClean === h.exact ? 1 : 0;
+  });
+}
+
+export interface TokenUsage {
+  /** Σ (prompt + completion) tokens over every trajectory of the group, harness errors included. */
+  total: number;
+  /** total / number of trajectories; null for an empty group. */
+  meanPerTrajectory: number | null;
+  /** True when any count was estimated by the harness rather than reported by the endpoint. */
+  estimated: boolean;
+}
+
+/**
+ * Tokens: Σ prompt + completion tokens over all trajectories of the group (harness errors
+ * included: the tokens were spent), the mean per trajectory, and whether any were estimated.
+ */
+export function tokenUsage(group: readonly Trajectory[]): TokenUsage {
+  let total = 0;
+  let estimated = false;
+  for (const t of group) {
+    total += t.tokens.prompt + t.tokens.completion;
+    estimated ||= t.tokens.estimated || t.turns.some((turn) => turn.usage.estimated === true);
+  }
+  return { total, meanPerTrajectory: group.length === 0 ? null : total / group.length, estimated };
+}
+
+/** Cache hits and misses summed over all trajectories of the group. */
+export function cacheUsage(group: readonly Trajectory[]): { hits: number; misses: number } {
+  let hits = 0;
+  let misses = 0;
+  for (const t of group) {
+    hits += t.cache.hits;
+    misses += t.cache.misses;
+  }
+  return { hits, misses };
+}
