@@ -1,7 +1,7 @@
 /** The vitest task-meta channel: each benchmark test stores its trajectory under `meta.witness`. */
 import type { Trajectory } from './types.ts';
 
-declare module 'vitest' {
+declare module '@vitest/runner' {
   interface TaskMeta {
     witness?: Trajectory;
   }

@@ -21,6 +21,8 @@ export interface FeedbackRenderer {
   failureSummary(verdict: Verdict): string;
   /** An execution error with the engine's message. */
   error(error: VerdictError): string;
+  /** Closing instruction of every feedback message, e.g. how to format the corrected answer. */
+  readonly retry: string;
 }
 
 export interface ProbeReport {

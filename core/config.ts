@@ -1,0 +1,194 @@
+/**
+ * Run configuration. Precedence: environment variables > `witness.config.json` (or the file named
+ * by WITNESS_CONFIG) > defaults. Every invalid value is an error that names its source.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { DEFAULT_HARDENING, type HardeningOptions } from './hardening.ts';
+import { DEFAULT_SIM } from './models/sim.ts';
+
+export type CacheMode = 'readwrite' | 'off' | 'only' | 'refresh';
+export const CACHE_MODES: readonly CacheMode[] = ['readwrite', 'off', 'only', 'refresh'];
+
+export interface ModelConfig {
+  /** `sim` (the default) or a model name served by the OpenAI-compatible endpoint. */
+  name: string;
+  baseURL?: string;
+  /** Name of the environment variable holding the key (the key itself never enters the config). */
+  apiKeyEnv: string;
+  temperature: number;
+  seed?: number;
+  maxTokens?: number;
+  timeoutMs: number;
+  maxRetries: number;
+  concurrency: number;
+}
+
+export interface WitnessConfig {
+  model: ModelConfig;
+  cache: { mode: CacheMode; path: string };
+  sim: { skill: number; maxMutations: number; neighbourhood: number };
+  /** Solve-phase turn budget. */
+  turns: number;
+  seed: number;
+  hardening: HardeningOptions & { enabled: boolean };
+  outDir: string;
+  storeDir: string;
+}
+
+export interface LoadedConfig {
+  config: WitnessConfig;
+  /** True when no model was configured and the sim stands in. */
+  defaultedToSim: boolean;
+  /** The config file that was read, if any. */
+  file?: string;
+}
+
+export function defaultConfig(root: string): WitnessConfig {
+  return {
+    model: { name: 'sim', apiKeyEnv: 'OPENAI_API_KEY', temperature: 0, timeoutMs: 60_000, maxRetries: 2, concurrency: 4 },
+    cache: { mode: 'readwrite', path: resolve(root, '.witness/cache.sqlite') },
+    sim: { ...DEFAULT_SIM },
+    turns: 4,
+    seed: 1,
+    hardening: { enabled: true, ...DEFAULT_HARDENING },
+    outDir: resolve(root, 'witness-out'),
+    storeDir: resolve(root, '.witness/runs'),
+  };
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Loads the configuration for a project root. */
+export function loadConfig(root: string = process.cwd(), env: Env = process.env): LoadedConfig {
+  const config = defaultConfig(root);
+  const fileName = env.WITNESS_CONFIG ? resolve(root, env.WITNESS_CONFIG) : resolve(root, 'witness.config.json');
+  let file: string | undefined;
+  if (existsSync(fileName)) {
+    file = fileName;
+    applyFile(config, readJson(fileName), fileName, root);
+  } else if (env.WITNESS_CONFIG) {
+    throw new ConfigError(`WITNESS_CONFIG names ${fileName}, which does not exist`);
+  }
+  const modelFromFile = config.model.name !== 'sim';
+  applyEnv(config, env, root);
+  const defaultedToSim = !modelFromFile && !env.WITNESS_MODEL;
+  return file ? { config, defaultedToSim, file } : { config, defaultedToSim };
+}
+
+function readJson(path: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('the top level must be an object');
+    return value as Record<string, unknown>;
+  } catch (error) {
+    throw new ConfigError(`${path}: invalid config: ${(error as Error).message}`);
+  }
+}
+
+function applyFile(config: WitnessConfig, raw: Record<string, unknown>, file: string, root: string): void {
+  const where = (key: string) => `${file}: ${key}`;
+  const known = new Set(['model', 'cache', 'sim', 'turns', 'seed', 'hardening', 'outDir', 'storeDir']);
+  for (const key of Object.keys(raw)) {
+    if (!known.has(key)) throw new ConfigError(`${where(key)}: unknown setting (known: ${[...known].join(', ')})`);
+  }
+  const model = object(raw.model, where('model'));
+  if (model) {
+    if (model.name !== undefined) config.model.name = text(model.name, where('model.name'));
+    if (model.baseURL !== undefined) config.model.baseURL = text(model.baseURL, where('model.baseURL'));
+    if (model.apiKeyEnv !== undefined) config.model.apiKeyEnv = text(model.apiKeyEnv, where('model.apiKeyEnv'));
+    if (model.temperature !== undefined) config.model.temperature = num(model.temperature, where('model.temperature'), 0, 2);
+    if (model.seed !== undefined) config.model.seed = int(model.seed, where('model.seed'), 0);
+    if (model.maxTokens !== undefined) config.model.maxTokens = int(model.maxTokens, where('model.maxTokens'), 1);
+    if (model.timeoutMs !== undefined) config.model.timeoutMs = int(model.timeoutMs, where('model.timeoutMs'), 1);
+    if (model.maxRetries !== undefined) config.model.maxRetries = int(model.maxRetries, where('model.maxRetries'), 0);
+    if (model.concurrency !== undefined) config.model.concurrency = int(model.concurrency, where('model.concurrency'), 1);
+  }
+  const cache = object(raw.cache, where('cache'));
+  if (cache) {
+    if (cache.mode !== undefined) config.cache.mode = cacheMode(cache.mode, where('cache.mode'));
+    if (cache.path !== undefined) config.cache.path = resolve(root, text(cache.path, where('cache.path')));
+  }
+  const sim = object(raw.sim, where('sim'));
+  if (sim) {
+    if (sim.skill !== undefined) config.sim.skill = num(sim.skill, where('sim.skill'), 0, 1);
+    if (sim.maxMutations !== undefined) config.sim.maxMutations = int(sim.maxMutations, where('sim.maxMutations'), 1);
+    if (sim.neighbourhood !== undefined) config.sim.neighbourhood = int(sim.neighbourhood, where('sim.neighbourhood'), 0);
+  }
+  if (raw.turns !== undefined) config.turns = int(raw.turns, where('turns'), 1);
+  if (raw.seed !== undefined) config.seed = int(raw.seed, where('seed'), 0);
+  const hardening = object(raw.hardening, where('hardening'));
+  if (hardening) {
+    if (hardening.enabled !== undefined) config.hardening.enabled = bool(hardening.enabled, where('hardening.enabled'));
+    if (hardening.maxCycles !== undefined) config.hardening.maxCycles = int(hardening.maxCycles, where('hardening.maxCycles'), 0);
+    if (hardening.maxProbes !== undefined) config.hardening.maxProbes = int(hardening.maxProbes, where('hardening.maxProbes'), 1);
+    if (hardening.maxAdded !== undefined) config.hardening.maxAdded = int(hardening.maxAdded, where('hardening.maxAdded'), 1);
+  }
+  if (raw.outDir !== undefined) config.outDir = resolve(root, text(raw.outDir, where('outDir')));
+  if (raw.storeDir !== undefined) config.storeDir = resolve(root, text(raw.storeDir, where('storeDir')));
+}
+
+function applyEnv(config: WitnessConfig, env: Env, root: string): void {
+  const get = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : (env[name] as string));
+  const set = <T>(name: string, parse: (value: string, where: string) => T, apply: (value: T) => void) => {
+    const value = get(name);
+    if (value !== undefined) apply(parse(value, name));
+  };
+  set('WITNESS_MODEL', text, (v) => (config.model.name = v));
+  set('OPENAI_BASE_URL', text, (v) => (config.model.baseURL = v));
+  set('WITNESS_TEMPERATURE', (v, w) => num(Number(v), w, 0, 2), (v) => (config.model.temperature = v));
+  set('WITNESS_MODEL_SEED', (v, w) => int(Number(v), w, 0), (v) => (config.model.seed = v));
+  set('WITNESS_MAX_TOKENS', (v, w) => int(Number(v), w, 1), (v) => (config.model.maxTokens = v));
+  set('WITNESS_TIMEOUT_MS', (v, w) => int(Number(v), w, 1), (v) => (config.model.timeoutMs = v));
+  set('WITNESS_MAX_RETRIES', (v, w) => int(Number(v), w, 0), (v) => (config.model.maxRetries = v));
+  set('WITNESS_CONCURRENCY', (v, w) => int(Number(v), w, 1), (v) => (config.model.concurrency = v));
+  set('WITNESS_CACHE', cacheMode, (v) => (config.cache.mode = v));
+  set('WITNESS_CACHE_PATH', text, (v) => (config.cache.path = resolve(root, v)));
+  set('WITNESS_SIM_SKILL', (v, w) => num(Number(v), w, 0, 1), (v) => (config.sim.skill = v));
+  set('WITNESS_TURNS', (v, w) => int(Number(v), w, 1), (v) => (config.turns = v));
+  set('WITNESS_SEED', (v, w) => int(Number(v), w, 0), (v) => (config.seed = v));
+  set('WITNESS_HARDENING', (v, w) => bool(v === '1' || v === 'true' ? true : v === '0' || v === 'false' ? false : v, w), (v) => (config.hardening.enabled = v));
+  set('WITNESS_OUT', text, (v) => (config.outDir = resolve(root, v)));
+  set('WITNESS_STORE', text, (v) => (config.storeDir = resolve(root, v)));
+}
+
+function object(value: unknown, where: string): Record<string, unknown> | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConfigError(`${where}: expected an object`);
+  return value as Record<string, unknown>;
+}
+
+function text(value: unknown, where: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new ConfigError(`${where}: expected a non-empty string`);
+  return value.trim();
+}
+
+function num(value: unknown, where: string, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
+    throw new ConfigError(`${where}: expected a number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function int(value: unknown, where: string, min: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    throw new ConfigError(`${where}: expected an integer ≥ ${min}, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function bool(value: unknown, where: string): boolean {
+  if (typeof value !== 'boolean') throw new ConfigError(`${where}: expected true or false, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+function cacheMode(value: unknown, where: string): CacheMode {
+  if (typeof value !== 'string' || !CACHE_MODES.includes(value as CacheMode)) {
+    throw new ConfigError(`${where}: expected one of ${CACHE_MODES.join(', ')}, got ${JSON.stringify(value)}`);
+  }
+  return value as CacheMode;
+}

@@ -1,0 +1,158 @@
+/**
+ * An episode: one task, one strategy, one model, up to a turn budget. Each turn the model answers,
+ * the oracle checks the extracted program, and the strategy turns the verdict into feedback. After
+ * a success the hardening loop probes beyond the hidden cases. Everything is recorded in a
+ * Trajectory; a model failure ends the episode as `model-error`, anything else that throws is a
+ * harness error.
+ */
+import { Conversation } from './conversation.ts';
+import { hardenSolution, type HardeningOptions } from './hardening.ts';
+import type { ChatModel } from './models/model.ts';
+import type { Oracle, PreparedTask } from './oracle.ts';
+import { renderPrompt, type PromptTemplate } from './prompt.ts';
+import { deriveSeed } from './random.ts';
+import type { Strategy } from './strategy.ts';
+import {
+  TRAJECTORY_SCHEMA,
+  TRAJECTORY_SCHEMA_VERSION,
+  type HardeningRecord,
+  type Outcome,
+  type PublicTask,
+  type Task,
+  type Trajectory,
+  type Turn,
+} from './types.ts';
+
+export interface EpisodeSetup<P extends PreparedTask> {
+  runId: string;
+  oracle: Oracle<P>;
+  prepared: P;
+  strategy: Strategy;
+  model: ChatModel;
+  prompt: PromptTemplate;
+  /** Solve-phase turn budget (default 4, the A-CEGIS ablation budget). */
+  budget: number;
+  trial: number;
+  /** The run seed; the episode derives its own from it. */
+  seed: number;
+  /** Null turns hardening off. */
+  hardening: HardeningOptions | null;
+}
+
+export const DEFAULT_TURN_BUDGET = 4;
+
+/** The task as strategies and prompts may see it. */
+export function publicView(task: Task): PublicTask {
+  const { gold: _gold, ...rest } = task;
+  return rest;
+}
+
+/** Variables available to every seed prompt: the task's fields plus the oracle's own. */
+export function promptVariables(oracle: Oracle<PreparedTask>, task: PublicTask): Record<string, string> {
+  return { description: task.description, task_id: task.id, benchmark: task.benchmark, ...oracle.promptVariables(task) };
+}
+
+/** Runs one episode and returns its trajectory. Throws only for harness errors. */
+export async function runEpisode<P extends PreparedTask>(setup: EpisodeSetup<P>): Promise<Trajectory> {
+  const { oracle, prepared, strategy, budget } = setup;
+  const task = prepared.task;
+  const startedAt = new Date();
+  const episodeSeed = deriveSeed(setup.seed, task.benchmark, task.id, strategy.name, setup.trial);
+  const view = publicView(task);
+  const initial = renderPrompt(setup.prompt, promptVariables(oracle as unknown as Oracle<PreparedTask>, view));
+  const conversation = new Conversation(
+    { model: setup.model, oracle, prepared, strategy: strategy.name, trial: setup.trial, seed: episodeSeed },
+    initial,
+  );
+  const turnsAllowed = Math.max(1, Math.min(budget, strategy.turns(budget)));
+
+  let solvedAtTurn: number | null = null;
+  for (let t = 1; t <= turnsAllowed; t++) {
+    const turn = await conversation.takeTurn('solve', prepared);
+    if (turn.verdict.pass) {
+      solvedAtTurn = turn.index;
+      break;
+    }
+    if (conversation.modelError || t === turnsAllowed) break;
+    const feedback = strategy.feedback(turn.verdict, { task: view, render: oracle.render, turn: turn.index, phase: 'solve' });
+    if (!feedback) break;
+    conversation.giveFeedback(turn, feedback);
+  }
+
+  let hardening: HardeningRecord | undefined;
+  const solvedTurn = solvedAtTurn === null ? undefined : conversation.turns[solvedAtTurn - 1];
+  if (solvedTurn?.candidate && setup.hardening && oracle.hardener) {
+    hardening = await hardenSolution({
+      oracle,
+      hardener: oracle.hardener,
+      prepared,
+      candidate: solvedTurn.candidate,
+      strategy,
+      conversation,
+      task: view,
+      options: setup.hardening,
+      seed: deriveSeed(setup.seed, task.benchmark, task.id, setup.trial, 'hardening'),
+    });
+  }
+
+  const outcome: Outcome = {
+    status: solvedAtTurn !== null ? 'solved' : conversation.modelError ? 'model-error' : 'unsolved',
+    solvedAtTurn,
+    ...(hardening ? { hardening } : {}),
+  };
+  return assembleTrajectory(setup, conversation.turns, outcome, episodeSeed, startedAt);
+}
+
+/** A trajectory for an episode that could not run (broken task input, oracle failure). */
+export function harnessErrorTrajectory<P extends PreparedTask>(
+  setup: Omit<EpisodeSetup<P>, 'prepared'> & { task: Task; caseIds?: string[] },
+  message: string,
+  startedAt = new Date(),
+): Trajectory {
+  const prepared = { task: setup.task, caseIds: setup.caseIds ?? [] } as unknown as P;
+  const seed = deriveSeed(setup.seed, setup.task.benchmark, setup.task.id, setup.strategy.name, setup.trial);
+  return assembleTrajectory({ ...setup, prepared }, [], { status: 'harness-error', solvedAtTurn: null, error: message }, seed, startedAt);
+}
+
+function assembleTrajectory<P extends PreparedTask>(
+  setup: EpisodeSetup<P>,
+  turns: Turn[],
+  outcome: Outcome,
+  seed: number,
+  startedAt: Date,
+): Trajectory {
+  const prompt = turns.reduce((n, t) => n + t.usage.promptTokens, 0);
+  const completion = turns.reduce((n, t) => n + t.usage.completionTokens, 0);
+  const caching = typeof (setup.model as { stats?: unknown }).stats === 'function';
+  const answered = turns.filter((t) => t.reply !== null);
+  return {
+    schema: TRAJECTORY_SCHEMA,
+    version: TRAJECTORY_SCHEMA_VERSION,
+    runId: setup.runId,
+    benchmark: setup.prepared.task.benchmark,
+    taskId: setup.prepared.task.id,
+    strategy: setup.strategy.name,
+    model: setup.model.info,
+    trial: setup.trial,
+    seed,
+    promptHash: setup.prompt.hash,
+    promptFile: setup.prompt.file,
+    oracle: { name: setup.oracle.name, settings: setup.oracle.settings() },
+    budget: setup.budget,
+    caseIds: setup.prepared.caseIds,
+    turns,
+    outcome,
+    tokens: {
+      prompt,
+      completion,
+      total: prompt + completion,
+      estimated: turns.some((t) => t.usage.estimated === true),
+    },
+    cache: {
+      hits: answered.filter((t) => t.cached).length,
+      misses: caching ? answered.filter((t) => !t.cached).length : 0,
+    },
+    startedAt: startedAt.toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+  };
+}

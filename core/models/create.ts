@@ -1,0 +1,33 @@
+/** Builds the configured model: the sim, or an OpenAI-compatible endpoint behind the response cache. */
+import type { WitnessConfig } from '../config.ts';
+import { withCache } from './cache.ts';
+import type { ChatModel } from './model.ts';
+import { createOpenAIModel } from './openai.ts';
+import { createSimModel } from './sim.ts';
+
+export function createModel(config: WitnessConfig, env: Record<string, string | undefined> = process.env): ChatModel {
+  const m = config.model;
+  if (m.name === 'sim') return createSimModel({ seed: config.seed, ...config.sim });
+  const inner = createOpenAIModel({
+    model: m.name,
+    ...(m.baseURL ? { baseURL: m.baseURL } : {}),
+    ...(env[m.apiKeyEnv] ? { apiKey: env[m.apiKeyEnv] as string } : {}),
+    temperature: m.temperature,
+    ...(m.seed !== undefined ? { seed: m.seed } : {}),
+    ...(m.maxTokens !== undefined ? { maxTokens: m.maxTokens } : {}),
+    timeoutMs: m.timeoutMs,
+    maxRetries: m.maxRetries,
+    concurrency: m.concurrency,
+  });
+  if (config.cache.mode === 'off') return inner;
+  return withCache(inner, {
+    path: config.cache.path,
+    mode: config.cache.mode,
+    sampling: { temperature: m.temperature, seed: m.seed ?? null, maxTokens: m.maxTokens ?? null },
+  });
+}
+
+/** The one-line notice printed when no model is configured. */
+export const NO_MODEL_NOTICE =
+  'witness: no model configured, using the privileged `sim` model (it knows the gold programs). ' +
+  'To evaluate a real model set WITNESS_MODEL=<name> and OPENAI_API_KEY (and OPENAI_BASE_URL for vLLM, Ollama or llama.cpp).';

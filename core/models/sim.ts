@@ -1,0 +1,129 @@
+/**
+ * `sim`: a seeded simulated model for running the whole pipeline offline. It is PRIVILEGED: it
+ * knows the gold program, and every report says so.
+ *
+ * Turn 1: the gold with k random mutations drawn from the oracle's own mutation operators
+ * (k = 0 with probability `skill`, else uniform in 1..maxMutations).
+ * Later turns: a neighbourhood of proposals — the programs along its own mutation chain (undoing
+ * its edits) and `neighbourhood` fresh mutations of its last answer — shuffled by seed. With
+ * concrete witnesses in the feedback it takes the first proposal consistent with every witness seen
+ * so far (a real CEGIS step, checked by executing the proposal through the oracle); with only
+ * "wrong", a count or an error it can only guess a proposal at random. So strategies differ by the
+ * information their feedback carries, and by nothing else.
+ */
+import { deriveSeed, Rng } from '../random.ts';
+import type { Candidate, Witness } from '../types.ts';
+import { estimateTokens, ModelCallError, type ChatModel, type ChatReply, type ChatRequest, type SimContext } from './model.ts';
+
+export interface SimOptions {
+  seed: number;
+  /** Probability that the first answer is the gold itself (default 0.2). */
+  skill: number;
+  /** Upper bound of k, the number of mutations in the first answer (default 3). */
+  maxMutations: number;
+  /** Fresh mutations considered per repair (default 8). */
+  neighbourhood: number;
+}
+
+export const DEFAULT_SIM: Omit<SimOptions, 'seed'> = { skill: 0.2, maxMutations: 3, neighbourhood: 8 };
+
+interface EpisodeState {
+  /** chain[0] is the gold; chain[i] has i mutations. */
+  chain: string[];
+  current: string;
+  tried: Set<string>;
+}
+
+export const SIM_NOTICE =
+  'the sim model is privileged: it knows the gold program, so its scores measure the harness and the feedback strategies, not a language model';
+
+export function createSimModel(options: Partial<SimOptions> & { seed: number }): ChatModel {
+  const settings: SimOptions = { ...DEFAULT_SIM, ...options };
+  validate(settings);
+  const episodes = new Map<string, EpisodeState>();
+
+  async function answer(request: ChatRequest): Promise<ChatReply> {
+    const started = performance.now();
+    const sim = request.sim;
+    if (!sim) throw new ModelCallError('the sim model only answers inside a Witness episode (no harness context was given)');
+    const turn = sim.disclosures.length + 1;
+    const rng = new Rng(deriveSeed(settings.seed, sim.seed, sim.episodeKey, turn));
+    let state = episodes.get(sim.episodeKey);
+    let program: string;
+    if (!state || sim.disclosures.length === 0) {
+      state = firstAttempt(sim, rng);
+      episodes.set(sim.episodeKey, state);
+      program = state.current;
+    } else {
+      program = await repair(sim, state, rng);
+    }
+    state.current = program;
+    state.tried.add(program);
+    const content = sim.oracle.answer(sim.prepared, program);
+    const promptText = request.messages.map((m) => m.content).join('\n');
+    return {
+      content,
+      usage: { promptTokens: estimateTokens(promptText), completionTokens: estimateTokens(content), estimated: true },
+      latencyMs: performance.now() - started,
+      cached: false,
+      finishReason: 'stop',
+    };
+  }
+
+  function firstAttempt(sim: SimContext, rng: Rng): EpisodeState {
+    const gold = sim.prepared.task.gold;
+    const k = rng.chance(settings.skill) ? 0 : rng.between(1, settings.maxMutations);
+    const chain = [gold];
+    for (let i = 0; i < k; i++) {
+      const next = sim.oracle.mutate(sim.prepared, chain.at(-1) as string, rng);
+      if (next !== null) chain.push(next);
+    }
+    return { chain, current: chain.at(-1) as string, tried: new Set() };
+  }
+
+  async function repair(sim: SimContext, state: EpisodeState, rng: Rng): Promise<string> {
+    const proposals = neighbourhood(sim, state, rng);
+    if (proposals.length === 0) return state.current;
+    const witnesses = sim.disclosures.flatMap((d) => d.witnesses);
+    if (witnesses.length === 0) return proposals[0] as string;
+    for (const proposal of proposals) {
+      if (await consistentWithAll(sim, proposal, witnesses)) return proposal;
+    }
+    return proposals[0] as string;
+  }
+
+  function neighbourhood(sim: SimContext, state: EpisodeState, rng: Rng): string[] {
+    const pool = new Set<string>(state.chain);
+    for (let i = 0; i < settings.neighbourhood; i++) {
+      const next = sim.oracle.mutate(sim.prepared, state.current, rng);
+      if (next !== null) pool.add(next);
+    }
+    const fresh = [...pool].filter((p) => !state.tried.has(p));
+    return rng.shuffle(fresh.length > 0 ? fresh : [...pool].filter((p) => p !== state.current));
+  }
+
+  async function consistentWithAll(sim: SimContext, program: string, witnesses: Witness[]): Promise<boolean> {
+    const candidate: Candidate | null = sim.oracle.extract(sim.oracle.answer(sim.prepared, program));
+    if (!candidate) return false;
+    for (const witness of witnesses) {
+      if (!(await sim.oracle.agrees(sim.prepared, candidate, witness))) return false;
+    }
+    return true;
+  }
+
+  return {
+    info: { name: 'sim', privileged: true, seed: settings.seed },
+    complete: answer,
+    close: async () => episodes.clear(),
+  };
+}
+
+function validate(options: SimOptions): void {
+  if (!(options.skill >= 0 && options.skill <= 1)) throw new Error(`sim skill must be between 0 and 1, got ${options.skill}`);
+  if (!Number.isInteger(options.maxMutations) || options.maxMutations < 1) {
+    throw new Error(`sim maxMutations must be a positive integer, got ${options.maxMutations}`);
+  }
+  if (!Number.isInteger(options.neighbourhood) || options.neighbourhood < 0) {
+    throw new Error(`sim neighbourhood must be a non-negative integer, got ${options.neighbourhood}`);
+  }
+}

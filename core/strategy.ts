@@ -1,0 +1,53 @@
+/** The strategy contract: how much of a verdict the model is told before its next attempt. */
+import type { FeedbackRenderer } from './oracle.ts';
+import type { Feedback, PublicTask, Verdict, Witness } from './types.ts';
+
+export interface StrategyContext {
+  task: PublicTask;
+  render: FeedbackRenderer;
+  /** 1-based index of the turn that produced the verdict. */
+  turn: number;
+  phase: 'solve' | 'hardening';
+}
+
+export interface Strategy {
+  readonly name: string;
+  /** Solve-phase turns this strategy uses within a budget (zero-shot: always 1). */
+  turns(budget: number): number;
+  /** Feedback on a failed verdict, or null when the strategy gives none (the episode then stops). */
+  feedback(verdict: Verdict, context: StrategyContext): Feedback | null;
+}
+
+/**
+ * Witnesses to disclose: at most `perKind` of each kind and `total` overall, shortest first,
+ * kinds interleaved so both directions (too narrow / too broad) appear when both exist.
+ */
+export function selectWitnesses(witnesses: readonly Witness[], perKind: number, total: number): Witness[] {
+  const byKind = new Map<string, Witness[]>();
+  for (const w of witnesses) {
+    const list = byKind.get(w.kind) ?? [];
+    list.push(w);
+    byKind.set(w.kind, list);
+  }
+  const queues = [...byKind.values()].map((list) =>
+    [...list].sort((a, b) => a.size - b.size || JSON.stringify(a.input).localeCompare(JSON.stringify(b.input))).slice(0, perKind),
+  );
+  const picked: Witness[] = [];
+  for (let round = 0; picked.length < total; round++) {
+    let any = false;
+    for (const queue of queues) {
+      const next = queue[round];
+      if (next && picked.length < total) {
+        picked.push(next);
+        any = true;
+      }
+    }
+    if (!any) break;
+  }
+  return picked.sort((a, b) => a.size - b.size);
+}
+
+/** Counts failing cases of a verdict. */
+export function failingCount(verdict: Verdict): { failed: number; total: number } {
+  return { failed: verdict.cases.filter((c) => !c.pass).length, total: verdict.cases.length };
+}

@@ -1,0 +1,142 @@
+/**
+ * The public suite helper: declare a benchmark (tasks × oracle × strategies) in a `*.eval.ts` file
+ * and every (task, strategy, trial) becomes one concurrent vitest test. A test fails only on a
+ * harness error (broken input, oracle crash) — never because the model did not solve the task.
+ * Its trajectory goes to `task.meta.witness` (read by the reporter, live or after a merge) and to
+ * the run store as soon as it finishes.
+ */
+import { afterAll, describe, it } from 'vitest';
+import { loadConfig, type WitnessConfig } from './config.ts';
+import { harnessErrorTrajectory, runEpisode } from './episode.ts';
+import { DEFAULT_HARDENING, type HardeningOptions } from './hardening.ts';
+import './meta.ts';
+import { createModel, NO_MODEL_NOTICE } from './models/create.ts';
+import type { ChatModel } from './models/model.ts';
+import type { Oracle, PreparedTask } from './oracle.ts';
+import { loadPrompt, type PromptTemplate } from './prompt.ts';
+import { newRunId, RunStore } from './store.ts';
+import type { Strategy } from './strategy.ts';
+import type { Task, Trajectory } from './types.ts';
+
+/** A dataset item that could not be turned into a task, with the reason. */
+export interface TaskIssue {
+  /** Names the item: file and line, or question id. */
+  item: string;
+  message: string;
+}
+
+export interface LoadedTasks {
+  tasks: Task[];
+  issues: TaskIssue[];
+}
+
+export interface BenchmarkDefinition<P extends PreparedTask> {
+  name: string;
+  tasks: Task[] | LoadedTasks;
+  oracle: Oracle<P>;
+  /** The strategies to compare (see `strategies/index.ts`: `pickStrategies('zero-shot', 'diagnostic')`). */
+  strategies: readonly Strategy[];
+  /** Path of the seed prompt template (relative to the working directory), or a loaded template. */
+  prompt: string | PromptTemplate;
+  /** Solve-phase turn budget; defaults to the config's `turns` (4). */
+  turns?: number;
+  /** Hardening after a success; defaults to the config (on, A-CEGIS budgets). */
+  hardening?: boolean | Partial<HardeningOptions>;
+  /** Repeats per (task, strategy); default 1. */
+  trials?: number;
+  /** A model to use instead of the configured one. */
+  model?: ChatModel;
+  /** Configuration to use instead of loading it from the environment. */
+  config?: WitnessConfig;
+}
+
+let noticePrinted = false;
+
+/** Declares a benchmark as a vitest suite. Call it at the top level of a `*.eval.ts` file. */
+export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDefinition<P>): void {
+  const loaded = Array.isArray(definition.tasks) ? { tasks: definition.tasks, issues: [] } : definition.tasks;
+  const strategies = definition.strategies;
+  const names = strategies.map((s) => s.name);
+  if (new Set(names).size !== names.length) throw new Error(`benchmark ${definition.name}: strategy names must be unique (${names.join(', ')})`);
+  const { config, defaultedToSim } = definition.config ? { config: definition.config, defaultedToSim: false } : loadConfig();
+  if (defaultedToSim && !definition.model && !noticePrinted) {
+    noticePrinted = true;
+    console.info(NO_MODEL_NOTICE);
+  }
+  const prompt = typeof definition.prompt === 'string' ? loadPrompt(definition.prompt) : definition.prompt;
+  const budget = definition.turns ?? config.turns;
+  const hardening = resolveHardening(definition.hardening, config);
+  const trials = definition.trials ?? 1;
+  const runId = process.env.WITNESS_RUN_ID ?? newRunId();
+  const store = new RunStore(config.storeDir, runId);
+  const oracle = definition.oracle;
+
+  let model: ChatModel | undefined;
+  const getModel = () => (model ??= definition.model ?? createModel(config));
+  const preparedTasks = new Map<string, Promise<P>>();
+  const prepare = (task: Task) => {
+    let p = preparedTasks.get(task.id);
+    if (!p) {
+      p = oracle.prepare(task);
+      preparedTasks.set(task.id, p);
+    }
+    return p;
+  };
+
+  describe(definition.name, () => {
+    afterAll(async () => {
+      await model?.close?.();
+      await oracle.dispose?.();
+    });
+
+    for (const task of loaded.tasks) {
+      for (const strategy of strategies) {
+        for (let trial = 0; trial < trials; trial++) {
+          const name = `${task.id} · ${strategy.name}${trials > 1 ? ` · trial ${trial}` : ''}`;
+          it.concurrent(name, async ({ task: test }) => {
+            const base = { runId, oracle, strategy, model: getModel(), prompt, budget, trial, seed: config.seed, hardening };
+            let trajectory: Trajectory;
+            try {
+              const prepared = await prepare(task);
+              trajectory = await runEpisode({ ...base, prepared });
+            } catch (error) {
+              trajectory = harnessErrorTrajectory({ ...base, task }, describeError(error));
+            }
+            test.meta.witness = trajectory;
+            store.save(trajectory);
+            if (trajectory.outcome.status === 'harness-error') throw new Error(trajectory.outcome.error);
+          });
+        }
+      }
+    }
+
+    for (const issue of loaded.issues) {
+      const task: Task = { id: issue.item, benchmark: definition.name, description: '', gold: '' };
+      for (const strategy of strategies) {
+        it.concurrent(`${issue.item} · ${strategy.name}`, ({ task: test }) => {
+          const base = { runId, oracle, strategy, model: getModel(), prompt, budget, trial: 0, seed: config.seed, hardening };
+          const trajectory = harnessErrorTrajectory({ ...base, task }, `${issue.item}: ${issue.message}`);
+          test.meta.witness = trajectory;
+          store.save(trajectory);
+          throw new Error(trajectory.outcome.error);
+        });
+      }
+    }
+  });
+}
+
+function resolveHardening(option: BenchmarkDefinition<PreparedTask>['hardening'], config: WitnessConfig): HardeningOptions | null {
+  if (option === false) return null;
+  if (option === undefined && !config.hardening.enabled) return null;
+  const fromConfig: HardeningOptions = {
+    maxCycles: config.hardening.maxCycles,
+    maxProbes: config.hardening.maxProbes,
+    maxAdded: config.hardening.maxAdded,
+  };
+  return { ...DEFAULT_HARDENING, ...fromConfig, ...(typeof option === 'object' ? option : {}) };
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
