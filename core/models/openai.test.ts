@@ -1,0 +1,230 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ModelCallError } from './model.ts';
+import type { ChatRequest } from './model.ts';
+import { DEFAULT_OPENAI_ENDPOINT, ModelConfigError, PLACEHOLDER_API_KEY, createOpenAIModel } from './openai.ts';
+import type { OpenAIModelOptions } from './openai.ts';
+import { startTestModelServer } from './test-server.ts';
+import type { Script, TestModelServer } from './test-server.ts';
+
+const KEY = 'sk-witness-test-0123456789abcdef';
+const servers: TestModelServer[] = [];
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function serve(script: Script): Promise<TestModelServer> {
+  const server = await startTestModelServer(script);
+  servers.push(server);
+  return server;
+}
+
+function model(server: TestModelServer, extra: Partial<OpenAIModelOptions> = {}) {
+  return createOpenAIModel({
+    model: 'test-model',
+    baseURL: server.baseURL,
+    apiKey: KEY,
+    timeoutMs: 2_000,
+    maxRetries: 0,
+    concurrency: 4,
+    ...extra,
+  });
+}
+
+const ask = (text = 'Write a regex for digits.', trial = 0): ChatRequest => ({ messages: [{ role: 'user', content: text }], trial });
+
+async function failure(promise: Promise<unknown>): Promise<ModelCallError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ModelCallError);
+  const err = error as ModelCallError;
+  expect(err.message).not.toContain(KEY);
+  expect(String(err.stack)).not.toContain(KEY);
+  if (err.cause instanceof Error) expect(err.cause.message).not.toContain(KEY);
+  return err;
+}
+
+describe('createOpenAIModel: replies', () => {
+  it('returns content, reported usage, finish reason and sends the key and the sampling settings', async () => {
+    const server = await serve([{ content: '```regex\n\\d+\n```', usage: { prompt_tokens: 11, completion_tokens: 7 } }]);
+    const m = model(server, { temperature: 0.2, seed: 7, maxTokens: 64 });
+    const reply = await m.complete({ messages: [{ role: 'system', content: 'Be brief.' }, ...ask().messages], trial: 0 });
+    expect(reply).toMatchObject({ content: '```regex\n\\d+\n```', cached: false, finishReason: 'stop' });
+    expect(reply.usage).toEqual({ promptTokens: 11, completionTokens: 7 });
+    expect(reply.latencyMs).toBeGreaterThan(0);
+    expect(server.requests).toHaveLength(1);
+    const seen = server.requests[0];
+    expect(seen?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(seen?.headers.retryCount).toBe(0);
+    expect(seen?.body).toMatchObject({ model: 'test-model', temperature: 0.2, seed: 7, max_tokens: 64 });
+    expect(seen?.body.messages).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Write a regex for digits.' },
+    ]);
+    expect(m.info).toEqual({ name: 'test-model', endpoint: server.baseURL, privileged: false, temperature: 0.2, seed: 7 });
+  });
+
+  it('estimates usage when the endpoint reports none, and passes unfenced content through', async () => {
+    const server = await serve([{ content: 'just \\d+ without a fence', usage: null }]);
+    const reply = await model(server).complete(ask('x'.repeat(40)));
+    expect(reply.content).toBe('just \\d+ without a fence');
+    expect(reply.usage).toEqual({ promptTokens: 10, completionTokens: 6, estimated: true });
+  });
+
+  it('sends only the configured sampling fields', async () => {
+    const server = await serve([{}]);
+    await model(server).complete(ask());
+    expect(Object.keys(server.requests[0]?.body ?? {}).sort()).toEqual(['messages', 'model']);
+  });
+});
+
+describe('createOpenAIModel: configuration', () => {
+  it('uses a placeholder key for a custom endpoint and never sends the environment key there', async () => {
+    const server = await serve([{}]);
+    const saved = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = KEY;
+    try {
+      const m = createOpenAIModel({ model: 'llama', baseURL: server.baseURL, timeoutMs: 1_000, maxRetries: 0, concurrency: 1 });
+      await m.complete(ask());
+      expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${PLACEHOLDER_API_KEY}`);
+    } finally {
+      if (saved === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = saved;
+    }
+  });
+
+  it('names OPENAI_API_KEY when the default endpoint has no key', () => {
+    const saved = process.env.OPENAI_API_KEY;
+    delete process.env.OPENAI_API_KEY;
+    try {
+      expect(() => createOpenAIModel({ model: 'gpt-4o', timeoutMs: 1_000, maxRetries: 0, concurrency: 1 })).toThrow(ModelConfigError);
+      expect(() => createOpenAIModel({ model: 'gpt-4o', timeoutMs: 1_000, maxRetries: 0, concurrency: 1 })).toThrow(/OPENAI_API_KEY/);
+      const m = createOpenAIModel({ model: 'gpt-4o', apiKey: KEY, timeoutMs: 1_000, maxRetries: 0, concurrency: 1 });
+      expect(m.info.endpoint).toBe(DEFAULT_OPENAI_ENDPOINT);
+    } finally {
+      if (saved !== undefined) process.env.OPENAI_API_KEY = saved;
+    }
+  });
+
+  it('rejects impossible limits with the field name', () => {
+    const base = { model: 'm', baseURL: 'http://127.0.0.1:9/v1', timeoutMs: 1_000, maxRetries: 0, concurrency: 1 };
+    expect(() => createOpenAIModel({ ...base, timeoutMs: 0 })).toThrow(/timeoutMs/);
+    expect(() => createOpenAIModel({ ...base, maxRetries: -1 })).toThrow(/maxRetries/);
+    expect(() => createOpenAIModel({ ...base, concurrency: 0 })).toThrow(/concurrency/);
+    expect(() => createOpenAIModel({ ...base, deadlineMs: 0 })).toThrow(/deadlineMs/);
+    expect(() => createOpenAIModel({ ...base, baseURL: 'not a url' })).toThrow(/baseURL/);
+    expect(() => createOpenAIModel({ ...base, model: '' })).toThrow(/model/);
+  });
+});
+
+describe('createOpenAIModel: faults', () => {
+  it('retries 429 twice, honouring retry-after-ms, then succeeds', async () => {
+    const server = await serve([{ status: 429, retryAfterMs: 60 }, { status: 429, retryAfterMs: 60 }, { content: 'finally' }]);
+    const reply = await model(server, { maxRetries: 2 }).complete(ask());
+    expect(reply.content).toBe('finally');
+    expect(server.requests.map((r) => r.headers.retryCount)).toEqual([0, 1, 2]);
+    const [a, b, c] = server.requests.map((r) => r.receivedAtMs);
+    expect(b! - a!).toBeGreaterThanOrEqual(55);
+    expect(c! - b!).toBeGreaterThanOrEqual(55);
+    expect(reply.latencyMs).toBeGreaterThanOrEqual(110);
+  });
+
+  it('honours retry-after in seconds', async () => {
+    const server = await serve([{ status: 429, retryAfterSeconds: 0.1 }, { content: 'ok' }]);
+    await model(server, { maxRetries: 1 }).complete(ask());
+    const [a, b] = server.requests.map((r) => r.receivedAtMs);
+    expect(b! - a!).toBeGreaterThanOrEqual(90);
+  });
+
+  it('reports a 429 that outlasts the retries as a rate limit, naming status, endpoint and model', async () => {
+    const server = await serve([{ status: 429, retryAfterMs: 10, errorMessage: 'slow down' }]);
+    const err = await failure(model(server, { maxRetries: 1 }).complete(ask()));
+    expect(server.requests).toHaveLength(2);
+    expect(err.message).toContain('rate limited: HTTP 429 (RateLimitError)');
+    expect(err.message).toContain('slow down');
+    expect(err.message).toContain(server.baseURL);
+    expect(err.message).toContain('"test-model"');
+    expect(err.message).toContain('maxRetries 1, 2 attempts');
+  });
+
+  it('makes exactly one attempt with maxRetries 0 on a 500', async () => {
+    const server = await serve([{ status: 500 }]);
+    const err = await failure(model(server, { maxRetries: 0 }).complete(ask()));
+    expect(server.requests).toHaveLength(1);
+    expect(err.message).toMatch(/HTTP 500 \(InternalServerError\)/);
+    expect(err.message).toContain('1 attempt)');
+  });
+
+  it('turns a slow reply into a timeout error within a bounded time', async () => {
+    const server = await serve([{ delayMs: 5_000 }]);
+    const started = performance.now();
+    const err = await failure(model(server, { timeoutMs: 150, maxRetries: 0 }).complete(ask()));
+    const elapsed = performance.now() - started;
+    expect(err.message).toMatch(/timed out after 150 ms per attempt \(APIConnectionTimeoutError\)/);
+    expect(elapsed).toBeGreaterThanOrEqual(140);
+    expect(elapsed).toBeLessThan(1_500);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('caps the whole call, retries included, with deadlineMs', async () => {
+    // Each attempt times out at 150 ms and would be retried 5 times (~0.9 s + backoff without a deadline).
+    const server = await serve([{ delayMs: 5_000 }]);
+    const started = performance.now();
+    const err = await failure(model(server, { timeoutMs: 150, maxRetries: 5, deadlineMs: 400 }).complete(ask()));
+    const elapsed = performance.now() - started;
+    expect(err.message).toContain('deadline of 400 ms exceeded');
+    expect(elapsed).toBeGreaterThanOrEqual(390);
+    expect(elapsed).toBeLessThan(1_000);
+    expect(server.requests.length).toBeLessThan(6);
+  });
+
+  it('reports a caller abort as such, while running and while queued', async () => {
+    const server = await serve([{ delayMs: 5_000 }]);
+    const m = model(server, { concurrency: 1 });
+    const controller = new AbortController();
+    const running = m.complete({ ...ask(), signal: controller.signal });
+    const queued = m.complete({ ...ask(), signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    expect((await failure(running)).message).toContain('aborted by the caller');
+    expect((await failure(queued)).message).toContain('aborted by the caller before the request was sent');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('rejects a malformed JSON body', async () => {
+    const server = await serve([{ malformed: true }]);
+    const err = await failure(model(server).complete(ask()));
+    expect(err.message).toMatch(/malformed JSON in the response body \(SyntaxError/);
+  });
+
+  it('rejects a reply without choices or with null content', async () => {
+    const server = await serve([{ noChoices: true }, { content: null, finishReason: 'content_filter' }]);
+    const m = model(server);
+    expect((await failure(m.complete(ask()))).message).toContain('the response has no choices');
+    expect((await failure(m.complete(ask()))).message).toContain('no message content (finish_reason content_filter)');
+  });
+
+  it('reports a refused connection and a 404 without leaking the key, even when the server echoes it', async () => {
+    const server = await serve([{ status: 400, errorMessage: `bad key ${KEY} in request` }]);
+    const err = await failure(model(server).complete(ask()));
+    expect(err.message).toContain('HTTP 400 (BadRequestError): 400 bad key [redacted] in request');
+    const wrongPath = createOpenAIModel({ model: 'm', baseURL: server.baseURL.replace('/v1', '/v2'), apiKey: KEY, timeoutMs: 1_000, maxRetries: 0, concurrency: 1 });
+    expect((await failure(wrongPath.complete(ask()))).message).toContain('HTTP 404 (NotFoundError)');
+    const { baseURL } = server;
+    await server.close();
+    const refused = await failure(model({ ...server, baseURL }).complete(ask()));
+    expect(refused.message).toContain('connection failed (APIConnectionError');
+  });
+});
+
+describe('createOpenAIModel: concurrency', () => {
+  it('keeps at most `concurrency` requests in flight', async () => {
+    const server = await serve([{ delayMs: 60 }]);
+    const m = model(server, { concurrency: 2 });
+    const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => m.complete(ask(`q${i}`))));
+    expect(replies).toHaveLength(6);
+    expect(server.requests).toHaveLength(6);
+    expect(server.maxInFlight).toBe(2);
+  });
+});

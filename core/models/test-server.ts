@@ -1,0 +1,227 @@
+/**
+ * A local OpenAI-compatible chat-completions server for tests: plain `node:http` on 127.0.0.1
+ * with an ephemeral port, scripted replies and injected faults (rate limits, server errors, slow
+ * replies, malformed bodies, missing usage or choices). It records every request it receives.
+ *
+ * Script: an array is consumed in order and **its last entry repeats** once the array is used up
+ * (so `[{ status: 500 }]` means "always 500"); a function receives each request and its 0-based
+ * index and returns the reply. Only `POST /v1/chat/completions` is answered; anything else gets a
+ * 404 JSON error (which the openai client does not retry).
+ */
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { JsonObject } from '../types.ts';
+
+export interface ScriptedReply {
+  /** Assistant message content; `null` sends `content: null`. Default `'OK'`. */
+  content?: string | null;
+  /** HTTP status; anything but 200 sends an OpenAI-style error body. Default 200. */
+  status?: number;
+  /** Message of the error body for a non-200 status. */
+  errorMessage?: string;
+  /** Sets the `retry-after-ms` header. */
+  retryAfterMs?: number;
+  /** Sets the `retry-after` header (seconds). */
+  retryAfterSeconds?: number;
+  /** Wait this long before sending anything (headers included). */
+  delayMs?: number;
+  /** Send a truncated JSON body with status 200 and `content-type: application/json`. */
+  malformed?: boolean;
+  /** Reported usage; `null` leaves the `usage` field out. Default: a count derived from the text lengths. */
+  usage?: { prompt_tokens: number; completion_tokens: number } | null;
+  /** Send `choices: []`. */
+  noChoices?: boolean;
+  /** Default `'stop'`. */
+  finishReason?: string;
+}
+
+export interface RecordedRequest {
+  method: string;
+  /** Path and query as received, e.g. `/v1/chat/completions`. */
+  path: string;
+  /** The parsed JSON body (`{}` when the body was empty or not an object). */
+  body: JsonObject;
+  headers: {
+    authorization: string | undefined;
+    /** The openai client's `x-stainless-retry-count`: 0 on the first attempt, 1 on the first retry, … */
+    retryCount: number | undefined;
+  };
+  /** Milliseconds since the server started, when the request body had arrived. */
+  receivedAtMs: number;
+}
+
+export type Script = ScriptedReply[] | ((request: RecordedRequest, index: number) => ScriptedReply);
+
+export interface TestModelServer {
+  /** `http://127.0.0.1:<port>/v1`. */
+  baseURL: string;
+  /** Chat-completion requests in arrival order (404s are not recorded). */
+  requests: RecordedRequest[];
+  /** Highest number of chat-completion requests in progress at the same time. */
+  readonly maxInFlight: number;
+  /** Stops listening, cancels pending delays and destroys open sockets. Idempotent. */
+  close(): Promise<void>;
+}
+
+export async function startTestModelServer(script: Script): Promise<TestModelServer> {
+  if (Array.isArray(script) && script.length === 0) throw new Error('startTestModelServer: the script is empty');
+  const startedAt = performance.now();
+  const requests: RecordedRequest[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const sockets = new Set<Socket>();
+  let inFlight = 0;
+  let maxInFlight = 0;
+  let closed: Promise<void> | undefined;
+
+  const pick = (request: RecordedRequest, index: number): ScriptedReply =>
+    typeof script === 'function' ? script(request, index) : (script[Math.min(index, script.length - 1)] as ScriptedReply);
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const text = await readBody(req);
+    const path = req.url ?? '/';
+    if (req.method !== 'POST' || path.split('?')[0] !== '/v1/chat/completions') {
+      sendJson(res, 404, errorBody(`no route for ${req.method ?? '?'} ${path}`, 'not_found'), {});
+      return;
+    }
+    const retry = req.headers['x-stainless-retry-count'];
+    const recorded: RecordedRequest = {
+      method: req.method,
+      path,
+      body: parseObject(text),
+      headers: {
+        authorization: req.headers.authorization,
+        retryCount: typeof retry === 'string' ? Number(retry) : undefined,
+      },
+      receivedAtMs: performance.now() - startedAt,
+    };
+    const index = requests.length;
+    requests.push(recorded);
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    res.once('close', () => inFlight--);
+    const reply = pick(recorded, index);
+    if (reply.delayMs && reply.delayMs > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          resolve();
+        }, reply.delayMs);
+        timers.add(timer);
+        // The client gave up (timeout or abort): stop waiting, nobody reads the answer.
+        res.once('close', () => {
+          clearTimeout(timer);
+          timers.delete(timer);
+          resolve();
+        });
+      });
+      if (res.destroyed || res.writableEnded) return;
+    }
+    respond(res, recorded, reply);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent && !res.destroyed) sendJson(res, 500, errorBody(`test server failure: ${String(error)}`, 'server_error'), {});
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}
+
+function respond(res: ServerResponse, request: RecordedRequest, reply: ScriptedReply): void {
+  const status = reply.status ?? 200;
+  const headers: Record<string, string> = {};
+  if (reply.retryAfterMs !== undefined) headers['retry-after-ms'] = String(reply.retryAfterMs);
+  if (reply.retryAfterSeconds !== undefined) headers['retry-after'] = String(reply.retryAfterSeconds);
+  if (status !== 200) {
+    sendJson(res, status, errorBody(reply.errorMessage ?? `scripted status ${status}`, status === 429 ? 'rate_limit_exceeded' : 'server_error'), headers);
+    return;
+  }
+  if (reply.malformed) {
+    res.writeHead(200, { 'content-type': 'application/json', ...headers });
+    res.end('{"id":"chatcmpl-test","object":"chat.completion","choices":[{"index":0,"message":{"role":"assi');
+    return;
+  }
+  const content = reply.content === undefined ? 'OK' : reply.content;
+  const body: JsonObject = {
+    id: `chatcmpl-test-${Math.floor(request.receivedAtMs)}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: typeof request.body.model === 'string' ? request.body.model : 'test-model',
+    choices: reply.noChoices
+      ? []
+      : [{ index: 0, finish_reason: reply.finishReason ?? 'stop', message: { role: 'assistant', content } }],
+  };
+  if (reply.usage !== null) {
+    const usage = reply.usage ?? defaultUsage(request.body, content ?? '');
+    body.usage = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+  }
+  sendJson(res, 200, body, headers);
+}
+
+function defaultUsage(body: JsonObject, content: string): { prompt_tokens: number; completion_tokens: number } {
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  let promptChars = 0;
+  for (const message of messages) {
+    if (message && typeof message === 'object' && !Array.isArray(message) && typeof message.content === 'string') {
+      promptChars += message.content.length;
+    }
+  }
+  return { prompt_tokens: 1 + Math.ceil(promptChars / 4), completion_tokens: 1 + Math.ceil(content.length / 4) };
+}
+
+function errorBody(message: string, type: string): JsonObject {
+  return { error: { message, type, param: null, code: type } };
+}
+
+function sendJson(res: ServerResponse, status: number, body: JsonObject, headers: Record<string, string>): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parseObject(text: string): JsonObject {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as JsonObject) : {};
+  } catch {
+    return {};
+  }
+}
