@@ -16,19 +16,7 @@ import type { Oracle, PreparedTask } from './oracle.ts';
 import { loadPrompt, type PromptTemplate } from './prompt.ts';
 import { newRunId, RunStore } from './store.ts';
 import type { Strategy } from './strategy.ts';
-import type { Task, Trajectory } from './types.ts';
-
-/** A dataset item that could not be turned into a task, with the reason. */
-export interface TaskIssue {
-  /** Names the item: file and line, or question id. */
-  item: string;
-  message: string;
-}
-
-export interface LoadedTasks {
-  tasks: Task[];
-  issues: TaskIssue[];
-}
+import type { LoadedTasks, Task, Trajectory } from './types.ts';
 
 export interface BenchmarkDefinition<P extends PreparedTask> {
   name: string;

@@ -24,6 +24,19 @@ export interface Task {
   meta?: JsonObject;
 }
 
+/** A dataset item that could not be turned into a task, with the reason. */
+export interface TaskIssue {
+  /** Names the item: file and line, or question id. */
+  item: string;
+  message: string;
+}
+
+/** What a dataset loader returns: the tasks, and the items it could not read (never dropped silently). */
+export interface LoadedTasks {
+  tasks: Task[];
+  issues: TaskIssue[];
+}
+
 /** What a strategy may see of a task: everything but the gold program. */
 export type PublicTask = Omit<Task, 'gold'>;
 

@@ -1,0 +1,256 @@
+/**
+ * The A-CEGIS regex oracle: full-match semantics over 12 + 12 hidden tests, counterexample
+ * witnesses ("too narrow" / "too broad"), an exact DFA equivalence check beyond the paper, and
+ * hardening probes. Golds may be brics (NL-RX-Turk's `targ.txt`) or ECMAScript; candidates are
+ * ECMAScript by default (what models write).
+ */
+import type { Hardener, Oracle, PreparedTask } from '../../core/oracle.ts';
+import { TaskInputError } from '../../core/oracle.ts';
+import { deriveSeed, Rng } from '../../core/random.ts';
+import type { Candidate, JsonObject, Verdict, Witness } from '../../core/types.ts';
+import type { Dialect, RegexNode } from './ast.ts';
+import { printBrics, printEcmascript } from './ast.ts';
+import { parseBrics } from './brics.ts';
+import { compileRegex, parseRegexLiteral, type CompiledRegex } from './compile.ts';
+import { parseEcmascript } from './ecmascript.ts';
+import { compareLanguages, isEmptyLanguage } from './equivalence.ts';
+import { RegexSyntaxError } from './errors.ts';
+import { extractRegex } from './extract.ts';
+import { generateHiddenTests, type RegexCase } from './hidden-tests.ts';
+import { sharedMatcher, type RegexMatcher } from './matcher.ts';
+import { mutateRegex } from './mutate.ts';
+import { buildProbePool } from './probes.ts';
+import { regexRenderer } from './render.ts';
+
+export interface RegexOracleOptions {
+  /** Dialect the model answers in (default ecmascript). */
+  candidateDialect?: Dialect;
+  /** Dialect of the golds; default: the task's `context.dialect`, else ecmascript. */
+  goldDialect?: Dialect;
+  positives?: number;
+  negatives?: number;
+  /** Seed of the hidden tests (default 0); the same seed gives the same tests on every run. */
+  seed?: number;
+  /** Deadline for matching a non-regular candidate (default 1000 ms). */
+  deadlineMs?: number;
+  matcher?: RegexMatcher;
+}
+
+export interface RegexPrepared extends PreparedTask {
+  goldDialect: Dialect;
+  gold: CompiledRegex;
+  goldNode: RegexNode;
+  /** The gold as an ECMAScript pattern (for fc.stringMatching probes). */
+  goldEcmascript: string | null;
+  cases: RegexCase[];
+}
+
+export const DIALECT_NAMES: Record<Dialect, string> = {
+  ecmascript: 'ECMAScript (JavaScript RegExp)',
+  brics: 'dk.brics automaton',
+};
+
+export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepared> {
+  const candidateDialect = options.candidateDialect ?? 'ecmascript';
+  const positives = options.positives ?? 12;
+  const negatives = options.negatives ?? 12;
+  const seed = options.seed ?? 0;
+  const deadlineMs = options.deadlineMs ?? 1000;
+  const matcher = () => options.matcher ?? sharedMatcher();
+  const render = regexRenderer({ dialectName: DIALECT_NAMES[candidateDialect], deadlineMs });
+
+  function goldDialectOf(contextDialect: unknown): Dialect {
+    if (options.goldDialect) return options.goldDialect;
+    return contextDialect === 'brics' || contextDialect === 'ecmascript' ? contextDialect : 'ecmascript';
+  }
+
+  function compileCandidate(candidate: Candidate): CompiledRegex {
+    const literal = candidate.extraction === 'literal' ? parseRegexLiteral(candidate.source) : null;
+    return literal
+      ? compileRegex(literal.source, candidateDialect, literal.flags)
+      : compileRegex(candidate.source, candidateDialect);
+  }
+
+  function parseInDialect(program: string, dialect: Dialect): RegexNode | null {
+    try {
+      return dialect === 'brics' ? parseBrics(program) : parseEcmascript(program).node;
+    } catch {
+      return null;
+    }
+  }
+
+  function translate(program: string, from: Dialect, to: Dialect): string {
+    if (from === to) return program;
+    const node = parseInDialect(program, from);
+    if (!node) return program;
+    return to === 'ecmascript' ? printEcmascript(node) : printBrics(node);
+  }
+
+  function witnessFor(testCase: RegexCase, actual: boolean): Witness {
+    return {
+      kind: testCase.expected ? 'false-negative' : 'false-positive',
+      label: testCase.expected ? 'too narrow' : 'too broad',
+      input: testCase.input,
+      expected: testCase.expected,
+      actual,
+      size: testCase.input.length,
+      caseId: testCase.id,
+    };
+  }
+
+  async function check(prepared: RegexPrepared, candidate: Candidate): Promise<Verdict> {
+    const started = performance.now();
+    const failAll = (kind: 'syntax' | 'timeout', message: string, extra: Record<string, number> = {}): Verdict => ({
+      pass: false,
+      cases: prepared.cases.map((c) => ({ id: c.id, pass: false })),
+      witnesses: [],
+      error: { kind, message },
+      timings: { totalMs: performance.now() - started, ...extra },
+    });
+    let compiled: CompiledRegex;
+    try {
+      compiled = compileCandidate(candidate);
+    } catch (error) {
+      if (error instanceof RegexSyntaxError) return failAll('syntax', error.message);
+      throw error;
+    }
+    const compileMs = performance.now() - started;
+    const outcome = await matcher().matchAll(compiled, prepared.cases.map((c) => c.input), deadlineMs);
+    if (!outcome.ok) return failAll('timeout', `matching did not finish within ${deadlineMs} ms`, { compileMs, matchMs: outcome.ms });
+    const cases = prepared.cases.map((c, i) => ({ id: c.id, pass: outcome.results[i] === c.expected }));
+    const witnesses = prepared.cases
+      .map((c, i) => (outcome.results[i] === c.expected ? null : witnessFor(c, outcome.results[i] as boolean)))
+      .filter((w): w is Witness => w !== null)
+      .sort((a, b) => a.size - b.size || String(a.input).localeCompare(String(b.input)));
+    const equivalenceStarted = performance.now();
+    const comparison = compareLanguages(prepared.gold, compiled);
+    const detail: JsonObject = comparison.decided
+      ? {
+          engine: outcome.engine,
+          equivalent: comparison.equivalent,
+          ...(comparison.equivalent ? {} : { falsePositive: comparison.falsePositive ?? null, falseNegative: comparison.falseNegative ?? null }),
+        }
+      : { engine: outcome.engine, equivalent: null, undecidedBecause: comparison.reason };
+    return {
+      pass: cases.every((c) => c.pass),
+      cases,
+      witnesses,
+      timings: {
+        totalMs: performance.now() - started,
+        compileMs,
+        matchMs: outcome.ms,
+        equivalenceMs: performance.now() - equivalenceStarted,
+      },
+      detail,
+    };
+  }
+
+  const hardener: Hardener<RegexPrepared> = {
+    async probe(prepared, candidate, { rng, maxProbes }) {
+      let compiled: CompiledRegex;
+      try {
+        compiled = compileCandidate(candidate);
+      } catch {
+        return { probed: 0, disagreements: [] };
+      }
+      const known = new Set(prepared.cases.map((c) => c.input));
+      const probes = buildProbePool({
+        description: prepared.task.description,
+        gold: prepared.gold,
+        goldEcmascript: prepared.goldEcmascript,
+        candidate: compiled,
+        examples: [...known],
+        rng,
+        max: maxProbes,
+      });
+      const outcome = await matcher().matchAll(compiled, probes, deadlineMs);
+      if (!outcome.ok) return { probed: probes.length, disagreements: [] };
+      const goldTest = prepared.gold.test as (s: string) => boolean;
+      const disagreements = probes
+        .map((input, i) => ({ input, expected: goldTest(input), actual: outcome.results[i] as boolean }))
+        .filter((p) => p.expected !== p.actual && !known.has(p.input))
+        .sort((a, b) => a.input.length - b.input.length || a.input.localeCompare(b.input))
+        .map((p) => witnessFor({ id: '', input: p.input, expected: p.expected }, p.actual));
+      return { probed: probes.length, disagreements };
+    },
+    extend(prepared, witnesses) {
+      const start = prepared.cases.filter((c) => c.id.startsWith('h')).length;
+      const added: RegexCase[] = witnesses.map((w, i) => ({
+        id: `h${String(start + i + 1).padStart(2, '0')}`,
+        input: String(w.input),
+        expected: w.expected === true,
+      }));
+      const cases = [...prepared.cases, ...added];
+      return { ...prepared, cases, caseIds: cases.map((c) => c.id) };
+    },
+    async exact(prepared, candidate) {
+      try {
+        const comparison = compareLanguages(prepared.gold, compileCandidate(candidate));
+        return comparison.decided ? comparison.equivalent : null;
+      } catch {
+        return null;
+      }
+    },
+  };
+
+  return {
+    name: 'regex',
+    language: 'regex',
+    render,
+    hardener,
+    settings: () => ({
+      semantics: 'full-match',
+      candidateDialect,
+      ...(options.goldDialect ? { goldDialect: options.goldDialect } : {}),
+      positives,
+      negatives,
+      seed,
+      deadlineMs,
+    }),
+    promptVariables: () => ({ dialect: DIALECT_NAMES[candidateDialect] }),
+    async prepare(task) {
+      const goldDialect = goldDialectOf(task.context?.dialect);
+      const item = `task ${task.id}`;
+      let gold: CompiledRegex;
+      try {
+        gold = compileRegex(task.gold, goldDialect);
+      } catch (error) {
+        throw new TaskInputError(item, `the gold regex ${JSON.stringify(task.gold)} is not valid ${DIALECT_NAMES[goldDialect]}: ${(error as Error).message}`);
+      }
+      if (!gold.dfa || !gold.node) {
+        throw new TaskInputError(item, `the gold regex ${JSON.stringify(task.gold)} has no automaton (${gold.nonRegular ?? 'not regular'}), which the hidden tests need`);
+      }
+      if (isEmptyLanguage(gold)) {
+        throw new TaskInputError(item, `the gold regex ${JSON.stringify(task.gold)} denotes the empty language (under ${DIALECT_NAMES[goldDialect]} semantics), so no task can be posed`);
+      }
+      const cases = generateHiddenTests(gold, new Rng(deriveSeed(seed, task.benchmark, task.id)), { positives, negatives });
+      let goldEcmascript: string | null = null;
+      try {
+        goldEcmascript = goldDialect === 'ecmascript' ? task.gold : printEcmascript(gold.node);
+      } catch {
+        goldEcmascript = null;
+      }
+      return { task, caseIds: cases.map((c) => c.id), goldDialect, gold, goldNode: gold.node, goldEcmascript, cases };
+    },
+    extract: (reply) => extractRegex(reply),
+    check,
+    mutate(prepared, program, rng) {
+      const node = parseInDialect(program, prepared.goldDialect);
+      if (!node) return null;
+      const mutated = mutateRegex(node, rng);
+      if (!mutated) return null;
+      return prepared.goldDialect === 'brics' ? printBrics(mutated.node) : printEcmascript(mutated.node);
+    },
+    answer: (prepared, program) => '```regex\n' + translate(program, prepared.goldDialect, candidateDialect) + '\n```',
+    async agrees(prepared, candidate, witness) {
+      let compiled: CompiledRegex;
+      try {
+        compiled = compileCandidate(candidate);
+      } catch {
+        return false;
+      }
+      const outcome = await matcher().matchAll(compiled, [String(witness.input)], deadlineMs);
+      return outcome.ok && outcome.results[0] === witness.expected;
+    },
+  };
+}
