@@ -1,0 +1,69 @@
+/** The leaderboard as GitHub-flavoured Markdown: one table per (benchmark, model). */
+import {
+  HEADERS,
+  LEGEND,
+  formatSettings,
+  privilegedNotice,
+  rowCells,
+  sectionNotes,
+  sectionValues,
+} from './format.ts';
+import { type HarnessErrorEntry, type Section, type SummaryRow, sectionsOf } from './summary.ts';
+
+/** Escapes a table cell: pipes would split the cell, newlines would end the row. */
+export function escapeCell(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+/** Inline code that survives backticks inside the text. */
+function code(text: string): string {
+  const fence = text.includes('`') ? '``' : '`';
+  return `${fence}${fence.length > 1 ? ' ' : ''}${text}${fence.length > 1 ? ' ' : ''}${fence}`;
+}
+
+/**
+ * One section: a heading, a header line (run id(s), model, prompt hash(es), oracle settings), a
+ * bold notice when the model is privileged, the table, and per-strategy notes.
+ */
+export function renderMarkdownSection(section: Section): string {
+  const runIds = sectionValues(section, (r) => r.runIds, String);
+  const hashes = sectionValues(section, (r) => r.promptHashes, String);
+  const oracles = sectionValues(section, (r) => r.oracles, (o) => JSON.stringify(o));
+  const header = [
+    `${runIds.length === 1 ? 'Run' : 'Runs'} ${runIds.map(code).join(', ')}`,
+    `model ${code(section.model)}`,
+    `prompt ${hashes.length === 1 ? 'hash' : 'hashes'} ${hashes.map(code).join(', ')}`,
+    `oracle ${oracles.map((o) => `${code(o.name)} (${formatSettings(o.settings)})`).join('; ')}`,
+  ].join(' · ');
+  const lines = [`## ${section.benchmark} · ${section.model}`, '', header, ''];
+  if (section.rows.some((r) => r.privileged)) lines.push(`**${privilegedNotice(section.model)}**`, '');
+  lines.push(
+    `| ${HEADERS.map(escapeCell).join(' | ')} |`,
+    `| ${HEADERS.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`,
+    ...section.rows.map((row) => `| ${rowCells(row).map(escapeCell).join(' | ')} |`),
+  );
+  const notes = sectionNotes(section);
+  if (notes.length > 0) lines.push('', ...notes.map((n) => `- ${n}`));
+  return lines.join('\n');
+}
+
+/** A harness-error list: one bullet per task with its message. */
+export function renderHarnessErrors(errors: readonly HarnessErrorEntry[]): string {
+  if (errors.length === 0) return '';
+  return [
+    '## Harness errors',
+    '',
+    ...errors.map(
+      (e) =>
+        `- ${code(`${e.benchmark}/${e.model}/${e.strategy}`)} task ${code(e.taskId)} trial ${e.trial}: ${e.message.replace(/\r?\n/g, ' ')}`,
+    ),
+  ].join('\n');
+}
+
+/** The whole summary.md: a title, each section, the legend, and the harness errors if any. */
+export function renderMarkdown(rows: readonly SummaryRow[], harnessErrors: readonly HarnessErrorEntry[] = []): string {
+  const parts = ['# Witness results', ...sectionsOf(rows).map(renderMarkdownSection), `_${LEGEND}_`];
+  const errors = renderHarnessErrors(harnessErrors);
+  if (errors) parts.push(errors);
+  return `${parts.join('\n\n')}\n`;
+}

@@ -1,0 +1,231 @@
+/**
+ * Groups trajectories by (benchmark, model name, strategy) and computes every metric of a group
+ * into one `SummaryRow`, with seeded bootstrap intervals for the headline rates.
+ */
+import type { JsonObject, Trajectory } from '../core/types.ts';
+import { type BootstrapOptions, type Interval, bootstrapInterval, mean } from './bootstrap.ts';
+import {
+  type TokenUsage,
+  cacheUsage,
+  countedTrajectories,
+  hardenedRate,
+  harnessErrorCount,
+  meanAttempts,
+  meanTimeToSuccess,
+  modelErrorCount,
+  probeAgreement,
+  reciprocalRank,
+  rerPooled,
+  rerTaskMean,
+  robustIndicator,
+  solvedFinal,
+  solvedFirst,
+  structuralStability,
+  tokenUsage,
+  totalFixesBreaks,
+} from './metrics.ts';
+
+/** A rate or mean with its 95% percentile-bootstrap interval over trajectories (null when n = 0). */
+export interface Estimate {
+  value: number | null;
+  ci: Interval | null;
+}
+
+export interface SummaryRow {
+  benchmark: string;
+  model: string;
+  /** True when any trajectory's model is privileged (the sim model knows the gold program). */
+  privileged: boolean;
+  strategy: string;
+  runIds: string[];
+  promptHashes: string[];
+  /** Distinct oracle configurations (name + settings) seen in the group. */
+  oracles: { name: string; settings: JsonObject }[];
+  /** Trajectories in the rates (all but harness errors). */
+  n: number;
+  tasks: number;
+  solved: number;
+  harnessErrors: number;
+  modelErrors: number;
+  /** Extra trajectories for an already-seen (task, trial), dropped (the first one is kept). */
+  duplicates: number;
+  pass1: Estimate;
+  passFinal: Estimate;
+  mrr: Estimate;
+  robust: Estimate;
+  meanTimeToSuccess: number | null;
+  meanAttempts: number | null;
+  stability: number | null;
+  fixes: number;
+  breaks: number;
+  rerPooled: number | null;
+  rerTaskMean: number | null;
+  hardened: number | null;
+  probeAgreement: number | null;
+  tokens: TokenUsage;
+  cache: { hits: number; misses: number };
+}
+
+export interface HarnessErrorEntry {
+  benchmark: string;
+  model: string;
+  strategy: string;
+  taskId: string;
+  trial: number;
+  message: string;
+}
+
+/** Display order of the known strategies; any other strategy follows, alphabetically. */
+export const STRATEGY_ORDER: readonly string[] = [
+  'zero-shot',
+  'generic',
+  'error-only',
+  'one-example',
+  'three-example',
+  'diagnostic',
+];
+
+/** Plain code-unit comparison: locale-independent, so reports sort the same everywhere. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Known strategies in STRATEGY_ORDER, then the others alphabetically. */
+export function compareStrategies(a: string, b: string): number {
+  const ia = STRATEGY_ORDER.indexOf(a);
+  const ib = STRATEGY_ORDER.indexOf(b);
+  if (ia !== -1 || ib !== -1) {
+    if (ia === -1) return 1;
+    if (ib === -1) return -1;
+    return ia - ib;
+  }
+  return compareText(a, b);
+}
+
+/** Row order: benchmark, model, then strategy (`compareStrategies`). */
+export function compareRows(
+  a: Pick<SummaryRow, 'benchmark' | 'model' | 'strategy'>,
+  b: Pick<SummaryRow, 'benchmark' | 'model' | 'strategy'>,
+): number {
+  return compareText(a.benchmark, b.benchmark) || compareText(a.model, b.model) || compareStrategies(a.strategy, b.strategy);
+}
+
+export interface Group {
+  benchmark: string;
+  model: string;
+  strategy: string;
+  trajectories: Trajectory[];
+  duplicates: number;
+}
+
+/**
+ * Groups by (benchmark, model name, strategy), keeping one trajectory per (task, trial): the first
+ * one seen; later ones are counted in `duplicates`. Groups come out in row order.
+ */
+export function groupTrajectories(trajectories: readonly Trajectory[]): Group[] {
+  const groups = new Map<string, Group & { seen: Set<string> }>();
+  for (const t of trajectories) {
+    const key = JSON.stringify([t.benchmark, t.model.name, t.strategy]);
+    let group = groups.get(key);
+    if (!group) {
+      group = { benchmark: t.benchmark, model: t.model.name, strategy: t.strategy, trajectories: [], duplicates: 0, seen: new Set() };
+      groups.set(key, group);
+    }
+    const item = JSON.stringify([t.taskId, t.trial]);
+    if (group.seen.has(item)) group.duplicates++;
+    else {
+      group.seen.add(item);
+      group.trajectories.push(t);
+    }
+  }
+  return [...groups.values()].map(({ seen: _seen, ...group }) => group).sort(compareRows);
+}
+
+function distinct<T>(items: readonly T[], key: (item: T) => string = String): T[] {
+  const seen = new Map<string, T>();
+  for (const item of items) if (!seen.has(key(item))) seen.set(key(item), item);
+  return [...seen.values()];
+}
+
+/** Summarizes one group. `bootstrap` options default to 2,000 resamples at 95% with BOOTSTRAP_SEED. */
+export function summarizeGroup(group: Group, bootstrap: BootstrapOptions = {}): SummaryRow {
+  const all = group.trajectories;
+  const counted = countedTrajectories(all);
+  const estimate = (score: (t: Trajectory) => number): Estimate => {
+    const values = counted.map(score);
+    return values.length === 0
+      ? { value: null, ci: null }
+      : { value: mean(values), ci: bootstrapInterval(values, mean, bootstrap) };
+  };
+  const { fixes, breaks } = totalFixesBreaks(all);
+  return {
+    benchmark: group.benchmark,
+    model: group.model,
+    privileged: all.some((t) => t.model.privileged),
+    strategy: group.strategy,
+    runIds: distinct(all.map((t) => t.runId)).sort(),
+    promptHashes: distinct(all.map((t) => t.promptHash)).sort(),
+    oracles: distinct(
+      all.map((t) => ({ name: t.oracle.name, settings: t.oracle.settings })),
+      (o) => JSON.stringify(o),
+    ),
+    n: counted.length,
+    tasks: distinct(all.map((t) => t.taskId)).length,
+    solved: counted.filter((t) => solvedFinal(t) === 1).length,
+    harnessErrors: harnessErrorCount(all),
+    modelErrors: modelErrorCount(all),
+    duplicates: group.duplicates,
+    pass1: estimate(solvedFirst),
+    passFinal: estimate(solvedFinal),
+    mrr: estimate(reciprocalRank),
+    robust: estimate(robustIndicator),
+    meanTimeToSuccess: meanTimeToSuccess(all),
+    meanAttempts: meanAttempts(all),
+    stability: structuralStability(all),
+    fixes,
+    breaks,
+    rerPooled: rerPooled(all),
+    rerTaskMean: rerTaskMean(all),
+    hardened: hardenedRate(all),
+    probeAgreement: probeAgreement(all),
+    tokens: tokenUsage(all),
+    cache: cacheUsage(all),
+  };
+}
+
+/** Groups → one `SummaryRow` per (benchmark, model, strategy), in row order. */
+export function summarize(trajectories: readonly Trajectory[], bootstrap: BootstrapOptions = {}): SummaryRow[] {
+  return groupTrajectories(trajectories).map((group) => summarizeGroup(group, bootstrap));
+}
+
+export interface Section {
+  benchmark: string;
+  model: string;
+  rows: SummaryRow[];
+}
+
+/** Splits ordered rows into one section per (benchmark, model), as the tables show them. */
+export function sectionsOf(rows: readonly SummaryRow[]): Section[] {
+  const sections: Section[] = [];
+  for (const row of [...rows].sort(compareRows)) {
+    const last = sections.at(-1);
+    if (last && last.benchmark === row.benchmark && last.model === row.model) last.rows.push(row);
+    else sections.push({ benchmark: row.benchmark, model: row.model, rows: [row] });
+  }
+  return sections;
+}
+
+/** Every harness-error trajectory with its message, in row order then task id and trial. */
+export function listHarnessErrors(trajectories: readonly Trajectory[]): HarnessErrorEntry[] {
+  return trajectories
+    .filter((t) => t.outcome.status === 'harness-error')
+    .map((t) => ({
+      benchmark: t.benchmark,
+      model: t.model.name,
+      strategy: t.strategy,
+      taskId: t.taskId,
+      trial: t.trial,
+      message: t.outcome.error ?? '(no message recorded)',
+    }))
+    .sort((a, b) => compareRows(a, b) || compareText(a.taskId, b.taskId) || a.trial - b.trial);
+}
