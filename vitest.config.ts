@@ -11,7 +11,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['{core,oracles,strategies,reports,suites}/**/*.test.ts'],
+          include: ['{core,oracles,strategies,reports,suites,cli}/**/*.test.ts'],
           execArgv,
           testTimeout: 30_000,
         },

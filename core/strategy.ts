@@ -19,8 +19,9 @@ export interface Strategy {
 }
 
 /**
- * Witnesses to disclose: at most `perKind` of each kind and `total` overall, shortest first,
- * kinds interleaved so both directions (too narrow / too broad) appear when both exist.
+ * Witnesses to disclose: at most `perKind` of each kind and `total` overall, shortest first, kinds
+ * taken in rounds (the shortest of every kind before the second of any) so both directions
+ * (too narrow / too broad) appear when both exist.
  */
 export function selectWitnesses(witnesses: readonly Witness[], perKind: number, total: number): Witness[] {
   const byKind = new Map<string, Witness[]>();
@@ -33,16 +34,10 @@ export function selectWitnesses(witnesses: readonly Witness[], perKind: number, 
     [...list].sort((a, b) => a.size - b.size || JSON.stringify(a.input).localeCompare(JSON.stringify(b.input))).slice(0, perKind),
   );
   const picked: Witness[] = [];
-  for (let round = 0; picked.length < total; round++) {
-    let any = false;
-    for (const queue of queues) {
-      const next = queue[round];
-      if (next && picked.length < total) {
-        picked.push(next);
-        any = true;
-      }
-    }
-    if (!any) break;
+  const depth = Math.max(0, ...queues.map((q) => q.length));
+  for (let round = 0; round < depth && picked.length < total; round++) {
+    const level = queues.flatMap((q) => (q[round] ? [q[round] as Witness] : [])).sort((a, b) => a.size - b.size);
+    picked.push(...level.slice(0, total - picked.length));
   }
   return picked.sort((a, b) => a.size - b.size);
 }

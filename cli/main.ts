@@ -1,0 +1,120 @@
+/** The `witness` command line. */
+import { spawnSync } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { loadConfig } from '../core/config.ts';
+import type { Dialect } from '../oracles/regex/ast.ts';
+import { checkRegex, formatCheckRegex } from './check-regex.ts';
+import { evaluateNlRx } from './eval-nlrx.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dialectOption = (flags: string, description: string) => new Option(flags, description).choices(['ecmascript', 'brics']);
+
+function integer(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a non-negative integer');
+  return n;
+}
+
+function print(json: boolean, value: unknown, text: () => string): void {
+  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text()}\n`);
+}
+
+export function buildProgram(): Command {
+  const program = new Command('witness')
+    .description('Benchmark how well LLMs write and repair programs when an execution oracle shows them what is wrong.')
+    .showHelpAfterError()
+    .exitOverride();
+
+  const check = program.command('check').description('check one candidate program against a gold program');
+  check
+    .command('regex')
+    .description('full-match verdict on 12+12 hidden tests generated from the gold, exact DFA equivalence and the shortest counterexample')
+    .requiredOption('--gold <regex>', 'the reference regex')
+    .requiredOption('--candidate <regex>', 'the regex to check (ECMAScript may be written /…/flags)')
+    .addOption(dialectOption('--dialect <dialect>', 'dialect of both regexes').default('ecmascript'))
+    .addOption(dialectOption('--gold-dialect <dialect>', 'dialect of the gold (overrides --dialect)'))
+    .addOption(dialectOption('--candidate-dialect <dialect>', 'dialect of the candidate (overrides --dialect)'))
+    .option('--seed <n>', 'seed of the hidden tests', integer, 0)
+    .option('--json', 'print the result as JSON')
+    .addHelpText('after', '\nExit status: 0 when the languages are equal (or, if undecidable, all hidden tests pass), 1 otherwise, 2 on usage errors.')
+    .action(async (o: { gold: string; candidate: string; dialect: Dialect; goldDialect?: Dialect; candidateDialect?: Dialect; seed: number; json?: boolean }) => {
+      const result = await checkRegex({
+        gold: o.gold,
+        candidate: o.candidate,
+        goldDialect: o.goldDialect ?? o.dialect,
+        candidateDialect: o.candidateDialect ?? o.dialect,
+        seed: o.seed,
+      });
+      print(Boolean(o.json), result, () => formatCheckRegex(result));
+      const e = result.equivalence;
+      process.exitCode = (e.decided ? e.equivalent : result.verdict.pass) ? 0 : 1;
+    });
+
+  const evaluate = program.command('eval').description('score a predictions file the way a benchmark\'s official evaluator does');
+  evaluate
+    .command('nl-rx')
+    .description('score one predicted regex per line against targ.txt by exact match, then DFA equivalence (DeepRegex-style accuracy)')
+    .requiredOption('--data <dir>', 'folder with targ.txt (brics golds, one per line)')
+    .requiredOption('--predictions <file>', 'one predicted regex per line, aligned with targ.txt')
+    .addOption(dialectOption('--dialect <dialect>', 'dialect of the predictions').default('brics'))
+    .option('--tokenized', 'predictions use DeepRegex tokens (<M0>, <NUM>, …, space separated)')
+    .option('--json', 'print accuracy and per-item results as JSON')
+    .action((o: { data: string; predictions: string; dialect: Dialect; tokenized?: boolean; json?: boolean }) => {
+      const result = evaluateNlRx({
+        data: o.data,
+        predictions: o.predictions,
+        dialect: o.dialect,
+        tokenized: Boolean(o.tokenized),
+        onProgress: (done, total) => process.stderr.write(`\rscored ${done}/${total}`),
+      });
+      process.stderr.write('\n');
+      print(Boolean(o.json), result, () => {
+        const s = result.byStatus;
+        return [
+          `accuracy ${(100 * result.accuracy).toFixed(2)}% (${result.correct}/${result.total})`,
+          `  exact string ${s.exact}, equivalent ${s.equivalent}, not equivalent ${s['not-equivalent']}`,
+          `  invalid prediction ${s['invalid-prediction']}, invalid gold ${s['invalid-gold']}, undecided ${s.undecided}`,
+        ].join('\n');
+      });
+    });
+
+  program
+    .command('bench')
+    .description('run the benchmark suites (vitest project "bench"); extra arguments go to vitest, e.g. suites/nl-rx.eval.ts')
+    .argument('[args...]', 'vitest arguments')
+    .allowUnknownOption()
+    .action((args: string[]) => {
+      const vitest = resolve(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+      const run = spawnSync(process.execPath, [vitest, 'run', '--project', 'bench', ...args], { stdio: 'inherit', cwd: ROOT });
+      process.exitCode = run.status ?? 1;
+    });
+
+  program
+    .command('config')
+    .description('print the resolved configuration (environment > witness.config.json > defaults)')
+    .action(() => {
+      const loaded = loadConfig(process.cwd());
+      print(true, loaded, () => '');
+    });
+
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') {
+      process.exitCode = 0;
+    } else if (typeof code === 'string' && code.startsWith('commander.')) {
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`witness: ${(error as Error).message}\n`);
+      process.exitCode = 1;
+    }
+  }
+}
