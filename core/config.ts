@@ -5,10 +5,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_HARDENING, type HardeningOptions } from './hardening.ts';
+import { CACHE_MODES, type CacheMode } from './models/cache.ts';
 import { DEFAULT_SIM } from './models/sim.ts';
-
-export type CacheMode = 'readwrite' | 'off' | 'only' | 'refresh';
-export const CACHE_MODES: readonly CacheMode[] = ['readwrite', 'off', 'only', 'refresh'];
 
 export interface ModelConfig {
   /** `sim` (the default) or a model name served by the OpenAI-compatible endpoint. */
