@@ -1,4 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { newRunId } from './core/store.ts';
+
+// One run id for the whole run: workers inherit it through the environment, so every trajectory
+// of this run lands in the same run-store folder. Set WITNESS_RUN_ID yourself to name a run.
+process.env.WITNESS_RUN_ID ??= newRunId();
 
 // Regexes that escape the DFA path run on V8's backtracking engine; this flag lets V8 fall back
 // to its linear engine on excessive backtracking (it is refused in NODE_OPTIONS, so set it here).
@@ -6,6 +11,7 @@ const execArgv = ['--enable-experimental-regexp-engine-on-excessive-backtracks']
 
 export default defineConfig({
   test: {
+    reporters: ['default', './reports/reporter.ts'],
     projects: [
       {
         extends: true,
