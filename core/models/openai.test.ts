@@ -176,8 +176,34 @@ describe('createOpenAIModel: faults', () => {
     const elapsed = performance.now() - started;
     expect(err.message).toContain('deadline of 400 ms exceeded');
     expect(elapsed).toBeGreaterThanOrEqual(390);
-    expect(elapsed).toBeLessThan(1_000);
+    expect(elapsed).toBeLessThan(1_500);
     expect(server.requests.length).toBeLessThan(6);
+  });
+
+  it('fails at once when the server asks for a wait that ends past the deadline', async () => {
+    const server = await serve([{ status: 429, retryAfterSeconds: 30 }, { content: 'too late' }]);
+    const started = performance.now();
+    const err = await failure(model(server, { maxRetries: 1, deadlineMs: 2_000 }).complete(ask()));
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(err.message).toContain('rate limited: HTTP 429 (RateLimitError)');
+    expect(err.message).toContain('not retried: the server asked to wait 30000 ms, past the 2000 ms deadline');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('still retries when the requested wait fits in the deadline', async () => {
+    const server = await serve([{ status: 429, retryAfterMs: 20 }, { content: 'in time' }]);
+    const reply = await model(server, { maxRetries: 1, deadlineMs: 2_000 }).complete(ask());
+    expect(reply.content).toBe('in time');
+  });
+
+  it('keeps the deadline during the client backoff, which does not watch the abort signal', async () => {
+    // Without retry-after the client sleeps its own backoff (375-500 ms before the first retry).
+    const server = await serve([{ status: 500 }, { content: 'too late' }]);
+    const started = performance.now();
+    const err = await failure(model(server, { maxRetries: 1, deadlineMs: 100 }).complete(ask()));
+    expect(performance.now() - started).toBeLessThan(370);
+    expect(err.message).toContain('deadline of 100 ms exceeded');
+    expect(server.requests).toHaveLength(1);
   });
 
   it('reports a caller abort as such, while running and while queued', async () => {

@@ -57,23 +57,26 @@ export function createOpenAIModel(options: OpenAIModelOptions): ChatModel {
   const endpoint = options.baseURL ?? DEFAULT_OPENAI_ENDPOINT;
   const apiKey = resolveApiKey(options);
   const { model, timeoutMs, maxRetries, deadlineMs } = options;
-  const attempts = new AsyncLocalStorage<{ count: number }>();
+  const attempts = new AsyncLocalStorage<CallState>();
   const client = new OpenAI({
     baseURL: endpoint,
     apiKey,
     maxRetries,
     timeout: timeoutMs,
-    // Counts HTTP attempts per call (the async context follows the client's retry loop).
-    fetch: (input, init) => {
-      const counter = attempts.getStore();
-      if (counter) counter.count++;
-      return fetch(input, init);
+    // Sees every HTTP attempt of a call (the async context follows the client's retry loop).
+    fetch: async (input, init) => {
+      const state = attempts.getStore();
+      if (state) state.attempts++;
+      const response = await fetch(input, init);
+      return state ? refuseRetryPastDeadline(response, state) : response;
     },
   });
   const limiter = createLimiter(options.concurrency);
-  const info: ModelInfo = { name: model, endpoint, privileged: false, temperature: options.temperature, seed: options.seed };
-  const fail = (what: string, cause: unknown, tries: number | undefined): ModelCallError => {
-    const tried = tries === undefined ? '' : `, ${tries} attempt${tries === 1 ? '' : 's'}`;
+  const info: ModelInfo = { name: model, endpoint, privileged: false };
+  if (options.temperature !== undefined) info.temperature = options.temperature;
+  if (options.seed !== undefined) info.seed = options.seed;
+  const fail = (what: string, cause: unknown, tries: number): ModelCallError => {
+    const tried = `, ${tries} attempt${tries === 1 ? '' : 's'}`;
     const message = `model "${model}" at ${endpoint} failed: ${what} (maxRetries ${maxRetries}${tried})`;
     return new ModelCallError(scrub(message, apiKey), scrubCause(cause, apiKey));
   };
@@ -92,7 +95,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): ChatModel {
     const onCallerAbort = (): void => controller.abort(request.signal?.reason);
     request.signal?.addEventListener('abort', onCallerAbort, { once: true });
     if (request.signal?.aborted) onCallerAbort();
-    const counter = { count: 0 };
+    const state: CallState = { attempts: 0, deadlineAt: deadlineMs === undefined ? undefined : started + deadlineMs };
     const body: ChatCompletionCreateParamsNonStreaming = {
       model,
       messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
@@ -102,30 +105,39 @@ export function createOpenAIModel(options: OpenAIModelOptions): ChatModel {
     if (options.maxTokens !== undefined) body.max_tokens = options.maxTokens;
     let completion: ChatCompletion;
     try {
-      completion = await attempts.run(counter, () =>
+      const pending = attempts.run(state, () =>
         client.chat.completions.create(body, { signal: controller.signal, timeout: timeoutMs, maxRetries }),
       );
+      // The client's backoff sleep between retries does not watch the signal (a `retry-after: 60`
+      // would hold the call for a minute), so the abort also settles the call itself. The
+      // abandoned attempt sees the aborted signal when it wakes and sends nothing.
+      const aborted = rejectOnAbort(controller.signal);
+      for (const p of [pending, aborted]) p.catch(() => undefined);
+      completion = await Promise.race([pending, aborted]);
     } catch (error) {
-      const what = deadlineHit
+      let what = deadlineHit
         ? `deadline of ${deadlineMs} ms exceeded`
         : request.signal?.aborted
           ? 'aborted by the caller'
           : describeError(error, timeoutMs);
-      throw fail(what, error, counter.count);
+      if (state.refusedWaitMs !== undefined && !deadlineHit) {
+        what += `; not retried: the server asked to wait ${state.refusedWaitMs} ms, past the ${deadlineMs} ms deadline`;
+      }
+      throw fail(what, error, state.attempts);
     } finally {
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onCallerAbort);
     }
     const latencyMs = performance.now() - started;
-    return toReply(completion, request, latencyMs, (what) => fail(what, undefined, counter.count));
+    return toReply(completion, request, latencyMs, (what) => fail(what, undefined, state.attempts));
   };
 
   return {
     info,
     complete(request) {
       return limiter.run(() => call(request), request.signal).catch((error: unknown) => {
-        if (error instanceof ModelCallError) throw error;
-        // Only the limiter rejects outside `call`: the caller aborted while the call was queued.
+        // Outside `call` only the limiter rejects: the caller aborted while the call was queued.
+        if (error instanceof ModelCallError || !request.signal?.aborted) throw error;
         throw fail('aborted by the caller before the request was sent', error, 0);
       });
     },
@@ -133,6 +145,39 @@ export function createOpenAIModel(options: OpenAIModelOptions): ChatModel {
       // The client holds no resources beyond pooled keep-alive sockets, which time out on their own.
     },
   };
+}
+
+interface CallState {
+  attempts: number;
+  /** `performance.now()` time at which the call's deadline fires. */
+  deadlineAt: number | undefined;
+  /** Set when a retry was refused because the server's retry-after outlasted the deadline. */
+  refusedWaitMs?: number;
+}
+
+/**
+ * When the server asks for a wait (`retry-after-ms` / `retry-after`, as the client reads them) that
+ * ends past the deadline, marks the response `x-should-retry: false`: the call then fails at once
+ * with the server's own error instead of sleeping into a certain deadline failure.
+ */
+function refuseRetryPastDeadline(response: Response, state: CallState): Response {
+  if (state.deadlineAt === undefined || response.ok) return response;
+  const ms = Number.parseFloat(response.headers.get('retry-after-ms') ?? '');
+  const seconds = Number.parseFloat(response.headers.get('retry-after') ?? '');
+  const wait = Number.isFinite(ms) ? ms : Number.isFinite(seconds) ? seconds * 1000 : undefined;
+  if (wait === undefined || performance.now() + wait < state.deadlineAt) return response;
+  state.refusedWaitMs = Math.round(wait);
+  const headers = new Headers(response.headers);
+  headers.set('x-should-retry', 'false');
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+function rejectOnAbort(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    const fire = (): void => reject(signal.reason);
+    if (signal.aborted) fire();
+    else signal.addEventListener('abort', fire, { once: true });
+  });
 }
 
 function toReply(
