@@ -73,10 +73,13 @@ describe('createOpenAIModel: replies', () => {
     expect(reply.usage).toEqual({ promptTokens: 10, completionTokens: 6, estimated: true });
   });
 
-  it('sends only the configured sampling fields', async () => {
+  it('sends only the configured sampling fields, and one endpoint name with or without a trailing slash', async () => {
     const server = await serve([{}]);
-    await model(server).complete(ask());
+    const m = model(server, { baseURL: `${server.baseURL}/` });
+    await m.complete(ask());
     expect(Object.keys(server.requests[0]?.body ?? {}).sort()).toEqual(['messages', 'model']);
+    expect(server.requests[0]?.path).toBe('/v1/chat/completions');
+    expect(m.info).toEqual({ name: 'test-model', endpoint: server.baseURL, privileged: false });
   });
 });
 

@@ -24,7 +24,7 @@ export const PLACEHOLDER_API_KEY = 'unused';
 
 export interface OpenAIModelOptions {
   model: string;
-  /** Endpoint root ending in `/v1`; default {@link DEFAULT_OPENAI_ENDPOINT}. */
+  /** Endpoint root ending in `/v1` (a trailing slash is dropped); default {@link DEFAULT_OPENAI_ENDPOINT}. */
   baseURL?: string;
   /**
    * Without `baseURL`, falls back to `OPENAI_API_KEY` and fails when neither is set. With a
@@ -54,7 +54,8 @@ export class ModelConfigError extends Error {
 
 export function createOpenAIModel(options: OpenAIModelOptions): ChatModel {
   validate(options);
-  const endpoint = options.baseURL ?? DEFAULT_OPENAI_ENDPOINT;
+  // Trailing slashes dropped so `…/v1` and `…/v1/` name one endpoint (it is part of the cache key).
+  const endpoint = (options.baseURL ?? DEFAULT_OPENAI_ENDPOINT).replace(/\/+$/, '');
   const apiKey = resolveApiKey(options);
   const { model, timeoutMs, maxRetries, deadlineMs } = options;
   const attempts = new AsyncLocalStorage<CallState>();
