@@ -18,6 +18,8 @@ export function createModel(config: WitnessConfig, env: Record<string, string | 
     timeoutMs: m.timeoutMs,
     maxRetries: m.maxRetries,
     concurrency: m.concurrency,
+    // A hard cap across retries, so a server's huge retry-after cannot stall a run.
+    deadlineMs: m.timeoutMs * (m.maxRetries + 1) + 60_000,
   });
   if (config.cache.mode === 'off') return inner;
   return withCache(inner, {
