@@ -1,0 +1,95 @@
+/**
+ * One entry point from regex source to everything the oracle needs: AST, minimal DFA, and a fast
+ * full-match `test`. Results (and syntax errors) are cached by (dialect, flags, source) in a
+ * bounded LRU, so a gold compared against many candidates is parsed and determinised once.
+ *
+ * Conventions: full-match semantics, UTF-16 code units 0–0xFFFF, `.` matches every character in
+ * both dialects (ECMAScript is compiled as if `s` were set). `flags` on the result are the
+ * effective ones (see ecmascript.ts); brics takes no flags. The DFA is shared through the cache:
+ * treat it as read-only (`copy()` before `complement()` or any other in-place operation).
+ * A brics regex is always regular: past the node budget it throws RegexTooComplexError. An
+ * ECMAScript regex past the budget is reported as non-regular and left to V8.
+ */
+import type { DFA } from 'refa';
+import type { Dialect, RegexNode } from './ast.ts';
+import { dfaTable, tableAccepts, toDfa, type DfaTable } from './automaton.ts';
+import { parseBrics } from './brics.ts';
+import { parseEcmascript } from './ecmascript.ts';
+import { RegexSyntaxError, RegexTooComplexError } from './errors.ts';
+
+export interface CompiledRegex {
+  source: string;
+  dialect: Dialect;
+  flags: string;
+  /** null when non-regular. */
+  node: RegexNode | null;
+  /** Minimal DFA when regular (shared: do not mutate). */
+  dfa: DFA | null;
+  /** Why there is no DFA. */
+  nonRegular?: string;
+  /** Present iff `dfa` is: fast synchronous full-match test. */
+  test?(input: string): boolean;
+  /** The compiled matching table behind `test`. */
+  table?: DfaTable;
+}
+
+const CACHE_LIMIT = 2_000;
+const cache = new Map<string, CompiledRegex | RegexSyntaxError | RegexTooComplexError>();
+
+export function compileRegex(source: string, dialect: Dialect, flags = ''): CompiledRegex {
+  const key = `${dialect}\u0000${flags}\u0000${source}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) {
+    cache.delete(key);
+    cache.set(key, hit);
+    if (hit instanceof Error) throw hit;
+    return hit;
+  }
+  let result: CompiledRegex | RegexSyntaxError | RegexTooComplexError;
+  try {
+    result = dialect === 'brics' ? compileBrics(source, flags) : compileEcmascript(source, flags);
+  } catch (error) {
+    if (!(error instanceof RegexSyntaxError) && !(error instanceof RegexTooComplexError)) throw error;
+    result = error;
+  }
+  cache.set(key, result);
+  if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+  if (result instanceof Error) throw result;
+  return result;
+}
+
+/** Empties the compile cache (tests and benchmarks that want cold timings). */
+export function clearCompileCache(): void {
+  cache.clear();
+}
+
+function compileBrics(source: string, flags: string): CompiledRegex {
+  if (flags !== '') throw new RegexSyntaxError(`brics regexes take no flags (got '${flags}')`, 'brics');
+  const node = parseBrics(source);
+  return regular(source, 'brics', '', node, toDfa(node));
+}
+
+function compileEcmascript(source: string, flags: string): CompiledRegex {
+  const parsed = parseEcmascript(source, flags);
+  if (parsed.node === null) {
+    return { source, dialect: 'ecmascript', flags: parsed.flags, node: null, dfa: null, nonRegular: parsed.nonRegular ?? 'not regular' };
+  }
+  try {
+    return regular(source, 'ecmascript', parsed.flags, parsed.node, toDfa(parsed.node));
+  } catch (error) {
+    if (!(error instanceof RegexTooComplexError)) throw error;
+    return { source, dialect: 'ecmascript', flags: parsed.flags, node: null, dfa: null, nonRegular: error.message };
+  }
+}
+
+function regular(source: string, dialect: Dialect, flags: string, node: RegexNode, dfa: DFA): CompiledRegex {
+  const table = dfaTable(dfa);
+  return { source, dialect, flags, node, dfa, table, test: (input: string) => tableAccepts(table, input) };
+}
+
+/** `"/abc/i"` → `{ source: 'abc', flags: 'i' }`; null when the text is not a regex literal. */
+export function parseRegexLiteral(text: string): { source: string; flags: string } | null {
+  const match = /^\/((?:[^\\/[\n]|\\.|\[(?:[^\\\]\n]|\\.)*\])+)\/([a-z]*)$/s.exec(text.trim());
+  if (!match) return null;
+  return { source: match[1] as string, flags: match[2] as string };
+}
