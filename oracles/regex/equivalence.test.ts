@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import type { Dialect } from './ast.ts';
+import { compileRegex, type CompiledRegex } from './compile.ts';
+import { compareLanguages, isEmptyLanguage, shortestMember } from './equivalence.ts';
+
+const compile = (source: string, dialect: Dialect = 'brics') => compileRegex(source, dialect);
+
+/** Every counterexample must be accepted by exactly the side it is attributed to. */
+function checkWitnesses(gold: CompiledRegex, candidate: CompiledRegex) {
+  const result = compareLanguages(gold, candidate);
+  if (result.decided && !result.equivalent) {
+    expect(result.falsePositive !== undefined || result.falseNegative !== undefined).toBe(true);
+    if (result.falsePositive !== undefined) {
+      expect(candidate.test?.(result.falsePositive)).toBe(true);
+      expect(gold.test?.(result.falsePositive)).toBe(false);
+    }
+    if (result.falseNegative !== undefined) {
+      expect(gold.test?.(result.falseNegative)).toBe(true);
+      expect(candidate.test?.(result.falseNegative)).toBe(false);
+    }
+  }
+  return result;
+}
+
+describe('compareLanguages (environment.md §4.2, brics gold vs ECMAScript candidate)', () => {
+  it.each([
+    ['.*dog.*', '.*(dog).*'],
+    ['([A-Z]).*', '[A-Z].*'],
+    ['([A-Z]).*', '([A-Z])+.*'],
+    ['(.*[0-9].*){3,}', '.*[0-9].*[0-9].*[0-9].*'],
+    ['((.*[a-z].*){7,})|([A-Z].*)', '(.*[a-z].*){7,}|[A-Z].*'],
+    ['~(.*[0-9].*)', '[^0-9]*'],
+  ])('%s ≡ %s', (gold, candidate) => {
+    expect(checkWitnesses(compile(gold), compile(candidate, 'ecmascript'))).toEqual({ decided: true, equivalent: true });
+  });
+
+  it.each([
+    ['.*dog.*', '.*dogs.*', undefined, 'dog'],
+    ['([A-Z]).*', '[A-Za-z].*', 'a', undefined],
+    ['(.*[0-9].*){3,}', '(.*[0-9].*){2,}', '00', undefined],
+    ['(.*[0-9].*){3,}', '.*[0-9].*', '0', undefined],
+    ['(.*dog.*)&(.*cat.*)', 'catdog', undefined, 'dogcat'],
+    ['dog', 'cat', 'cat', 'dog'],
+  ])('%s vs %s: only candidate %j, only gold %j', (gold, candidate, falsePositive, falseNegative) => {
+    const result = checkWitnesses(compile(gold), compile(candidate, 'ecmascript'));
+    expect(result).toEqual({
+      decided: true,
+      equivalent: false,
+      ...(falsePositive === undefined ? {} : { falsePositive }),
+      ...(falseNegative === undefined ? {} : { falseNegative }),
+    });
+  });
+
+  it('counterexamples are the shortest differences', () => {
+    const result = compareLanguages(compile('[a-z]{3,}'), compile('[a-z]{5,}', 'ecmascript'));
+    expect(result).toMatchObject({ decided: true, equivalent: false });
+    if (result.decided && !result.equivalent) expect(result.falseNegative).toHaveLength(3);
+  });
+
+  it('decodes counterexamples as UTF-16 code units', () => {
+    const result = checkWitnesses(compile('\ud83d\ude00|a', 'ecmascript'), compile('a', 'ecmascript'));
+    expect(result).toEqual({ decided: true, equivalent: false, falseNegative: '\u{1F600}' });
+  });
+
+  it('is undecided when a side is not regular', () => {
+    const result = compareLanguages(compile('.*dog.*'), compile('(?=.*d).*dog.*', 'ecmascript'));
+    expect(result).toMatchObject({ decided: false });
+    if (!result.decided) expect(result.reason).toMatch(/candidate regex: .*lookahead/);
+  });
+});
+
+describe('isEmptyLanguage / shortestMember', () => {
+  it('tells empty, non-empty and unknown apart', () => {
+    expect(isEmptyLanguage(compile('ab&cd'))).toBe(true);
+    expect(isEmptyLanguage(compile('dog'))).toBe(false);
+    expect(isEmptyLanguage(compile('(a+)\\1', 'ecmascript'))).toBeNull();
+    expect(shortestMember(compile('(dog)+|[0-9]{2}'))).toBe('00');
+    expect(shortestMember(compile('#'))).toBeUndefined();
+  });
+});
