@@ -9,7 +9,7 @@ export interface ConversationSetup<P extends PreparedTask> {
   prepared: P;
   strategy: string;
   trial: number;
-  /** The episode's seed, handed to the sim model. */
+  /** Seed handed to the sim model: per (task, trial), shared by all strategies. */
   seed: number;
 }
 

@@ -61,7 +61,9 @@ export async function runEpisode<P extends PreparedTask>(setup: EpisodeSetup<P>)
   const view = publicView(task);
   const initial = renderPrompt(setup.prompt, promptVariables(oracle as unknown as Oracle<PreparedTask>, view));
   const conversation = new Conversation(
-    { model: setup.model, oracle, prepared, strategy: strategy.name, trial: setup.trial, seed: episodeSeed },
+    // The sim's seed is the same for every strategy of a (task, trial), so first answers coincide
+    // across strategies, as they would for a real model given the same seed prompt.
+    { model: setup.model, oracle, prepared, strategy: strategy.name, trial: setup.trial, seed: deriveSeed(setup.seed, task.benchmark, task.id, setup.trial) },
     initial,
   );
   const turnsAllowed = Math.max(1, Math.min(budget, strategy.turns(budget)));

@@ -12,6 +12,7 @@ export interface SimContext {
   oracle: Oracle<PreparedTask>;
   /** Holds the gold program: this is what makes the sim privileged. */
   prepared: PreparedTask;
+  /** Per (task, trial) and the same for every strategy, so first answers coincide across strategies. */
   seed: number;
   /** Structured copy of every feedback message sent so far, oldest first. */
   disclosures: Disclosure[];

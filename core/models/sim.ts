@@ -47,15 +47,14 @@ export function createSimModel(options: Partial<SimOptions> & { seed: number }):
     const sim = request.sim;
     if (!sim) throw new ModelCallError('the sim model only answers inside a Witness episode (no harness context was given)');
     const turn = sim.disclosures.length + 1;
-    const rng = new Rng(deriveSeed(settings.seed, sim.seed, sim.episodeKey, turn));
     let state = episodes.get(sim.episodeKey);
     let program: string;
     if (!state || sim.disclosures.length === 0) {
-      state = firstAttempt(sim, rng);
+      state = firstAttempt(sim, new Rng(deriveSeed(settings.seed, sim.seed, 'first')));
       episodes.set(sim.episodeKey, state);
       program = state.current;
     } else {
-      program = await repair(sim, state, rng);
+      program = await repair(sim, state, new Rng(deriveSeed(settings.seed, sim.seed, sim.episodeKey, turn)));
     }
     state.current = program;
     state.tried.add(program);

@@ -157,7 +157,6 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
       const probes = buildProbePool({
         description: prepared.task.description,
         gold: prepared.gold,
-        goldEcmascript: prepared.goldEcmascript,
         candidate: compiled,
         examples: [...known],
         rng,

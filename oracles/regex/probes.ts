@@ -6,7 +6,8 @@
  * their automata. Deterministic for the rng; at most `max` probes.
  */
 import fc from 'fast-check';
-import type { Rng } from '../../core/random.ts';
+import { CharSet, DFA, JS, NFA } from 'refa';
+import { hash32, type Rng } from '../../core/random.ts';
 import type { CompiledRegex } from './compile.ts';
 import { mutateString, randomString } from './hidden-tests.ts';
 import { sampleLanguage } from './sample.ts';
@@ -14,8 +15,6 @@ import { sampleLanguage } from './sample.ts';
 export interface ProbePoolInput {
   description: string;
   gold: CompiledRegex;
-  /** The gold as an ECMAScript pattern, for fc.stringMatching. */
-  goldEcmascript: string | null;
   candidate: CompiledRegex;
   examples: string[];
   rng: Rng;
@@ -37,14 +36,61 @@ export function patternLiterals(source: string): string[] {
   return [...plain.matchAll(/[A-Za-z0-9]+/g)].map((m) => m[0]);
 }
 
-function stringMatchingSamples(source: string | null, flags: string, seed: number, count: number): string[] {
-  if (source === null || count <= 0) return [];
+const PRINTABLE_STAR = (() => {
+  const nfa = NFA.fromCharSet(CharSet.fromRange(0xffff, { min: 0x20, max: 0x7e }));
+  nfa.quantify(0, Infinity);
+  const dfa = DFA.fromFA(nfa);
+  dfa.minimize();
+  return dfa;
+})();
+const printableForms = new WeakMap<CompiledRegex, RegExp | null>();
+
+/**
+ * The regex's members over printable ASCII, as an anchored RegExp for fc.stringMatching. Built
+ * from the automaton: DFA-derived patterns full of negated classes (`[^\dd]`) would otherwise make
+ * fast-check map over all 65,536 code units, which is very slow, and the probes unreadable.
+ */
+function printableForm(compiled: CompiledRegex): RegExp | null {
+  if (printableForms.has(compiled)) return printableForms.get(compiled) ?? null;
+  let form: RegExp | null = null;
   try {
-    const re = new RegExp(`^(?:${source})$`, flags.replace(/[gyd]/g, '').includes('s') ? flags : `${flags}s`);
-    return fc.sample(fc.stringMatching(re, { size: 'xsmall' }), { seed, numRuns: count });
+    if (compiled.dfa) {
+      const restricted = DFA.fromIntersection(compiled.dfa, PRINTABLE_STAR);
+      restricted.minimize();
+      const literal = JS.toLiteral(restricted.toRegex());
+      form = new RegExp(`^(?:${literal.source})$`, literal.flags);
+    } else if (compiled.dialect === 'ecmascript') {
+      form = new RegExp(`^(?:${compiled.source})$`, compiled.flags.replace(/[gyd]/g, ''));
+    }
   } catch {
-    return [];
+    form = null;
   }
+  printableForms.set(compiled, form);
+  return form;
+}
+
+const FC_SAMPLES = 40;
+const fcSampleCache = new WeakMap<CompiledRegex, string[]>();
+
+/**
+ * `fc.stringMatching` members of a regex, drawn once per compiled regex with a seed derived from its
+ * source (so the same regex always gets the same samples, whichever episode asks), then cached:
+ * sampling DFA-derived patterns is slow in fast-check, and the same golds and candidates recur.
+ */
+function stringMatchingSamples(compiled: CompiledRegex): string[] {
+  const cached = fcSampleCache.get(compiled);
+  if (cached) return cached;
+  const form = printableForm(compiled);
+  let samples: string[] = [];
+  if (form !== null) {
+    try {
+      samples = [...new Set(fc.sample(fc.stringMatching(form, { size: 'xsmall' }), { seed: hash32(compiled.source), numRuns: FC_SAMPLES }))];
+    } catch {
+      samples = [];
+    }
+  }
+  fcSampleCache.set(compiled, samples);
+  return samples;
 }
 
 export function buildProbePool(input: ProbePoolInput): string[] {
@@ -58,10 +104,8 @@ export function buildProbePool(input: ProbePoolInput): string[] {
   ]);
   const sampled: string[] = [];
   const share = Math.max(4, Math.floor(max / 8));
-  sampled.push(...stringMatchingSamples(input.goldEcmascript, '', rng.int(2 ** 31), share));
-  if (input.candidate.dialect === 'ecmascript') {
-    sampled.push(...stringMatchingSamples(input.candidate.source, input.candidate.flags, rng.int(2 ** 31), share));
-  }
+  sampled.push(...rng.shuffle(stringMatchingSamples(input.gold)).slice(0, share));
+  sampled.push(...rng.shuffle(stringMatchingSamples(input.candidate)).slice(0, share));
   if (input.gold.test) sampled.push(...sampleLanguage(input.gold, rng.fork('gold'), share, { maxLength: 16 }));
   if (input.candidate.test) sampled.push(...sampleLanguage(input.candidate, rng.fork('candidate'), share, { maxLength: 16 }));
   for (const s of sampled) base.add(s);
