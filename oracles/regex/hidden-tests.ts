@@ -1,9 +1,12 @@
 /**
  * Hidden tests per task (A-CEGIS): positives sampled from the gold language and negatives made by
  * mutating positives (delete, insert, substitute, swap, truncate) plus random printable strings,
- * kept only when the gold rejects them. Deterministic for a seed. Case ids are `p01…` / `n01…`.
+ * kept only when the gold rejects them. When those cannot find enough (languages that exclude a
+ * substring, like `~(.*ring.*)`, almost never yield a non-member by chance), the rest are sampled
+ * from the complement automaton. Deterministic for a seed. Case ids are `p01…` / `n01…`.
  */
 import type { Rng } from '../../core/random.ts';
+import { complementOf } from './automaton.ts';
 import type { CompiledRegex } from './compile.ts';
 import { sampleLanguage } from './sample.ts';
 
@@ -85,6 +88,16 @@ export function generateHiddenTests(gold: CompiledRegex, rng: Rng, options: Hidd
     if (seen.has(s)) continue;
     seen.add(s);
     if (!accepts(s)) negatives.push(s);
+  }
+  if (negatives.length < options.negatives && gold.dfa) {
+    const complement: CompiledRegex = { ...gold, dfa: complementOf(gold.dfa) };
+    for (const s of sampleLanguage(complement, rng.fork('complement'), options.negatives * 2, { maxLength: options.maxLength ?? 24 })) {
+      if (negatives.length >= options.negatives) break;
+      if (!seen.has(s) && !accepts(s)) {
+        seen.add(s);
+        negatives.push(s);
+      }
+    }
   }
   const pad = (n: number) => String(n).padStart(2, '0');
   return [
