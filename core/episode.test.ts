@@ -39,7 +39,7 @@ function httpModel(server: TestModelServer, overrides: { timeoutMs?: number; max
   return createOpenAIModel({ model: 'scripted', baseURL: server.baseURL, apiKey: 'sk-test', timeoutMs: overrides.timeoutMs ?? 2000, maxRetries: overrides.maxRetries ?? 0, concurrency: 2 });
 }
 
-async function episode(model: ChatModel, options: Partial<EpisodeSetup<Awaited<ReturnType<typeof oracle.prepare>>>> & { task?: Task; strategy?: string } = {}) {
+async function episode(model: ChatModel, options: Partial<Omit<EpisodeSetup<Awaited<ReturnType<typeof oracle.prepare>>>, 'strategy'>> & { task?: Task; strategy?: string } = {}) {
   const prepared = await oracle.prepare(options.task ?? dogTask);
   const [strategy] = pickStrategies(options.strategy ?? 'diagnostic');
   return runEpisode({

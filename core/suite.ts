@@ -18,9 +18,13 @@ import { newRunId, RunStore } from './store.ts';
 import type { Strategy } from './strategy.ts';
 import type { LoadedTasks, Task, Trajectory } from './types.ts';
 
+/** A task as declared in a suite: `benchmark` may be left out (the benchmark's name is used). */
+export type TaskInput = Omit<Task, 'benchmark'> & { benchmark?: string };
+
 export interface BenchmarkDefinition<P extends PreparedTask> {
+  /** The benchmark's name: the vitest describe block, and every task's `benchmark`. */
   name: string;
-  tasks: Task[] | LoadedTasks;
+  tasks: TaskInput[] | LoadedTasks;
   oracle: Oracle<P>;
   /** The strategies to compare (see `strategies/index.ts`: `pickStrategies('zero-shot', 'diagnostic')`). */
   strategies: readonly Strategy[];
@@ -42,7 +46,13 @@ let noticePrinted = false;
 
 /** Declares a benchmark as a vitest suite. Call it at the top level of a `*.eval.ts` file. */
 export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDefinition<P>): void {
-  const loaded = Array.isArray(definition.tasks) ? { tasks: definition.tasks, issues: [] } : definition.tasks;
+  const given = Array.isArray(definition.tasks) ? { tasks: definition.tasks, issues: [] } : definition.tasks;
+  const loaded = { tasks: given.tasks.map((t): Task => ({ ...t, benchmark: definition.name })), issues: given.issues };
+  const ids = new Set<string>();
+  for (const t of loaded.tasks) {
+    if (ids.has(t.id)) throw new Error(`benchmark ${definition.name}: task id "${t.id}" appears twice; ids must be unique`);
+    ids.add(t.id);
+  }
   const strategies = definition.strategies;
   const names = strategies.map((s) => s.name);
   if (new Set(names).size !== names.length) throw new Error(`benchmark ${definition.name}: strategy names must be unique (${names.join(', ')})`);

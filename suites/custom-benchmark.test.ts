@@ -1,0 +1,57 @@
+/** The public suite helper as a user uses it: their own tasks in a few lines, in their own project. */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { readResultsFile } from '../reports/results-file.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+describe('a user-declared benchmark', () => {
+  it('runs from a few lines of *.eval.ts and reports a broken task as a harness error, not a dropped one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'witness-user-'));
+    writeFileSync(
+      join(dir, 'vitest.config.mjs'),
+      `export default { test: { include: ['*.eval.ts'], reporters: ['default', ${JSON.stringify(join(root, 'reports/reporter.ts'))}] } };\n`,
+    );
+    writeFileSync(join(dir, 'prompt.md'), 'Write an ECMAScript regex that fully matches: {{description}}\nAnswer in a ```regex block.\n');
+    writeFileSync(
+      join(dir, 'my-regexes.eval.ts'),
+      `import { defineBenchmark, pickStrategies, regexOracle } from ${JSON.stringify(join(root, 'index.ts'))};
+
+defineBenchmark({
+  name: 'my-regexes',
+  tasks: [
+    { id: 'zip', description: 'a five-digit US ZIP code', gold: '[0-9]{5}' },
+    { id: 'hex', description: 'a CSS hex colour such as #a0f or #A00FF0', gold: '#([0-9a-fA-F]{3}){1,2}' },
+    { id: 'broken', description: 'an unbalanced gold', gold: '(abc' },
+  ],
+  oracle: regexOracle(),
+  strategies: pickStrategies('zero-shot', 'diagnostic'),
+  prompt: 'prompt.md',
+});
+`,
+    );
+    const run = spawnSync(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--root', dir], {
+      cwd: dir,
+      env: { ...process.env, WITNESS_OUT: join(dir, 'out'), WITNESS_STORE: join(dir, 'store'), NO_COLOR: '1', FORCE_COLOR: '0' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    // The broken task fails its two tests (harness errors); the others pass whatever the model does.
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/Tests +2 failed \| 4 passed/);
+    expect(run.stdout).toMatch(/task broken: the gold regex "\(abc" is not valid ECMAScript/);
+    const results = await readResultsFile(join(dir, 'out', 'results.json'));
+    expect(results.trajectories.map((t) => `${t.benchmark}/${t.taskId}/${t.strategy}/${t.outcome.status === 'harness-error' ? 'error' : 'ran'}`).sort()).toEqual([
+      'my-regexes/broken/diagnostic/error',
+      'my-regexes/broken/zero-shot/error',
+      'my-regexes/hex/diagnostic/ran',
+      'my-regexes/hex/zero-shot/ran',
+      'my-regexes/zip/diagnostic/ran',
+      'my-regexes/zip/zero-shot/ran',
+    ]);
+  }, 60_000);
+});
