@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CASES, type TrajectorySpec, makeTrajectory } from './__fixtures__/trajectories.ts';
 import { renderMarkdown, escapeCell } from './markdown.ts';
-import { decimalWithInterval, formatSettings, integer, percentWithInterval } from './format.ts';
-import { listHarnessErrors, summarize } from './summary.ts';
+import { decimalWithInterval, formatSettings, integer, percentWithInterval, sectionNotes } from './format.ts';
+import { listHarnessErrors, sectionsOf, summarize } from './summary.ts';
 import { renderTables } from './table.ts';
 
 const solved = (taskId: string, extra: Partial<TrajectorySpec> = {}) =>
@@ -81,5 +81,17 @@ describe('renderMarkdown', () => {
 
   it('escapes pipes and newlines in cells', () => {
     expect(escapeCell('a|b\nc')).toBe('a\\|b c');
+  });
+});
+
+describe('sectionNotes', () => {
+  it('qualifies rows with model errors, cache use and probe agreement', () => {
+    const rows = summarize([
+      solved('a', { strategy: 'diagnostic', cache: { hits: 3, misses: 1 } }),
+      makeTrajectory({ taskId: 'b', strategy: 'diagnostic', status: 'model-error', turns: [{ source: null, modelError: 'HTTP 500' }], cache: { hits: 0, misses: 1 } }),
+      solved('a', { strategy: 'generic' }),
+    ]);
+    const notes = sectionNotes(sectionsOf(rows)[0]!);
+    expect(notes).toEqual(['generic: response cache 0 hits, 1 miss', 'diagnostic: 1 model error (counted unsolved); response cache 3 hits, 2 misses']);
   });
 });

@@ -81,7 +81,7 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
-/** Per-strategy counts that qualify the numbers: harness errors, model errors, probe agreement, duplicates. */
+/** Per-strategy counts that qualify the numbers: harness errors, model errors, probe agreement, cache use, duplicates. */
 export function sectionNotes(section: Section): string[] {
   const notes: string[] = [];
   for (const row of section.rows) {
@@ -89,6 +89,7 @@ export function sectionNotes(section: Section): string[] {
     if (row.harnessErrors > 0) parts.push(`${plural(row.harnessErrors, 'harness error')} (excluded from rates)`);
     if (row.modelErrors > 0) parts.push(`${plural(row.modelErrors, 'model error')} (counted unsolved)`);
     if (row.probeAgreement !== null) parts.push(`probe agreement with exact check ${percent(row.probeAgreement)}%`);
+    if (row.cache.hits + row.cache.misses > 0) parts.push(`response cache ${plural(row.cache.hits, 'hit')}, ${row.cache.misses} ${row.cache.misses === 1 ? 'miss' : 'misses'}`);
     if (row.duplicates > 0) {
       parts.push(`${row.duplicates} duplicate ${row.duplicates === 1 ? 'trajectory' : 'trajectories'} dropped`);
     }
