@@ -67,9 +67,9 @@ export function buildProgram(): Command {
         predictions: o.predictions,
         dialect: o.dialect,
         tokenized: Boolean(o.tokenized),
-        onProgress: (done, total) => process.stderr.write(`\rscored ${done}/${total}`),
+        // Progress only on a terminal, so logs and pipes stay clean.
+        ...(process.stderr.isTTY ? { onProgress: (done: number, total: number) => process.stderr.write(`\rscored ${done}/${total}${done === total ? '\n' : ''}`) } : {}),
       });
-      process.stderr.write('\n');
       print(Boolean(o.json), result, () => {
         const s = result.byStatus;
         return [
