@@ -101,11 +101,12 @@ export class RegexMatcher {
 
   private spawn(): Slot {
     const worker = new Worker(WORKER_SOURCE, { eval: true });
-    worker.unref();
     const slot: Slot = { worker, busy: null, timer: null, started: 0 };
     worker.on('message', (reply: WorkerReply) => this.settle(slot, reply));
     worker.on('error', (error) => this.fail(slot, error));
     worker.on('exit', (code) => this.fail(slot, new Error(`regex worker exited with code ${code}`)));
+    // After the listeners: adding a 'message' listener re-refs the worker's port.
+    worker.unref();
     this.slots.add(slot);
     return slot;
   }
