@@ -1,0 +1,15 @@
+/** `npm run perf`: every performance benchmark, one after the other, printing figures (no pass/fail on time). */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const scripts = ['regex.ts', 'suite.ts'];
+let failed = false;
+for (const script of scripts) {
+  const path = fileURLToPath(new URL(script, import.meta.url));
+  if (!existsSync(path)) continue;
+  console.log(`\n=== perf/${script}`);
+  const run = spawnSync(process.execPath, ['--import', 'tsx', '--enable-experimental-regexp-engine-on-excessive-backtracks', path], { stdio: 'inherit' });
+  if (run.status !== 0) failed = true;
+}
+process.exitCode = failed ? 1 : 0;
