@@ -95,6 +95,17 @@ describe('mutation operators', () => {
     }
   });
 
+  it('distinctLanguage rejects mutants with the same language', () => {
+    const node = parseBrics('.*dog.*');
+    const original = compileRegex('.*dog.*', 'brics');
+    for (let seed = 0; seed < 40; seed++) {
+      const result = mutateRegex(node, new Rng(seed), { distinctLanguage: true });
+      expect(result).not.toBeNull();
+      const mutant = compileRegex(printBrics((result as { node: RegexNode }).node), 'brics');
+      expect(mutant.dfa?.structurallyEqual(original.dfa as NonNullable<typeof original.dfa>)).toBe(false);
+    }
+  });
+
   it('returns null when no mutation changes the printed form', () => {
     expect(mutateRegex({ type: 'none' }, new Rng(1), { dialect: 'ecmascript' })).toBeNull();
   });

@@ -7,12 +7,13 @@
  * the input's (same printed form = not a mutation). Results are always valid nodes (repeat
  * bounds 0 ≤ min ≤ max). Operators that introduce `&` or `~` are marked `bricsOnly`; pass
  * `{ dialect: 'ecmascript' }` to skip them (the ECMAScript printer would have to expand them
- * through a DFA).
+ * through a DFA). `{ distinctLanguage: true }` also rejects mutants with the same language.
  */
 import type { CharSet } from 'refa';
 import type { Rng } from '../../core/random.ts';
 import { printBrics, type Dialect, type RegexNode } from './ast.ts';
-import { ALL_CHARS, charSetOf, charSetOfChar } from './automaton.ts';
+import { ALL_CHARS, charSetOf, charSetOfChar, toDfa } from './automaton.ts';
+import { RegexTooComplexError } from './errors.ts';
 
 export type MutationOperator = {
   name: string;
@@ -226,15 +227,32 @@ export const MUTATION_OPERATORS: readonly MutationOperator[] = [
 export interface MutateOptions {
   /** 'ecmascript' skips the operators that introduce `&` / `~`. */
   dialect?: Dialect;
+  /**
+   * Accept only mutants whose language differs from the input's (minimal DFAs compared; mutants
+   * past the DFA budget are skipped). On NL-RX about a third of plain mutants are equivalent:
+   * `.*` absorbs many edits and 1,559 golds denote the empty language.
+   */
+  distinctLanguage?: boolean;
 }
 
 export function mutateRegex(node: RegexNode, rng: Rng, options: MutateOptions = {}): { node: RegexNode; operator: string } | null {
   const before = printBrics(node);
+  const original = options.distinctLanguage ? toDfa(node) : null;
+  const differs = (mutated: RegexNode): boolean => {
+    if (printBrics(mutated) === before) return false;
+    if (!original) return true;
+    try {
+      return !toDfa(mutated).structurallyEqual(original);
+    } catch (error) {
+      if (error instanceof RegexTooComplexError) return false;
+      throw error;
+    }
+  };
   const operators = MUTATION_OPERATORS.filter((op) => !(op.bricsOnly && options.dialect === 'ecmascript'));
   for (const operator of rng.shuffle(operators)) {
     for (let attempt = 0; attempt < 3; attempt++) {
       const mutated = operator.apply(node, rng);
-      if (mutated && printBrics(mutated) !== before) return { node: mutated, operator: operator.name };
+      if (mutated && differs(mutated)) return { node: mutated, operator: operator.name };
     }
   }
   return null;
