@@ -17,6 +17,8 @@ import { CharSet, DFA, ENFA, TooManyNodesError, type Char, type ReadonlyDFA } fr
 import type { RegexNode } from './ast.ts';
 import { RegexTooComplexError } from './errors.ts';
 
+export { RegexTooComplexError };
+
 export const MAX_CHAR = 0xffff;
 export const MAX_DFA_NODES = 20_000;
 export const MAX_NFA_NODES = 200_000;

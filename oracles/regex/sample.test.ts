@@ -39,6 +39,9 @@ describe('sampleLanguage', () => {
     expect(words.length).toBeGreaterThan(30);
     for (const word of words) expect(word.length >= 3 && word.length <= 6, word).toBe(true);
     expect(sampleLanguage(compile('dog'), new Rng(5), 5, { minLength: 4 })).toEqual([]);
+    const long = sampleLanguage(compile('a{30}b*'), new Rng(5), 5, { maxLength: 10 });
+    expect(long).toContain('a'.repeat(30));
+    expect(long.every((w) => w.length === 30)).toBe(true);
   });
 
   it('varies lengths', () => {

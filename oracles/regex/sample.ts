@@ -10,7 +10,8 @@
  *   non-ASCII only when the set has no printable ASCII, and a control character only when the set
  *   has nothing printable at all.
  * - Deterministic for the rng's seed; distinct results; fewer than `count` for small languages
- *   (attempts are capped), none for the empty language.
+ *   (attempts are capped), none for the empty language. When even the shortest member is longer
+ *   than maxLength, maxLength is raised to that length (a non-empty language never samples empty).
  */
 import type { CharSet } from 'refa';
 import type { Rng } from '../../core/random.ts';
@@ -49,7 +50,7 @@ const walkers = new WeakMap<CompiledRegex, Walker>();
 
 export function sampleLanguage(compiled: CompiledRegex, rng: Rng, count: number, options: SampleOptions = {}): string[] {
   if (!compiled.dfa) throw new Error(`sampleLanguage needs a DFA; ${compiled.source} is not regular: ${compiled.nonRegular ?? ''}`);
-  const maxLength = options.maxLength ?? 24;
+  let maxLength = options.maxLength ?? 24;
   const minLength = Math.min(options.minLength ?? 0, maxLength);
   let walker = walkers.get(compiled);
   if (!walker) {
@@ -58,6 +59,8 @@ export function sampleLanguage(compiled: CompiledRegex, rng: Rng, count: number,
   }
   const out = new Set<string>();
   if (walker.final.length === 0 || count <= 0) return [];
+  // A language whose shortest member is longer than maxLength still yields its shortest members.
+  maxLength = Math.max(maxLength, walker.dist[0] as number);
   const attempts = count * 8 + 64;
   for (let i = 0; i < attempts && out.size < count; i++) {
     const word = walk(walker, rng, minLength, maxLength);
