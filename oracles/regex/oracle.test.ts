@@ -180,3 +180,15 @@ describe('regex oracle: sim support', () => {
     expect(await oracle.agrees(prepared, reply('(('), fn)).toBe(false);
   });
 });
+
+describe('regex oracle: brics candidates', () => {
+  it('reports a candidate whose automaton is too large as a runtime error, not a crash', async () => {
+    const bricsOracle = regexOracle({ candidateDialect: 'brics' });
+    const prepared = await bricsOracle.prepare(task('.*a.*'));
+    const verdict = await bricsOracle.check(prepared, reply('.*a.{20}'));
+    expect(verdict.error?.kind).toBe('runtime');
+    expect(verdict.error?.message).toMatch(/./);
+    expect(verdict.pass).toBe(false);
+    expect((await bricsOracle.check(prepared, reply('.*(a).*'))).pass).toBe(true);
+  });
+});

@@ -14,7 +14,7 @@ import { parseBrics } from './brics.ts';
 import { compileRegex, parseRegexLiteral, type CompiledRegex } from './compile.ts';
 import { parseEcmascript } from './ecmascript.ts';
 import { compareLanguages, isEmptyLanguage } from './equivalence.ts';
-import { RegexSyntaxError } from './errors.ts';
+import { RegexSyntaxError, RegexTooComplexError } from './errors.ts';
 import { extractRegex } from './extract.ts';
 import { generateHiddenTests, type RegexCase } from './hidden-tests.ts';
 import { sharedMatcher, type RegexMatcher } from './matcher.ts';
@@ -40,8 +40,6 @@ export interface RegexPrepared extends PreparedTask {
   goldDialect: Dialect;
   gold: CompiledRegex;
   goldNode: RegexNode;
-  /** The gold as an ECMAScript pattern (for fc.stringMatching probes). */
-  goldEcmascript: string | null;
   cases: RegexCase[];
 }
 
@@ -100,7 +98,7 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
 
   async function check(prepared: RegexPrepared, candidate: Candidate): Promise<Verdict> {
     const started = performance.now();
-    const failAll = (kind: 'syntax' | 'timeout', message: string, extra: Record<string, number> = {}): Verdict => ({
+    const failAll = (kind: 'syntax' | 'timeout' | 'runtime', message: string, extra: Record<string, number> = {}): Verdict => ({
       pass: false,
       cases: prepared.cases.map((c) => ({ id: c.id, pass: false })),
       witnesses: [],
@@ -112,6 +110,8 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
       compiled = compileCandidate(candidate);
     } catch (error) {
       if (error instanceof RegexSyntaxError) return failAll('syntax', error.message);
+      // Only brics candidates can get here: ECMAScript ones past the budget go to V8 instead.
+      if (error instanceof RegexTooComplexError) return failAll('runtime', error.message);
       throw error;
     }
     const compileMs = performance.now() - started;
@@ -223,20 +223,15 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
         throw new TaskInputError(item, `the gold regex ${JSON.stringify(task.gold)} denotes the empty language (under ${DIALECT_NAMES[goldDialect]} semantics), so no task can be posed`);
       }
       const cases = generateHiddenTests(gold, new Rng(deriveSeed(seed, task.benchmark, task.id)), { positives, negatives });
-      let goldEcmascript: string | null = null;
-      try {
-        goldEcmascript = goldDialect === 'ecmascript' ? task.gold : printEcmascript(gold.node);
-      } catch {
-        goldEcmascript = null;
-      }
-      return { task, caseIds: cases.map((c) => c.id), goldDialect, gold, goldNode: gold.node, goldEcmascript, cases };
+      return { task, caseIds: cases.map((c) => c.id), goldDialect, gold, goldNode: gold.node, cases };
     },
     extract: (reply) => extractRegex(reply),
     check,
     mutate(prepared, program, rng) {
       const node = parseInDialect(program, prepared.goldDialect);
       if (!node) return null;
-      const mutated = mutateRegex(node, rng);
+      // Only mutants that change the language: an equivalent "mistake" would be no mistake.
+      const mutated = mutateRegex(node, rng, { dialect: prepared.goldDialect, distinctLanguage: true });
       if (!mutated) return null;
       return prepared.goldDialect === 'brics' ? printBrics(mutated.node) : printEcmascript(mutated.node);
     },
