@@ -47,6 +47,28 @@ export interface Hardener<P extends PreparedTask> {
   exact?(prepared: P, candidate: Candidate): Promise<boolean | null>;
 }
 
+/** What running a program showed, without saying whether it is right (HERO-T may see this, never a verdict). */
+export interface Observation {
+  /** Ran to completion without an error. */
+  ok: boolean;
+  error?: VerdictError;
+  /** What the run produced, rendered and truncated (rows, output values, matches). */
+  output: string;
+  /** Result shape when it has one (rows × columns, number of outputs). */
+  shape?: { rows?: number; columns?: number };
+}
+
+/**
+ * Execution without judgement, for test-time refinement (HERO-T): run a candidate on the task's
+ * visible environment and describe that environment. Never uses hidden cases, the gold program or
+ * gold results.
+ */
+export interface Observer<P extends PreparedTask> {
+  observe(prepared: P, candidate: Candidate): Promise<Observation>;
+  /** The environment as text: schema, sample rows, graph labels, library versions, … */
+  describe(prepared: P): Promise<string>;
+}
+
 export interface Oracle<P extends PreparedTask = PreparedTask> {
   readonly name: string;
   /** Fence language used in prompts and preferred when extracting code blocks. */
@@ -68,6 +90,8 @@ export interface Oracle<P extends PreparedTask = PreparedTask> {
   /** Sim support: does this candidate behave on the witness's input as the witness says the gold does? */
   agrees(prepared: P, candidate: Candidate, witness: Witness): Promise<boolean>;
   readonly hardener?: Hardener<P>;
+  /** Execution without judgement for HERO-T. */
+  readonly observer?: Observer<P>;
   dispose?(): Promise<void>;
 }
 
