@@ -6,6 +6,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig } from '../core/config.ts';
 import type { Dialect } from '../oracles/regex/ast.ts';
 import { checkRegex, formatCheckRegex } from './check-regex.ts';
+import { REGISTRARS } from './commands.ts';
 import { evaluateNlRx } from './eval-nlrx.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -79,6 +80,8 @@ export function buildProgram(): Command {
         ].join('\n');
       });
     });
+
+  for (const register of REGISTRARS) register({ program, check, evaluate });
 
   program
     .command('bench')
