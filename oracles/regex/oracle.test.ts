@@ -192,3 +192,19 @@ describe('regex oracle: brics candidates', () => {
     expect((await bricsOracle.check(prepared, reply('.*(a).*'))).pass).toBe(true);
   });
 });
+
+describe('regex oracle: observer (execution without judgement)', () => {
+  it('shows what a candidate matches on inputs derived from the statement and the candidate, never the gold', async () => {
+    const prepared = await oracle.prepare(task('.*dog.*'));
+    const seen = await oracle.observer!.observe(prepared, reply('dog[0-9]'));
+    expect(seen.ok).toBe(true);
+    expect(seen.output).toMatch(/^matches: .*"dog\d"/);
+    expect(seen.output).toMatch(/does not match: .*"dog"/);
+    // The same candidate observed for a task with another gold shows exactly the same thing.
+    const other = await oracle.prepare({ ...task('[a-z]*'), description: prepared.task.description });
+    expect(await oracle.observer!.observe(other, reply('dog[0-9]'))).toEqual(seen);
+    const broken = await oracle.observer!.observe(prepared, reply('dog('));
+    expect(broken).toMatchObject({ ok: false, error: { kind: 'syntax' } });
+    expect(await oracle.observer!.describe(prepared)).toMatch(/Full-match semantics/);
+  });
+});

@@ -4,7 +4,7 @@
  * hardening probes. Golds may be brics (NL-RX-Turk's `targ.txt`) or ECMAScript; candidates are
  * ECMAScript by default (what models write).
  */
-import type { Hardener, Oracle, PreparedTask } from '../../core/oracle.ts';
+import type { Hardener, Observer, Oracle, PreparedTask } from '../../core/oracle.ts';
 import { TaskInputError } from '../../core/oracle.ts';
 import { deriveSeed, Rng } from '../../core/random.ts';
 import type { Candidate, JsonObject, Verdict, Witness } from '../../core/types.ts';
@@ -19,6 +19,7 @@ import { extractRegex } from './extract.ts';
 import { generateHiddenTests, type RegexCase } from './hidden-tests.ts';
 import { sharedMatcher, type RegexMatcher } from './matcher.ts';
 import { mutateRegex } from './mutate.ts';
+import { observeRegex } from './observe.ts';
 import { buildProbePool } from './probes.ts';
 import { regexRenderer } from './render.ts';
 
@@ -192,11 +193,31 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
     },
   };
 
+  const observer: Observer<RegexPrepared> = {
+    async observe(prepared, candidate) {
+      try {
+        return await observeRegex(matcher(), prepared.task.description, compileCandidate(candidate), deadlineMs);
+      } catch (error) {
+        if (error instanceof RegexSyntaxError) return { ok: false, error: { kind: 'syntax', message: error.message }, output: '' };
+        if (error instanceof RegexTooComplexError) return { ok: false, error: { kind: 'runtime', message: error.message }, output: '' };
+        throw error;
+      }
+    },
+    describe: async () =>
+      [
+        `Regex dialect: ${DIALECT_NAMES[candidateDialect]}.`,
+        'Full-match semantics: the regex must match the entire line, as if wrapped in ^(?:…)$.',
+        '`.` matches any character including line terminators; characters are UTF-16 code units.',
+        'Flags i and s are honoured (s is implied); u and v are not supported.',
+      ].join('\n'),
+  };
+
   return {
     name: 'regex',
     language: 'regex',
     render,
     hardener,
+    observer,
     settings: () => ({
       semantics: 'full-match',
       candidateDialect,

@@ -21,7 +21,7 @@ export interface ProbePoolInput {
   max: number;
 }
 
-const GENERIC = ['', ' ', 'a', 'A', 'z', 'Z', '0', '9', '.', '!', '_', 'aa', 'aA', 'a0', '0a', 'A0', 'ab', 'abc', '00', '123', 'a b'];
+export const GENERIC_PROBES = ['', ' ', 'a', 'A', 'z', 'Z', '0', '9', '.', '!', '_', 'aa', 'aA', 'a0', '0a', 'A0', 'ab', 'abc', '00', '123', 'a b'];
 
 /** Words and quoted strings of a description ("lines with 'dog' before a number" → dog, lines, …). */
 export function descriptionTokens(description: string): string[] {
@@ -96,7 +96,7 @@ function stringMatchingSamples(compiled: CompiledRegex): string[] {
 export function buildProbePool(input: ProbePoolInput): string[] {
   const { rng, max } = input;
   const base = new Set<string>([
-    ...GENERIC,
+    ...GENERIC_PROBES,
     ...descriptionTokens(input.description),
     ...patternLiterals(input.gold.source),
     ...patternLiterals(input.candidate.source),

@@ -1,0 +1,40 @@
+/**
+ * Execution without judgement (HERO-T): which strings a regex matches, over inputs built only from
+ * the task statement and the candidate itself — description tokens, generic strings, the
+ * candidate's literals and members of its own language and their near misses. Never the gold.
+ */
+import { hash32, Rng } from '../../core/random.ts';
+import type { Observation } from '../../core/oracle.ts';
+import type { CompiledRegex } from './compile.ts';
+import { mutateString } from './hidden-tests.ts';
+import type { RegexMatcher } from './matcher.ts';
+import { descriptionTokens, GENERIC_PROBES, patternLiterals } from './probes.ts';
+import { sampleLanguage } from './sample.ts';
+
+const SHOWN = 12;
+
+/** The visible inputs for a task statement and a candidate (deterministic). */
+export function visibleInputs(description: string, candidate: CompiledRegex): string[] {
+  const rng = new Rng(hash32(`${description}\u0000${candidate.source}`));
+  const members = candidate.test ? sampleLanguage(candidate, rng.fork('members'), 8, { maxLength: 16 }) : [];
+  const seeds = [...descriptionTokens(description), ...patternLiterals(candidate.source), ...members, ...GENERIC_PROBES.slice(0, 8)];
+  const inputs = new Set(seeds);
+  for (const s of members) inputs.add(mutateString(s, rng));
+  return [...inputs].slice(0, 48);
+}
+
+export async function observeRegex(matcher: RegexMatcher, description: string, candidate: CompiledRegex, deadlineMs: number): Promise<Observation> {
+  const inputs = visibleInputs(description, candidate);
+  const outcome = await matcher.matchAll(candidate, inputs, deadlineMs);
+  if (!outcome.ok) {
+    return { ok: false, error: { kind: 'timeout', message: `matching did not finish within ${deadlineMs} ms` }, output: '' };
+  }
+  const matched = inputs.filter((_, i) => outcome.results[i]);
+  const rejected = inputs.filter((_, i) => !outcome.results[i]);
+  const list = (xs: string[]) => (xs.length ? xs.slice(0, SHOWN).map((x) => JSON.stringify(x)).join(', ') + (xs.length > SHOWN ? `, … (${xs.length - SHOWN} more)` : '') : '(none)');
+  return {
+    ok: true,
+    output: `matches: ${list(matched)}\ndoes not match: ${list(rejected)}`,
+    shape: { rows: matched.length },
+  };
+}
