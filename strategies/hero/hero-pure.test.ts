@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { decideAcceptance, pairedInterval, type PairedOutcome } from './acceptance.ts';
+import { findLeaks, leakTokens } from './leak.ts';
+import { drawPools } from './pools.ts';
+import { ExampleIndex } from './retrieve.ts';
+
+const tasks = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `t${i}` }));
+
+describe('drawPools', () => {
+  it('splits train/test and three disjoint pools, deterministically by seed and independent of input order', () => {
+    const pools = drawPools(tasks(40), { seed: 7 });
+    expect(pools.sharedSelection).toBe(false);
+    expect(pools.test).toHaveLength(20);
+    const all = [...pools.diagnosis, ...pools.update, ...pools.selection, ...pools.test].map((t) => t.id);
+    expect(new Set(all).size).toBe(40);
+    expect(pools.diagnosis.length).toBeGreaterThanOrEqual(6);
+    expect(drawPools([...tasks(40)].reverse(), { seed: 7 })).toEqual(pools);
+    expect(drawPools(tasks(40), { seed: 8 }).diagnosis).not.toEqual(pools.diagnosis);
+  });
+
+  it('lets update double as selection when the train part is too small, and says so', () => {
+    const pools = drawPools(tasks(12), { seed: 1 });
+    expect(pools.sharedSelection).toBe(true);
+    expect(pools.selection).toBe(pools.update);
+    expect(pools.diagnosis.length + pools.update.length + pools.test.length).toBe(12);
+    expect(() => drawPools(tasks(2), { seed: 1 })).toThrow(/at least 3 tasks/);
+    expect(() => drawPools([{ id: 'a' }, { id: 'a' }, { id: 'b' }], { seed: 1 })).toThrow(/appears twice/);
+  });
+});
+
+describe('leak filter', () => {
+  const sources = [
+    { statement: "How many schools are in 'Alameda' county?", programs: ["SELECT COUNT(*) FROM schools WHERE county = 'Alameda' AND enrollment > 250"], schema: 'CREATE TABLE schools (county TEXT, enrollment INT)' },
+    { statement: 'Which district has the most students?', programs: ['SELECT district_name FROM frpm ORDER BY students DESC LIMIT 1'], schema: 'CREATE TABLE frpm (district_name TEXT, students INT)' },
+    { statement: 'Oldest school?', programs: ['SELECT s.name FROM schools AS s JOIN openings AS o ON o.sid = s.id ORDER BY o.opened'], schema: 'CREATE TABLE schools (id INT, name TEXT); CREATE TABLE openings (sid INT, opened DATE)' },
+  ];
+  const leaks = leakTokens(sources);
+
+  it('collects quoted literals, multi-digit numbers and non-schema identifiers of the diagnosis tasks', () => {
+    expect(leaks.has('alameda')).toBe(true);
+    expect(leaks.has('250')).toBe(true);
+    expect(leaks.has('county')).toBe(false); // schema vocabulary
+    expect(leaks.has('select')).toBe(false); // keyword
+    expect(leaks.has('s')).toBe(false); // too short to be specific
+  });
+
+  it('rejects prompts that mention an instance specific and accepts reusable rules', () => {
+    expect(findLeaks("When asked about Alameda, filter county = 'Alameda'.", leaks)).toEqual(['alameda']);
+    expect(findLeaks('Use enrollment > 250 for large schools.', leaks)).toEqual(['250']);
+    expect(findLeaks('Always qualify columns with table aliases and use ORDER BY … LIMIT 1 for superlatives.', leaks)).toEqual([]);
+  });
+
+  it('treats tokens shared by many diagnosis tasks as vocabulary', () => {
+    const vowelTasks = Array.from({ length: 6 }, (_, i) => ({ statement: `task ${i}`, programs: [`.*[AEIOUaeiou].*x${i}yz`], schema: '' }));
+    const shared = leakTokens(vowelTasks);
+    expect(shared.has('aeiouaeiou')).toBe(false);
+    expect(shared.has('x3yz')).toBe(true);
+  });
+});
+
+describe('adaptive paired acceptance', () => {
+  const run = (outcomes: PairedOutcome[], firstSlice = 4) => {
+    const asked: number[] = [];
+    return decideAcceptance(outcomes.length, async (i) => {
+      asked.push(i);
+      return outcomes[i] as PairedOutcome;
+    }, { margin: 0, firstSlice }).then((d) => ({ ...d, asked }));
+  };
+
+  it('computes the paired t-interval by hand', () => {
+    // differences 1, 1, 0, 1: mean 0.75, sd 0.5, se 0.25, t(3) = 3.182 → 0.75 ± 0.7955
+    const step = pairedInterval([1, 1, 0, 1]);
+    expect(step.mean).toBe(0.75);
+    expect(step.low).toBeCloseTo(-0.0455, 3);
+    expect(step.high).toBeCloseTo(1.5455, 3);
+  });
+
+  it('adopts early when the first slice is clearly better, without evaluating the rest', async () => {
+    const d = await run(['fix', 'fix', 'fix', 'fix', 'break', 'break', 'break', 'break'], 4);
+    // all +1 in the first slice: zero spread, interval = point 1 > 0
+    expect(d.adopt).toBe(true);
+    expect(d.asked).toEqual([0, 1, 2, 3]);
+    expect(d.steps).toHaveLength(1);
+  });
+
+  it('widens while the interval straddles the margin, then decides on the wider slice', async () => {
+    const outcomes: PairedOutcome[] = ['fix', 'unchanged', 'break', 'fix', 'fix', 'fix', 'fix', 'fix', 'fix', 'fix', 'fix', 'fix', 'fix', 'fix', 'fix', 'fix'];
+    const d = await run(outcomes, 4);
+    expect(d.steps.map((s) => s.evaluated)).toEqual([4, 8]);
+    expect(d.adopt).toBe(true);
+    expect(d.reason).toBe('interval above margin');
+    expect(d.fixes).toBe(6);
+    expect(d.breaks).toBe(1);
+  });
+
+  it('rejects a candidate that only breaks, and decides by the mean when the pool runs out', async () => {
+    expect((await run(['break', 'break', 'unchanged', 'break'], 4)).adopt).toBe(false);
+    const tie = await run(['fix', 'break', 'fix', 'break', 'unchanged', 'unchanged'], 2);
+    expect(tie.adopt).toBe(false);
+    expect(tie.reason).toMatch(/pool exhausted: mean 0\.000 ≤ margin 0/);
+    expect(tie.steps.map((s) => s.evaluated)).toEqual([2, 4, 6]);
+  });
+});
+
+describe('example retrieval', () => {
+  const index = new ExampleIndex([
+    { taskId: '1', statement: "lines containing the string 'dog' and a number", program: '.*dog.*' },
+    { taskId: '2', statement: 'lines starting with a capital letter', program: '[A-Z].*' },
+    { taskId: '3', statement: "lines ending with 'truck'", program: '.*truck' },
+  ]);
+
+  it('ranks by TF-IDF similarity of statements and can exclude the task itself', () => {
+    const hits = index.search("lines with 'dog' followed by a number", 2);
+    expect(hits.map((r) => r.example.taskId)).toEqual(['1', '2']); // '2' and '3' tie at 0: by id
+    expect(hits[0]!.similarity).toBeGreaterThan(0.3);
+    expect(hits[1]!.similarity).toBe(0);
+    expect(index.search('a capital letter first', 1)[0]?.example.taskId).toBe('2');
+    expect(index.search("containing 'dog'", 3, '1').map((r) => r.example.taskId)).not.toContain('1');
+  });
+});
