@@ -20,8 +20,13 @@ export interface SimContext {
   phase: 'solve' | 'hardening';
 }
 
+/** Why a model is called: the solving turns, or an auxiliary call of a method (HERO, cheatsheet). */
+export type CallPurpose = 'solve' | 'refine' | 'judge' | 'reflect' | 'memory';
+
 export interface ChatRequest {
   messages: ChatMessage[];
+  /** Default 'solve'. Auxiliary calls are accounted apart from model calls, and the sim answers them mechanically. */
+  purpose?: CallPurpose;
   /** Repeat index of the episode; part of the cache key so trials are not answered from one entry. */
   trial: number;
   /** Read only by the sim model. */
