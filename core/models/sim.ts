@@ -44,6 +44,7 @@ export function createSimModel(options: Partial<SimOptions> & { seed: number }):
 
   async function answer(request: ChatRequest): Promise<ChatReply> {
     const started = performance.now();
+    if (request.purpose && request.purpose !== 'solve') return reply(await auxiliary(request), request, started);
     const sim = request.sim;
     if (!sim) throw new ModelCallError('the sim model only answers inside a Witness episode (no harness context was given)');
     const turn = sim.disclosures.length + 1;
@@ -58,7 +59,10 @@ export function createSimModel(options: Partial<SimOptions> & { seed: number }):
     }
     state.current = program;
     state.tried.add(program);
-    const content = sim.oracle.answer(sim.prepared, program);
+    return reply(sim.oracle.answer(sim.prepared, program), request, started);
+  }
+
+  function reply(content: string, request: ChatRequest, started: number): ChatReply {
     const promptText = request.messages.map((m) => m.content).join('\n');
     return {
       content,
@@ -67,6 +71,41 @@ export function createSimModel(options: Partial<SimOptions> & { seed: number }):
       cached: false,
       finishReason: 'stop',
     };
+  }
+
+  /**
+   * Auxiliary calls (HERO's refiner, judge and reflector; a cheatsheet curator) are answered
+   * mechanically: the sim cannot read prompts, so these replies carry no judgement at all.
+   */
+  async function auxiliary(request: ChatRequest): Promise<string> {
+    const last = request.messages.at(-1)?.content ?? '';
+    const rng = new Rng(deriveSeed(settings.seed, request.purpose ?? '', request.messages.length, last.length));
+    switch (request.purpose) {
+      case 'judge':
+        return rng.chance(0.5) ? 'sim: mechanical review.\nVERDICT: SUPPORTED' : 'sim: mechanical review.\nVERDICT: UNSUPPORTED';
+      case 'reflect':
+        return mechanicalReflection(request.messages.map((m) => m.content).join("\n"), rng);
+      case 'memory': {
+        const current = /```cheatsheet\n([\s\S]*?)```/.exec(last)?.[1]?.trim() ?? '';
+        return '```cheatsheet\n' + [current, `- ${rng.pick(RULES)}`].filter(Boolean).join('\n') + '\n```';
+      }
+      case 'refine':
+        return mechanicalRefinement(request, rng);
+      default:
+        throw new ModelCallError(`the sim model cannot answer a ${request.purpose} call`);
+    }
+  }
+
+  async function mechanicalRefinement(request: ChatRequest, rng: Rng): Promise<string> {
+    const steps = request.messages.filter((m) => m.role === 'assistant').length;
+    if (steps === 0) return '{"action": "execute"}';
+    if (steps === 1) return '{"action": "probe"}';
+    const sim = request.sim;
+    const state = sim ? episodes.get(sim.episodeKey) : undefined;
+    if (!sim || !state) return '{"action": "keep", "rationale": "sim: nothing to revise"}';
+    const proposals = neighbourhood(sim, state, rng);
+    if (proposals.length === 0) return '{"action": "keep", "rationale": "sim: no alternative"}';
+    return '{"action": "revise", "rationale": "sim: a mechanical guess"}\n' + sim.oracle.answer(sim.prepared, proposals[0] as string);
   }
 
   function firstAttempt(sim: SimContext, rng: Rng): EpisodeState {
@@ -115,6 +154,25 @@ export function createSimModel(options: Partial<SimOptions> & { seed: number }):
     complete: answer,
     close: async () => episodes.clear(),
   };
+}
+
+const RULES = [
+  'Read every constraint of the statement and make sure the program enforces each one.',
+  'Prefer the simplest program that satisfies the statement.',
+  'Check the boundaries: empty inputs, first and last positions, off-by-one limits.',
+  'Use only names that exist in the environment.',
+  'Return exactly what is asked, in the order asked.',
+];
+
+/** K revised instruction texts: the current one plus one generic rule each. */
+function mechanicalReflection(message: string, rng: Rng): string {
+  const current = /```prompt\n([\s\S]*?)```/.exec(message)?.[1]?.trim() ?? '';
+  const count = Number(/Propose (\d+)/.exec(message)?.[1] ?? 4);
+  return rng
+    .shuffle(RULES)
+    .slice(0, Math.max(1, Math.min(count, RULES.length)))
+    .map((rule) => '```prompt\n' + `${current}\n- ${rule}`.trim() + '\n```')
+    .join('\n\n');
 }
 
 function validate(options: SimOptions): void {
