@@ -1,11 +1,13 @@
 /**
  * HERO-O's adaptive paired acceptance. A candidate prompt and the current prompt are run on the
- * same update instances; each instance is a fix (current fails, candidate passes, +1), a break
- * (−1) or unchanged (0). Starting from a first slice, the 95% interval of the mean paired
- * difference decides: above the margin → adopt; at or below it → reject; straddling it → widen the
- * slice (doubling) and look again. When the pool is exhausted the point estimate decides (adopt
- * when it exceeds the margin). The interval is a t-interval on the paired differences, the
- * textbook choice for a paired mean; with fewer than 2 instances or zero spread it is the point.
+ * same update instances; each instance is a fix (current fails, candidate passes), a break, or
+ * unchanged. Starting from a first slice, the 95% interval of the difference in pass rate decides:
+ * above the margin → adopt; at or below it → reject; straddling it → widen the slice (doubling) and
+ * look again. When the pool is exhausted the point estimate decides (adopt when it exceeds the
+ * margin). The interval is Agresti & Min's adjusted Wald interval for a difference of paired
+ * proportions (half a pseudo-count added to fixes and to breaks): unlike a plain t-interval it
+ * does not collapse to a point on a small slice with no spread, so two unchanged instances are
+ * not taken as proof of no effect.
  */
 
 export type PairedOutcome = 'fix' | 'break' | 'unchanged';
@@ -37,21 +39,18 @@ export interface AcceptanceDecision {
   steps: AcceptanceStep[];
 }
 
-// Two-sided 97.5% quantiles of Student's t for df = 1..30; beyond that the normal 1.96.
-const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
+const Z = 1.959964;
 
-export function pairedInterval(differences: readonly number[]): AcceptanceStep {
-  const n = differences.length;
+/** Agresti–Min interval for the paired difference in pass rate, from fixes and breaks among n instances. */
+export function pairedInterval(fixes: number, breaks: number, n: number): AcceptanceStep {
   if (n === 0) return { evaluated: 0, mean: 0, low: -1, high: 1 };
-  const mean = differences.reduce((a, b) => a + b, 0) / n;
-  if (n < 2) return { evaluated: n, mean, low: -1, high: 1 };
-  const variance = differences.reduce((a, d) => a + (d - mean) ** 2, 0) / (n - 1);
-  const t = T975[n - 2] ?? 1.96;
-  const half = t * Math.sqrt(variance / n);
-  return { evaluated: n, mean, low: mean - half, high: mean + half };
+  const b = fixes + 0.5;
+  const c = breaks + 0.5;
+  const m = n + 2;
+  const centre = (b - c) / m;
+  const half = Z * Math.sqrt((b + c - (b - c) ** 2 / m) / (m * m));
+  return { evaluated: n, mean: (fixes - breaks) / n, low: Math.max(-1, centre - half), high: Math.min(1, centre + half) };
 }
-
-const value = (o: PairedOutcome) => (o === 'fix' ? 1 : o === 'break' ? -1 : 0);
 
 /**
  * Decides acceptance, asking `outcomeAt(i)` for instance i only as the slice widens, so candidates
@@ -72,7 +71,8 @@ export async function decideAcceptance(
   });
   while (true) {
     while (outcomes.length < slice) outcomes.push(await outcomeAt(outcomes.length));
-    const step = pairedInterval(outcomes.map(value));
+    const { fixes, breaks } = tally();
+    const step = pairedInterval(fixes, breaks, outcomes.length);
     steps.push(step);
     if (step.low > options.margin) return { adopt: true, reason: 'interval above margin', ...tally(), steps };
     if (step.high <= options.margin) return { adopt: false, reason: 'interval at or below margin', ...tally(), steps };

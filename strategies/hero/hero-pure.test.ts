@@ -67,17 +67,21 @@ describe('adaptive paired acceptance', () => {
     }, { margin: 0, firstSlice }).then((d) => ({ ...d, asked }));
   };
 
-  it('computes the paired t-interval by hand', () => {
-    // differences 1, 1, 0, 1: mean 0.75, sd 0.5, se 0.25, t(3) = 3.182 → 0.75 ± 0.7955
-    const step = pairedInterval([1, 1, 0, 1]);
-    expect(step.mean).toBe(0.75);
-    expect(step.low).toBeCloseTo(-0.0455, 3);
-    expect(step.high).toBeCloseTo(1.5455, 3);
+  it('computes the Agresti–Min paired interval by hand', () => {
+    // 4 fixes, 0 breaks, n = 4: b* = 4.5, c* = 0.5, n* = 6; centre 4/6 = 0.6667;
+    // var = (5 − 16/6) / 36 = 0.06481, sd 0.25458 → 0.6667 ± 0.49897 = [0.1677, 1.1656 → 1]
+    const step = pairedInterval(4, 0, 4);
+    expect(step.mean).toBe(1);
+    expect(step.low).toBeCloseTo(0.1677, 3);
+    expect(step.high).toBe(1);
+    // nothing changed on 2 instances: centre 0, var = 1/16 → ±0.49: undecided, not "proof of no effect"
+    const none = pairedInterval(0, 0, 2);
+    expect(none.low).toBeCloseTo(-0.49, 2);
+    expect(none.high).toBeCloseTo(0.49, 2);
   });
 
   it('adopts early when the first slice is clearly better, without evaluating the rest', async () => {
     const d = await run(['fix', 'fix', 'fix', 'fix', 'break', 'break', 'break', 'break'], 4);
-    // all +1 in the first slice: zero spread, interval = point 1 > 0
     expect(d.adopt).toBe(true);
     expect(d.asked).toEqual([0, 1, 2, 3]);
     expect(d.steps).toHaveLength(1);
@@ -86,6 +90,7 @@ describe('adaptive paired acceptance', () => {
   it('widens while the interval straddles the margin, then decides on the wider slice', async () => {
     const outcomes: PairedOutcome[] = ['fix', 'unchanged', 'break', 'fix', 'fix', 'fix', 'fix', 'fix', 'fix', 'fix', 'fix', 'fix', 'fix', 'fix', 'fix', 'fix'];
     const d = await run(outcomes, 4);
+    // 4: 2 fixes 1 break → centre 0.167 ± 0.640, straddles; 8: 6 fixes 1 break → centre 0.50 ± 0.46 → above 0
     expect(d.steps.map((s) => s.evaluated)).toEqual([4, 8]);
     expect(d.adopt).toBe(true);
     expect(d.reason).toBe('interval above margin');
@@ -94,7 +99,8 @@ describe('adaptive paired acceptance', () => {
   });
 
   it('rejects a candidate that only breaks, and decides by the mean when the pool runs out', async () => {
-    expect((await run(['break', 'break', 'unchanged', 'break'], 4)).adopt).toBe(false);
+    const bad = await run(['break', 'break', 'break', 'break', 'break', 'break', 'break', 'break'], 8);
+    expect(bad).toMatchObject({ adopt: false, reason: 'interval at or below margin' });
     const tie = await run(['fix', 'break', 'fix', 'break', 'unchanged', 'unchanged'], 2);
     expect(tie.adopt).toBe(false);
     expect(tie.reason).toMatch(/pool exhausted: mean 0\.000 ≤ margin 0/);
