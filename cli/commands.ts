@@ -2,14 +2,10 @@
  * Commands contributed by the oracle families and reports. Each registrar receives the program and
  * its `check` / `eval` groups and adds its subcommands; add one import and one entry per module.
  */
-import type { Command } from 'commander';
+import { registerOptimizeHero } from './optimize-hero.ts';
+import type { Registrar } from './registrar.ts';
 
-export interface CommandGroups {
-  program: Command;
-  check: Command;
-  evaluate: Command;
-}
+// Command modules import their types from ./registrar.ts (not from here), so no import cycle forms.
+export type { CommandGroups, Registrar } from './registrar.ts';
 
-export type Registrar = (groups: CommandGroups) => void;
-
-export const REGISTRARS: Registrar[] = [];
+export const REGISTRARS: Registrar[] = [registerOptimizeHero];
