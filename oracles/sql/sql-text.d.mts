@@ -1,0 +1,23 @@
+/** Types of sql-text.mjs (plain JS so the SQLite child process can load it without TypeScript tooling). */
+
+export type TokenType = 'space' | 'comment' | 'string' | 'blob' | 'number' | 'word' | 'quoted' | 'param' | 'op';
+
+export interface Token {
+  type: TokenType;
+  text: string;
+  start: number;
+}
+
+/** Splits SQL into tokens whose texts concatenate back to the input exactly. */
+export function tokenize(sql: string): Token[];
+/** Whitespace and comments. */
+export function isTrivia(token: Token): boolean;
+/** `"it""s"` → `'it"s'`. */
+export function toSingleQuoted(doubleQuoted: string): string;
+/** Prepares like an SQLite with legacy double-quoted string literals (Python's sqlite3, BIRD's evaluator). */
+export function prepareStatement<S>(prepare: (sql: string) => S, sql: string): { statement: S; sql: string };
+/** The statement's main keyword, upper-cased, or null when there is none. */
+export function statementKeyword(sql: string): string | null;
+/** Why the read-only gate refuses a statement. */
+export function unsafeReason(sql: string): string;
+export const SEVERAL_STATEMENTS: string;
