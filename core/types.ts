@@ -116,6 +116,26 @@ export interface Usage {
   estimated?: boolean;
 }
 
+/**
+ * A model call made for a turn besides the turn's own answer — a HERO refiner, judge or reflector
+ * call, a cheatsheet curator's — accounted apart from the solving calls.
+ */
+export interface AuxiliaryCall {
+  /** What the call was for: its `ChatRequest.purpose` (refine, judge, reflect, memory; never solve). */
+  purpose: string;
+  /** The model that answered; its price is looked up by this name. */
+  model: string;
+  usage: Usage;
+  latencyMs: number;
+  cached: boolean;
+}
+
+/** A model's price in USD per million tokens. */
+export interface Price {
+  input: number;
+  output: number;
+}
+
 export type TurnPhase = 'solve' | 'hardening';
 
 export interface Turn {
@@ -135,6 +155,8 @@ export interface Turn {
   cached: boolean;
   /** Set when the model call itself failed (after the client's retries). */
   modelError?: string;
+  /** Auxiliary calls made for this turn; their tokens are in neither `usage` nor `Trajectory.tokens`. */
+  calls?: AuxiliaryCall[];
 }
 
 export type HardeningStatus = 'hidden' | 'hardened' | 'robust';
@@ -195,8 +217,11 @@ export interface Trajectory {
   caseIds: string[];
   turns: Turn[];
   outcome: Outcome;
+  /** Tokens of the solving calls; auxiliary calls (refiner, judge, reflector, …) are in `turns[].calls`. */
   tokens: { prompt: number; completion: number; total: number; estimated: boolean };
   cache: { hits: number; misses: number };
+  /** Prices in force for the models this episode called, by model name; absent when none was configured. */
+  pricing?: Record<string, Price>;
   startedAt: string;
   durationMs: number;
 }
