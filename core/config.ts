@@ -4,9 +4,43 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parseBudget, type Budget } from './budget.ts';
+import type { PriceTable } from './cost.ts';
 import { DEFAULT_HARDENING, type HardeningOptions } from './hardening.ts';
 import { CACHE_MODES, type CacheMode } from './models/cache.ts';
 import { DEFAULT_SIM } from './models/sim.ts';
+import { RERUN_MODES, type RerunMode } from './resume.ts';
+import type { Price } from './types.ts';
+
+export type GateMetric = 'pass1' | 'passFinal' | 'robust';
+export const GATE_METRICS: readonly GateMetric[] = ['pass1', 'passFinal', 'robust'];
+export type GateScope = 'benchmark' | 'strategy';
+
+/** The regression gate's policy (see reports/gate.ts and docs/reports.md). */
+export interface GateSettings {
+  /** Results or baseline file the reporter compares every run against; unset = no gate in the reporter. */
+  baseline?: string;
+  /** Per-instance success the gate compares: solved at turn 1, solved by the last turn, or robust. */
+  metric: GateMetric;
+  /** A drop of the metric up to this much (absolute share, 0.02 = 2 points) is noise, never a failure. */
+  noiseBand: number;
+  /** Significance level of the one-sided exact sign test on tasks that changed. */
+  alpha: number;
+  /** The candidate fails when its metric is below this share, whatever the baseline. */
+  floor?: number;
+  /** One comparison per benchmark (strategies pooled) or per (benchmark, strategy). */
+  by: GateScope;
+  /** Only these strategies take part; all when unset. */
+  strategies?: string[];
+}
+
+/** How this session treats an existing run (set by `witness bench --resume/--rerun`, environment only). */
+export interface RunSettings {
+  /** Run id to resume: its finished episodes are reused. */
+  resume?: string;
+  /** Redo stored episodes that errored or failed (needs `resume`). */
+  rerun?: RerunMode;
+}
 
 export interface ModelConfig {
   /** `sim` (the default) or a model name served by the OpenAI-compatible endpoint. */
@@ -32,6 +66,14 @@ export interface WitnessConfig {
   hardening: HardeningOptions & { enabled: boolean };
   outDir: string;
   storeDir: string;
+  /** Repeats per (task, strategy) when a suite does not set its own. */
+  trials: number;
+  /** USD per million tokens by model name; none built in. */
+  prices: PriceTable;
+  /** Run-wide spending limit; empty = none. */
+  budget: Budget;
+  gate: GateSettings;
+  run: RunSettings;
 }
 
 export interface LoadedConfig {
@@ -52,6 +94,11 @@ export function defaultConfig(root: string): WitnessConfig {
     hardening: { enabled: true, ...DEFAULT_HARDENING },
     outDir: resolve(root, 'witness-out'),
     storeDir: resolve(root, '.witness/runs'),
+    trials: 1,
+    prices: {},
+    budget: {},
+    gate: { metric: 'pass1', noiseBand: 0.02, alpha: 0.05, by: 'benchmark' },
+    run: {},
   };
 }
 
@@ -90,7 +137,7 @@ function readJson(path: string): Record<string, unknown> {
 
 function applyFile(config: WitnessConfig, raw: Record<string, unknown>, file: string, root: string): void {
   const where = (key: string) => `${file}: ${key}`;
-  const known = new Set(['model', 'cache', 'sim', 'turns', 'seed', 'hardening', 'outDir', 'storeDir']);
+  const known = new Set(['model', 'cache', 'sim', 'turns', 'seed', 'hardening', 'outDir', 'storeDir', 'trials', 'prices', 'budget', 'gate']);
   for (const key of Object.keys(raw)) {
     if (!known.has(key)) throw new ConfigError(`${where(key)}: unknown setting (known: ${[...known].join(', ')})`);
   }
@@ -128,6 +175,52 @@ function applyFile(config: WitnessConfig, raw: Record<string, unknown>, file: st
   }
   if (raw.outDir !== undefined) config.outDir = resolve(root, text(raw.outDir, where('outDir')));
   if (raw.storeDir !== undefined) config.storeDir = resolve(root, text(raw.storeDir, where('storeDir')));
+  if (raw.trials !== undefined) config.trials = int(raw.trials, where('trials'), 1);
+  const prices = object(raw.prices, where('prices'));
+  if (prices) config.prices = Object.fromEntries(Object.entries(prices).map(([name, p]) => [name, price(p, where(`prices.${name}`))]));
+  const budget = object(raw.budget, where('budget'));
+  if (budget) {
+    for (const key of Object.keys(budget)) if (key !== 'tokens' && key !== 'usd') throw new ConfigError(`${where(`budget.${key}`)}: unknown setting (known: tokens, usd)`);
+    if (budget.tokens !== undefined) config.budget.tokens = int(budget.tokens, where('budget.tokens'), 1);
+    if (budget.usd !== undefined) config.budget.usd = positive(budget.usd, where('budget.usd'));
+  }
+  const gate = object(raw.gate, where('gate'));
+  if (gate) applyGate(config.gate, gate, where, root);
+}
+
+function applyGate(gate: GateSettings, raw: Record<string, unknown>, where: (key: string) => string, root: string): void {
+  const known = new Set(['baseline', 'metric', 'noiseBand', 'alpha', 'floor', 'by', 'strategies']);
+  for (const key of Object.keys(raw)) if (!known.has(key)) throw new ConfigError(`${where(`gate.${key}`)}: unknown setting (known: ${[...known].join(', ')})`);
+  if (raw.baseline !== undefined) gate.baseline = resolve(root, text(raw.baseline, where('gate.baseline')));
+  if (raw.metric !== undefined) gate.metric = oneOf(raw.metric, GATE_METRICS, where('gate.metric'));
+  if (raw.noiseBand !== undefined) gate.noiseBand = num(raw.noiseBand, where('gate.noiseBand'), 0, 1);
+  if (raw.alpha !== undefined) gate.alpha = num(raw.alpha, where('gate.alpha'), 0, 0.5);
+  if (raw.floor !== undefined) gate.floor = num(raw.floor, where('gate.floor'), 0, 1);
+  if (raw.by !== undefined) gate.by = oneOf(raw.by, ['benchmark', 'strategy'] as const, where('gate.by'));
+  if (raw.strategies !== undefined) {
+    if (!Array.isArray(raw.strategies) || raw.strategies.length === 0) throw new ConfigError(`${where('gate.strategies')}: expected a non-empty list of strategy names`);
+    gate.strategies = raw.strategies.map((s, i) => text(s, where(`gate.strategies[${i}]`)));
+  }
+}
+
+function price(value: unknown, where: string): Price {
+  const o = object(value, where);
+  if (!o) throw new ConfigError(`${where}: expected { "input": USD per million tokens, "output": USD per million tokens }`);
+  for (const key of Object.keys(o)) if (key !== 'input' && key !== 'output') throw new ConfigError(`${where}.${key}: unknown setting (known: input, output)`);
+  if (o.input === undefined || o.output === undefined) throw new ConfigError(`${where}: expected both "input" and "output" (USD per million tokens)`);
+  return { input: num(o.input, `${where}.input`, 0, 1e6), output: num(o.output, `${where}.output`, 0, 1e6) };
+}
+
+function positive(value: unknown, where: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new ConfigError(`${where}: expected a positive number, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+function oneOf<T extends string>(value: unknown, choices: readonly T[], where: string): T {
+  if (typeof value !== 'string' || !choices.includes(value as T)) {
+    throw new ConfigError(`${where}: expected one of ${choices.join(', ')}, got ${JSON.stringify(value)}`);
+  }
+  return value as T;
 }
 
 function applyEnv(config: WitnessConfig, env: Env, root: string): void {
@@ -152,6 +245,28 @@ function applyEnv(config: WitnessConfig, env: Env, root: string): void {
   set('WITNESS_HARDENING', (v, w) => bool(v === '1' || v === 'true' ? true : v === '0' || v === 'false' ? false : v, w), (v) => (config.hardening.enabled = v));
   set('WITNESS_OUT', text, (v) => (config.outDir = resolve(root, v)));
   set('WITNESS_STORE', text, (v) => (config.storeDir = resolve(root, v)));
+  set('WITNESS_TRIALS', (v, w) => int(Number(v), w, 1), (v) => (config.trials = v));
+  set('WITNESS_BUDGET', budgetText, (v) => (config.budget = v));
+  set('WITNESS_GATE_BASELINE', text, (v) => (config.gate.baseline = resolve(root, v)));
+  set('WITNESS_GATE_METRIC', (v, w) => oneOf(v, GATE_METRICS, w), (v) => (config.gate.metric = v));
+  set('WITNESS_GATE_NOISE_BAND', (v, w) => num(Number(v), w, 0, 1), (v) => (config.gate.noiseBand = v));
+  set('WITNESS_GATE_FLOOR', (v, w) => num(Number(v), w, 0, 1), (v) => (config.gate.floor = v));
+  set('WITNESS_RESUME', runId, (v) => (config.run.resume = v));
+  set('WITNESS_RERUN', (v, w) => oneOf(v, RERUN_MODES, w), (v) => (config.run.rerun = v));
+  if (config.run.rerun && !config.run.resume) throw new ConfigError('WITNESS_RERUN: needs WITNESS_RESUME=<run id> (which run to redo episodes of)');
+}
+
+function budgetText(value: string, where: string): Budget {
+  try {
+    return parseBudget(value, where);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+}
+
+function runId(value: string, where: string): string {
+  if (!/^[\w.-]+$/.test(value)) throw new ConfigError(`${where}: a run id may only contain letters, digits, '.', '_' and '-', got ${JSON.stringify(value)}`);
+  return value;
 }
 
 function object(value: unknown, where: string): Record<string, unknown> | undefined {

@@ -1,7 +1,7 @@
 /** The conversation of an episode: messages, turns, and what the feedback has disclosed so far. */
 import { ModelCallError, type ChatModel } from './models/model.ts';
 import type { Oracle, PreparedTask } from './oracle.ts';
-import type { ChatMessage, Disclosure, Feedback, Turn, TurnPhase, Verdict } from './types.ts';
+import type { AuxiliaryCall, ChatMessage, Disclosure, Feedback, Turn, TurnPhase, Verdict } from './types.ts';
 
 export interface ConversationSetup<P extends PreparedTask> {
   model: ChatModel;
@@ -94,6 +94,11 @@ export class Conversation<P extends PreparedTask> {
     this.messages.push(message);
     this.pending.push(message);
     this.disclosures.push(feedback.disclosed);
+  }
+
+  /** Records an auxiliary call (refiner, judge, reflector, …) made for a turn; its tokens are accounted apart. */
+  recordCall(turn: Turn, call: AuxiliaryCall): void {
+    (turn.calls ??= []).push(call);
   }
 
   private key(): string {

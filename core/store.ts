@@ -1,11 +1,18 @@
 /**
  * The run store: every finished (task, strategy, trial) is written as it completes, one JSON file
  * per trajectory under `<storeDir>/<runId>/trajectories/`, atomically (temp file + rename), so an
- * interrupted run loses nothing it finished.
+ * interrupted run loses nothing it finished. Beside them: `benchmarks/<name>.json`, the settings
+ * each benchmark ran with (a resume must use the same), and `spend/`, the budget ledger.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TRAJECTORY_SCHEMA, type Trajectory } from './types.ts';
+import { TRAJECTORY_SCHEMA, type Json, type Trajectory } from './types.ts';
+
+function writeJsonAtomic(file: string, value: unknown): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, JSON.stringify(value));
+  renameSync(temp, file);
+}
 
 export class RunStore {
   readonly dir: string;
@@ -16,7 +23,7 @@ export class RunStore {
   }
 
   /** File name of a trajectory: stable per (benchmark, model, task, strategy, trial). */
-  static key(t: Pick<Trajectory, 'benchmark' | 'taskId' | 'strategy' | 'trial' | 'model'>): string {
+  static key(t: Pick<Trajectory, 'benchmark' | 'taskId' | 'strategy' | 'trial'> & { model: { name: string } }): string {
     const raw = `${t.benchmark}__${t.model.name}__${t.taskId}__${t.strategy}__t${t.trial}`;
     return raw.replace(/[^\w.-]+/g, '_');
   }
@@ -25,10 +32,41 @@ export class RunStore {
     const dir = join(this.dir, 'trajectories');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `${RunStore.key(trajectory)}.json`);
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(trajectory));
-    renameSync(temp, file);
+    writeJsonAtomic(file, trajectory);
     return file;
+  }
+
+  /** True when this run has been started before (its folder exists). */
+  exists(): boolean {
+    return existsSync(this.dir);
+  }
+
+  /** Folder of the run's spend ledger (see core/budget.ts). */
+  get spendDir(): string {
+    return join(this.dir, 'spend');
+  }
+
+  /** The settings a benchmark of this run was started with, or undefined when it was not started yet. */
+  readSettings(benchmark: string): Record<string, Json> | undefined {
+    const file = this.settingsFile(benchmark);
+    if (!existsSync(file)) return undefined;
+    try {
+      const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not an object');
+      return value as Record<string, Json>;
+    } catch (error) {
+      throw new Error(`${file}: unreadable run settings: ${(error as Error).message}`);
+    }
+  }
+
+  /** Records the settings a benchmark of this run runs with. */
+  writeSettings(benchmark: string, settings: Record<string, Json>): void {
+    mkdirSync(join(this.dir, 'benchmarks'), { recursive: true });
+    writeJsonAtomic(this.settingsFile(benchmark), settings);
+  }
+
+  private settingsFile(benchmark: string): string {
+    return join(this.dir, 'benchmarks', `${benchmark.replace(/[^\w.-]+/g, '_')}.json`);
   }
 
   /** Every stored trajectory of this run; unreadable files are reported by name, not skipped silently. */
@@ -53,6 +91,25 @@ export class RunStore {
     }
     return { trajectories, problems };
   }
+}
+
+/** The most recently modified run in a store folder, or undefined when it holds none. */
+export function latestRunId(storeDir: string): string | undefined {
+  let best: { id: string; time: number } | undefined;
+  let names: string[];
+  try {
+    names = readdirSync(storeDir);
+  } catch {
+    return undefined;
+  }
+  for (const id of names) {
+    const path = join(storeDir, id);
+    if (!statSync(path).isDirectory()) continue;
+    const traj = join(path, 'trajectories');
+    const time = (existsSync(traj) ? statSync(traj) : statSync(path)).mtimeMs;
+    if (!best || time > best.time) best = { id, time };
+  }
+  return best?.id;
 }
 
 /** A fresh run id: UTC time plus a short random suffix, e.g. `20261130-001502-k3f9`. */

@@ -4,9 +4,17 @@
  * harness error (broken input, oracle crash) — never because the model did not solve the task.
  * Its trajectory goes to `task.meta.witness` (read by the reporter, live or after a merge) and to
  * the run store as soon as it finishes.
+ *
+ * Run plumbing, read from the configuration (environment variables set by `witness bench`):
+ * WITNESS_RESUME reuses the finished episodes of a run (WITNESS_RERUN=errored|failed redoes some),
+ * WITNESS_TRIALS repeats episodes, WITNESS_BUDGET stops the run cleanly once its spending (shared
+ * by all worker processes through the run store) reaches the limit: the remaining episodes are
+ * skipped with a note the reporter prints, and a resume can finish them.
  */
 import { afterAll, describe, it } from 'vitest';
-import { loadConfig, type WitnessConfig } from './config.ts';
+import { BUDGET_SKIP_NOTE, BudgetSpentError, budgetSpent, describeSpend, hasLimit, meteredModel, SpendLedger } from './budget.ts';
+import { ConfigError, loadConfig, type WitnessConfig } from './config.ts';
+import { attachPricing } from './cost.ts';
 import { harnessErrorTrajectory, runEpisode } from './episode.ts';
 import { DEFAULT_HARDENING, type HardeningOptions } from './hardening.ts';
 import './meta.ts';
@@ -14,9 +22,10 @@ import { createModel, NO_MODEL_NOTICE } from './models/create.ts';
 import type { ChatModel } from './models/model.ts';
 import type { Oracle, PreparedTask } from './oracle.ts';
 import { loadPrompt, type PromptTemplate } from './prompt.ts';
+import { RESUMED_META_KEY, ResumePlan, settingsConflict } from './resume.ts';
 import { newRunId, RunStore } from './store.ts';
 import type { Strategy } from './strategy.ts';
-import type { LoadedTasks, Task, Trajectory } from './types.ts';
+import type { Json, LoadedTasks, Task, Trajectory } from './types.ts';
 
 /** A task as declared in a suite: `benchmark` may be left out (the benchmark's name is used). */
 export type TaskInput = Omit<Task, 'benchmark'> & { benchmark?: string };
@@ -34,7 +43,7 @@ export interface BenchmarkDefinition<P extends PreparedTask> {
   turns?: number;
   /** Hardening after a success; defaults to the config (on, A-CEGIS budgets). */
   hardening?: boolean | Partial<HardeningOptions>;
-  /** Repeats per (task, strategy); default 1. */
+  /** Repeats per (task, strategy); defaults to the config's `trials` (WITNESS_TRIALS, 1). */
   trials?: number;
   /** A model to use instead of the configured one. */
   model?: ChatModel;
@@ -64,13 +73,43 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
   const prompt = typeof definition.prompt === 'string' ? loadPrompt(definition.prompt) : definition.prompt;
   const budget = definition.turns ?? config.turns;
   const hardening = resolveHardening(definition.hardening, config);
-  const trials = definition.trials ?? 1;
-  const runId = process.env.WITNESS_RUN_ID ?? newRunId();
+  const trials = definition.trials ?? config.trials;
+  const runId = config.run.resume ?? process.env.WITNESS_RUN_ID ?? newRunId();
   const store = new RunStore(config.storeDir, runId);
   const oracle = definition.oracle;
+  const modelName = definition.model?.info.name ?? config.model.name;
+  const settings: Record<string, Json> = {
+    model: modelName,
+    seed: config.seed,
+    turns: budget,
+    hardening: hardening as unknown as Json,
+    promptHash: prompt.hash,
+    oracle: { name: oracle.name, settings: oracle.settings() },
+    trials,
+  };
+  const plan = config.run.resume ? ResumePlan.load(store, config.run.rerun) : undefined;
+  if (plan) {
+    for (const problem of plan.unreadable) console.warn(`witness: resume: ${problem} (that episode runs again)`);
+    const stored = store.readSettings(definition.name);
+    const conflict = stored && settingsConflict(runId, definition.name, stored, settings);
+    if (conflict) throw new ConfigError(conflict);
+    if (!stored) store.writeSettings(definition.name, settings);
+  } else {
+    store.writeSettings(definition.name, settings);
+  }
+  const spending = config.budget;
+  if (spending.usd !== undefined && !config.prices[modelName]) {
+    throw new ConfigError(`a budget in USD needs a price for model '${modelName}': add "prices": { "${modelName}": { "input": …, "output": … } } (USD per million tokens) to witness.config.json`);
+  }
+  const ledger = hasLimit(spending) ? new SpendLedger(store.spendDir) : undefined;
 
   let model: ChatModel | undefined;
-  const getModel = () => (model ??= definition.model ?? createModel(config));
+  const meter = (m: ChatModel) => {
+    if (!ledger) return m;
+    const price = config.prices[m.info.name];
+    return meteredModel(m, { ledger, budget: spending, ...(price ? { price } : {}) });
+  };
+  const getModel = () => (model ??= meter(definition.model ?? createModel(config)));
   const preparedTasks = new Map<string, Promise<P>>();
   const prepare = (task: Task) => {
     let p = preparedTasks.get(task.id);
@@ -91,15 +130,29 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
       for (const strategy of strategies) {
         for (let trial = 0; trial < trials; trial++) {
           const name = `${task.id} · ${strategy.name}${trials > 1 ? ` · trial ${trial}` : ''}`;
-          it.concurrent(name, async ({ task: test }) => {
+          it.concurrent(name, async ({ task: test, skip }) => {
+            const key = RunStore.key({ benchmark: definition.name, model: { name: modelName }, taskId: task.id, strategy: strategy.name, trial });
+            const stored = plan?.reusable(key);
+            if (stored) {
+              test.meta.witness = stored;
+              test.meta[RESUMED_META_KEY] = true;
+              if (stored.outcome.status === 'harness-error') throw new Error(stored.outcome.error);
+              return;
+            }
+            if (ledger) {
+              const spent = ledger.total();
+              if (budgetSpent(spent, spending)) skip(`${BUDGET_SKIP_NOTE}: ${describeSpend(spent, spending)}; episode not run`);
+            }
             const base = { runId, oracle, strategy, model: getModel(), prompt, budget, trial, seed: config.seed, hardening };
             let trajectory: Trajectory;
             try {
               const prepared = await prepare(task);
               trajectory = await runEpisode({ ...base, prepared });
             } catch (error) {
+              if (error instanceof BudgetSpentError) skip(`${BUDGET_SKIP_NOTE}: ${describeSpend(error.spent, error.budget)}; episode abandoned`);
               trajectory = harnessErrorTrajectory({ ...base, task }, describeError(error));
             }
+            trajectory = attachPricing(trajectory, config.prices);
             test.meta.witness = trajectory;
             store.save(trajectory);
             if (trajectory.outcome.status === 'harness-error') throw new Error(trajectory.outcome.error);
