@@ -44,4 +44,49 @@ describe('loadConfig', () => {
     expect(() => loadConfig(dir, {})).toThrow(/witness\.config\.json: invalid config/);
     expect(() => loadConfig(dir, { WITNESS_CONFIG: 'nope.json' })).toThrow(/WITNESS_CONFIG names .*nope\.json, which does not exist/);
   });
+
+  it('reads trials, prices, budget and gate from the file; the environment overrides; defaults are no prices and no budget', () => {
+    const dir = root();
+    const defaults = loadConfig(dir, {}).config;
+    expect([defaults.trials, defaults.prices, defaults.budget, defaults.run]).toEqual([1, {}, {}, {}]);
+    expect(defaults.gate).toEqual({ metric: 'pass1', noiseBand: 0.02, alpha: 0.05, by: 'benchmark' });
+    writeFileSync(
+      join(dir, 'witness.config.json'),
+      JSON.stringify({
+        trials: 3,
+        prices: { 'gpt-x': { input: 0.15, output: 0.6 } },
+        budget: { tokens: 50000 },
+        gate: { baseline: 'baselines/b.json', metric: 'passFinal', floor: 0.5, by: 'strategy', strategies: ['diagnostic'] },
+      }),
+    );
+    const { config } = loadConfig(dir, {});
+    expect(config.trials).toBe(3);
+    expect(config.prices).toEqual({ 'gpt-x': { input: 0.15, output: 0.6 } });
+    expect(config.budget).toEqual({ tokens: 50000 });
+    expect(config.gate).toEqual({ baseline: join(dir, 'baselines/b.json'), metric: 'passFinal', noiseBand: 0.02, alpha: 0.05, floor: 0.5, by: 'strategy', strategies: ['diagnostic'] });
+    const env = loadConfig(dir, { WITNESS_TRIALS: '5', WITNESS_BUDGET: '$1.25', WITNESS_GATE_BASELINE: 'other.json', WITNESS_GATE_FLOOR: '0.3', WITNESS_RESUME: 'run-7', WITNESS_RERUN: 'failed' }).config;
+    expect([env.trials, env.budget, env.gate.baseline, env.gate.floor, env.run]).toEqual([5, { usd: 1.25 }, join(dir, 'other.json'), 0.3, { resume: 'run-7', rerun: 'failed' }]);
+  });
+
+  it('names the source of every invalid run setting', () => {
+    const dir = root();
+    expect(() => loadConfig(dir, { WITNESS_TRIALS: '0' })).toThrow(/WITNESS_TRIALS: expected an integer ≥ 1, got 0/);
+    expect(() => loadConfig(dir, { WITNESS_BUDGET: 'lots' })).toThrow(/WITNESS_BUDGET: expected a budget such as 120000/);
+    expect(() => loadConfig(dir, { WITNESS_RERUN: 'failed' })).toThrow(/WITNESS_RERUN: needs WITNESS_RESUME/);
+    expect(() => loadConfig(dir, { WITNESS_RESUME: '../x' })).toThrow(/WITNESS_RESUME: a run id may only contain/);
+    expect(() => loadConfig(dir, { WITNESS_RESUME: 'r', WITNESS_RERUN: 'some' })).toThrow(/WITNESS_RERUN: expected one of errored, failed/);
+    const bad = (value: object, message: RegExp) => {
+      writeFileSync(join(dir, 'witness.config.json'), JSON.stringify(value));
+      expect(() => loadConfig(dir, {})).toThrow(message);
+    };
+    bad({ prices: { 'gpt-x': { input: 1 } } }, /prices\.gpt-x: expected both "input" and "output"/);
+    bad({ prices: { 'gpt-x': { input: -1, output: 1 } } }, /prices\.gpt-x\.input: expected a number from 0/);
+    bad({ prices: { 'gpt-x': { input: 1, output: 1, cached: 0.5 } } }, /prices\.gpt-x\.cached: unknown setting/);
+    bad({ budget: { dollars: 3 } }, /budget\.dollars: unknown setting \(known: tokens, usd\)/);
+    bad({ budget: { usd: 0 } }, /budget\.usd: expected a positive number, got 0/);
+    bad({ gate: { metric: 'accuracy' } }, /gate\.metric: expected one of pass1, passFinal, robust/);
+    bad({ gate: { noiseBand: 5 } }, /gate\.noiseBand: expected a number from 0 to 1/);
+    bad({ gate: { strategies: [] } }, /gate\.strategies: expected a non-empty list/);
+    bad({ gate: { treshold: 1 } }, /gate\.treshold: unknown setting/);
+  });
 });

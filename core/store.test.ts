@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { newRunId, RunStore } from './store.ts';
+import { latestRunId, newRunId, RunStore } from './store.ts';
 import { TRAJECTORY_SCHEMA, TRAJECTORY_SCHEMA_VERSION, type Trajectory } from './types.ts';
 
 function trajectory(taskId: string, strategy: string): Trajectory {
@@ -53,5 +53,21 @@ describe('RunStore', () => {
   it('rejects run ids that could escape the store folder', () => {
     expect(() => new RunStore('/tmp', '../evil')).toThrow(/run id/);
     expect(newRunId(new Date('2026-11-30T00:15:02Z'))).toMatch(/^20261130-001502-[a-z0-9]{1,4}$/);
+  });
+
+  it('records the settings each benchmark ran with, and finds the latest run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'witness-store-'));
+    expect(latestRunId(dir)).toBeUndefined();
+    const store = new RunStore(dir, 'run-a');
+    expect(store.exists()).toBe(false);
+    expect(store.readSettings('nl-rx')).toBeUndefined();
+    store.writeSettings('nl-rx', { model: 'sim', turns: 4 });
+    expect(store.exists()).toBe(true);
+    expect(store.readSettings('nl-rx')).toEqual({ model: 'sim', turns: 4 });
+    writeFileSync(join(store.dir, 'benchmarks', 'bad.json'), '[1]');
+    expect(() => store.readSettings('bad')).toThrow(/bad\.json: unreadable run settings: not an object/);
+    await new Promise((r) => setTimeout(r, 20));
+    new RunStore(dir, 'run-b').save(trajectory('1', 'generic'));
+    expect(latestRunId(dir)).toBe('run-b');
   });
 });
