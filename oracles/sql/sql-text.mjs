@@ -85,13 +85,15 @@ export function isTrivia(token) {
   return token.type === 'space' || token.type === 'comment';
 }
 
+const unquote = (token) => token.slice(1, token.endsWith('"') && token.length > 1 ? -1 : undefined).replace(/""/g, '"');
+
 /** `"it""s"` → `'it"s'`: a double-quoted token as the string literal SQLite's legacy mode reads it as. */
 export function toSingleQuoted(doubleQuoted) {
-  const inner = doubleQuoted.slice(1, doubleQuoted.endsWith('"') && doubleQuoted.length > 1 ? -1 : undefined).replace(/""/g, '"');
-  return `'${inner.replace(/'/g, "''")}'`;
+  return `'${unquote(doubleQuoted).replace(/'/g, "''")}'`;
 }
 
-const DQS_ERROR = /^no such column: ("(?:[^"]|"")*") - should this be a string literal in single-quotes\?$/;
+// SQLite names the token by its unquoted text inside double quotes: "a""b" is reported as "a"b".
+const DQS_ERROR = /^no such column: "([\s\S]*)" - should this be a string literal in single-quotes\?$/;
 const MAX_DQS_REWRITES = 64;
 
 /**
@@ -109,11 +111,11 @@ export function prepareStatement(prepare, sql) {
     } catch (error) {
       const match = DQS_ERROR.exec(error && error.message);
       if (!match || round >= MAX_DQS_REWRITES) throw error;
-      const lexeme = match[1];
+      const name = match[1];
       let changed = false;
       text = tokenize(text)
         .map((t) => {
-          if (t.type === 'quoted' && t.text === lexeme) {
+          if (t.type === 'quoted' && t.text.startsWith('"') && unquote(t.text) === name) {
             changed = true;
             return toSingleQuoted(t.text);
           }

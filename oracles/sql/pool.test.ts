@@ -1,0 +1,167 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SqlPool } from './pool.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const retail = join(root, 'fixtures/bird/dev_databases/retail_shop/retail_shop.sqlite');
+const clinic = join(root, 'fixtures/bird/dev_databases/city_clinic/city_clinic.sqlite');
+const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+const STUCK = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c';
+
+describe('the warm SQLite pool', () => {
+  const pool = new SqlPool({ size: 2 });
+  afterAll(() => pool.dispose());
+
+  it('returns columns and rows with exact values: integers, reals, text, NULL, big integers, blobs', async () => {
+    const result = await pool.run({ path: retail }, "SELECT 1, 1.0, 2.5, 'x', NULL, 9007199254740993, X'0aff', customer_id FROM customers WHERE customer_id = 7", 5000);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.columns).toHaveLength(8);
+    const [row] = result.rows;
+    expect(row?.slice(0, 6)).toEqual([1, 1, 2.5, 'x', null, 9007199254740993n]);
+    expect(Buffer.from(row?.[6] as Uint8Array).toString('hex')).toBe('0aff');
+    expect(row?.[7]).toBe(7);
+    expect(result.ms).toBeGreaterThan(0);
+  });
+
+  it('reads double-quoted strings as Python’s sqlite3 does (legacy DQS), identifiers first', async () => {
+    const single = await pool.run({ path: retail }, "SELECT COUNT(*) FROM customers WHERE city = 'Bristol'", 5000);
+    const double = await pool.run({ path: retail }, 'SELECT COUNT(*) FROM customers WHERE "city" = "Bristol"', 5000);
+    expect(double).toMatchObject({ ok: true, rows: (single as { rows: unknown }).rows });
+    const quote = await pool.run({ path: retail }, `SELECT "O'Brien" = 'O''Brien', "a""b"`, 5000);
+    expect(quote).toMatchObject({ ok: true, rows: [[1, 'a"b']] });
+  });
+
+  it('refuses everything but a single read-only query returning rows, naming the reason, and never writes a file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'witness-gate-'));
+    const before = [sha(retail), sha(clinic)];
+    const refused: [string, RegExp][] = [
+      [`ATTACH DATABASE '${clinic}' AS other`, /ATTACH opens another database/],
+      ['DETACH DATABASE other', /DETACH/],
+      ['PRAGMA user_version = 7', /PRAGMA changes a setting/],
+      [`VACUUM INTO '${join(dir, 'copy.sqlite')}'`, /VACUUM/],
+      ['VACUUM', /VACUUM/],
+      ['CREATE TEMP TABLE scratch (x)', /CREATE changes the schema/],
+      ["INSERT INTO regions VALUES (99, 'Nowhere')", /INSERT modifies/],
+      ["WITH x AS (SELECT 1) DELETE FROM regions WHERE region_id IN (SELECT * FROM x)", /DELETE modifies/],
+      ['UPDATE customers SET city = NULL', /UPDATE modifies/],
+      ['BEGIN IMMEDIATE', /transactions/],
+      ['ANALYZE', /ANALYZE/],
+      ['SELECT 1; DELETE FROM regions', /several statements/],
+      ['SELECT 1; SELECT 2', /several statements/],
+    ];
+    for (const [sql, reason] of refused) {
+      const result = await pool.run({ path: retail }, sql, 5000);
+      expect(result, sql).toMatchObject({ ok: false, kind: 'unsafe' });
+      expect((result as { message: string }).message, sql).toMatch(reason);
+      expect((result as { message: string }).message, sql).toMatch(/^only a single read-only query that returns rows may run/);
+    }
+    expect(await pool.run({ path: retail }, 'PRAGMA table_info(regions)', 5000)).toMatchObject({ ok: true });
+    expect(await pool.run({ path: retail }, 'SELECT COUNT(*) FROM regions;', 5000)).toMatchObject({ ok: true, rows: [[5]] });
+    expect(existsSync(join(dir, 'copy.sqlite'))).toBe(false);
+    expect([sha(retail), sha(clinic)]).toEqual(before);
+  });
+
+  it('tells syntax errors, empty queries and missing databases apart', async () => {
+    expect(await pool.run({ path: retail }, 'SELEC 1', 5000)).toMatchObject({ ok: false, kind: 'syntax', message: 'near "SELEC": syntax error' });
+    expect(await pool.run({ path: retail }, 'SELECT nope FROM customers', 5000)).toMatchObject({ ok: false, kind: 'syntax', message: 'no such column: nope' });
+    expect(await pool.run({ path: retail }, '  -- nothing', 5000)).toMatchObject({ ok: false, kind: 'syntax', message: 'the query is empty' });
+    expect(await pool.run({ path: join(tmpdir(), 'no-such.sqlite') }, 'SELECT 1', 5000)).toMatchObject({ ok: false, kind: 'runtime', message: /cannot open the database/ });
+  });
+
+  it('kills a stuck query at its deadline, replaces the child and keeps the queued requests', async () => {
+    const single = new SqlPool({ size: 1, pipeline: 3 });
+    try {
+      const started = performance.now();
+      const [stuck, after1, after2] = await Promise.all([
+        single.run({ path: retail }, STUCK, 300),
+        single.run({ path: retail }, 'SELECT COUNT(*) FROM orders', 5000),
+        single.sequence({ path: retail }, ['SELECT 1', 'SELECT 2'], 5000),
+      ]);
+      const elapsed = performance.now() - started;
+      expect(stuck).toMatchObject({ ok: false, kind: 'timeout', message: 'the query did not finish within 300 ms' });
+      expect(after1).toMatchObject({ ok: true, rows: [[2500]] });
+      expect(after2).toMatchObject([{ ok: true, rows: [[1]] }, { ok: true, rows: [[2]] }]);
+      expect(elapsed).toBeLessThan(5000);
+      expect(single.stats()).toMatchObject({ killed: 1, spawned: 2 });
+    } finally {
+      await single.dispose();
+    }
+  });
+
+  it('gives both statements of a sequence the combined deadline (BIRD times predicted + gold together)', async () => {
+    const [first, second] = await pool.sequence({ path: retail }, ['SELECT 1', STUCK], 300);
+    expect(first).toMatchObject({ ok: false, kind: 'timeout' });
+    expect(second).toMatchObject({ ok: false, kind: 'timeout' });
+  });
+
+  it('reports a child that runs out of memory as a runtime error and goes on', async () => {
+    const small = new SqlPool({ size: 1, heapMb: 48 });
+    try {
+      const huge = await small.run({ path: retail }, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 3000000) SELECT x, printf('%.40c', 'a') FROM c", 30_000);
+      expect(huge).toMatchObject({ ok: false, kind: 'runtime', message: /the SQLite process died/ });
+      expect(await small.run({ path: retail }, 'SELECT 42', 5000)).toMatchObject({ ok: true, rows: [[42]] });
+    } finally {
+      await small.dispose();
+    }
+  });
+
+  it('runs queries on an in-memory database image, read-only', async () => {
+    const image = readFileSync(retail);
+    expect(await pool.run({ bytes: new Uint8Array(image) }, 'SELECT COUNT(*) FROM regions', 5000)).toMatchObject({ ok: true, rows: [[5]] });
+    expect(await pool.run({ bytes: new Uint8Array(image) }, 'DELETE FROM regions', 5000)).toMatchObject({ ok: false, kind: 'unsafe' });
+  });
+
+  it('times predicted and gold runs interleaved for VES', async () => {
+    const timing = await pool.time({ path: retail }, 'SELECT * FROM orders', 'SELECT COUNT(*) FROM orders', 5, 'all-rows', 10_000);
+    expect(timing.ok).toBe(true);
+    if (!timing.ok) return;
+    expect(timing.predMs).toHaveLength(5);
+    expect(timing.goldMs).toHaveLength(5);
+    expect(await pool.time({ path: retail }, 'DELETE FROM orders', 'SELECT 1', 5, 'first-row', 10_000)).toMatchObject({ ok: false, kind: 'unsafe' });
+  });
+
+  it('never keeps the parent alive, and kills children still stuck when the parent exits', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'witness-pool-exit-'));
+    const script = join(dir, 'exit.mts');
+    writeFileSync(
+      script,
+      [
+        `import { SqlPool } from ${JSON.stringify(join(root, 'oracles/sql/pool.ts'))};`,
+        'const pool = new SqlPool({ size: 2 });',
+        `const done = await pool.run({ path: ${JSON.stringify(retail)} }, 'SELECT 1', 5000);`,
+        `void pool.run({ path: ${JSON.stringify(retail)} }, ${JSON.stringify(STUCK)}, 60_000);`,
+        'await new Promise((r) => setTimeout(r, 200));',
+        'console.log(JSON.stringify({ ok: done.ok, pids: pool.pids() }));',
+        'process.exit(0);',
+      ].join('\n'),
+    );
+    const started = performance.now();
+    const run = spawnSync(process.execPath, ['--import', 'tsx', script], { cwd: root, encoding: 'utf8', timeout: 20_000 });
+    expect(run.status, run.stderr).toBe(0);
+    expect(performance.now() - started).toBeLessThan(15_000);
+    const { ok, pids } = JSON.parse(run.stdout) as { ok: boolean; pids: number[] };
+    expect(ok).toBe(true);
+    expect(pids.length).toBeGreaterThan(0);
+    // Killed children may linger briefly as zombies until reaped: running means present and not 'Z'.
+    const running = (pid: number) => {
+      try {
+        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      } catch {
+        return false;
+      }
+    };
+    for (const pid of pids) expect(running(pid), `child ${pid}`).toBe(false);
+
+    // Idle children alone never hold the process: no dispose, no exit call.
+    writeFileSync(script, [`import { SqlPool } from ${JSON.stringify(join(root, 'oracles/sql/pool.ts'))};`, 'const pool = new SqlPool({ size: 2 });', `console.log((await pool.run({ path: ${JSON.stringify(retail)} }, 'SELECT 7', 5000)).ok);`].join('\n'));
+    const idle = spawnSync(process.execPath, ['--import', 'tsx', script], { cwd: root, encoding: 'utf8', timeout: 20_000 });
+    expect(idle.status, idle.stderr).toBe(0);
+    expect(idle.stdout.trim()).toBe('true');
+  });
+});
