@@ -1,0 +1,81 @@
+"""Moving outputs between phases without trusting them. A run phase pickles each output on its own;
+the judge loads them with an unpickler that only resolves the data types below, so a hostile
+output (an object whose pickle would call `os.system`) cannot run code in the judge. Values that
+cannot make that round trip travel as an opaque marker (type name and repr)."""
+import io
+import pickle
+
+from render import show
+
+ALLOWED = {
+    'builtins': {'list', 'dict', 'set', 'frozenset', 'tuple', 'complex', 'bytearray', 'bytes', 'range', 'slice',
+                 'int', 'float', 'bool', 'str', 'Ellipsis', 'NotImplemented', 'object'},
+    'copyreg': {'_reconstructor'},
+    'collections': {'Counter', 'OrderedDict', 'defaultdict', 'deque'},
+    'datetime': {'date', 'datetime', 'time', 'timedelta', 'timezone'},
+    'decimal': {'Decimal'},
+    'fractions': {'Fraction'},
+    'numpy': {'dtype', 'ndarray'},
+    'numpy.core.multiarray': {'_reconstruct', 'scalar'},
+    'numpy.ma.core': {'MaskedArray', '_mareconstruct'},
+    'pytz': {'_UTC', '_p', 'utc'},
+    'pandas._libs.arrays': {'__pyx_unpickle_NDArrayBacked'},
+    'pandas._libs.internals': {'_unpickle_block'},
+    'pandas._libs.interval': {'Interval'},
+    'pandas._libs.tslibs.nattype': {'__nat_unpickle'},
+    'pandas._libs.tslibs.offsets': {'Day', 'Hour', 'Minute', 'Second', 'Milli', 'Micro', 'Nano', 'MonthEnd',
+                                    'MonthBegin', 'YearEnd', 'YearBegin', 'Week', 'QuarterEnd', 'QuarterBegin',
+                                    'BusinessDay'},
+    'pandas._libs.tslibs.period': {'Period'},
+    'pandas._libs.tslibs.timedeltas': {'_timedelta_unpickle'},
+    'pandas._libs.tslibs.timestamps': {'_unpickle_timestamp'},
+    'pandas.core.arrays.boolean': {'BooleanArray', 'BooleanDtype'},
+    'pandas.core.arrays.categorical': {'Categorical'},
+    'pandas.core.arrays.datetimes': {'DatetimeArray'},
+    'pandas.core.arrays.timedeltas': {'TimedeltaArray'},
+    'pandas.core.arrays.period': {'PeriodArray'},
+    'pandas.core.arrays.floating': {'FloatingArray', 'Float64Dtype', 'Float32Dtype'},
+    'pandas.core.arrays.integer': {'IntegerArray', 'Int8Dtype', 'Int16Dtype', 'Int32Dtype', 'Int64Dtype',
+                                   'UInt8Dtype', 'UInt16Dtype', 'UInt32Dtype', 'UInt64Dtype'},
+    'pandas.core.arrays.string_': {'StringArray', 'StringDtype'},
+    'pandas.core.dtypes.dtypes': {'CategoricalDtype', 'DatetimeTZDtype', 'PeriodDtype', 'IntervalDtype'},
+    'pandas.core.frame': {'DataFrame'},
+    'pandas.core.series': {'Series'},
+    'pandas.core.indexes.base': {'Index', '_new_Index'},
+    'pandas.core.indexes.datetimes': {'DatetimeIndex', '_new_DatetimeIndex'},
+    'pandas.core.indexes.timedeltas': {'TimedeltaIndex'},
+    'pandas.core.indexes.period': {'PeriodIndex'},
+    'pandas.core.indexes.multi': {'MultiIndex'},
+    'pandas.core.indexes.category': {'CategoricalIndex'},
+    'pandas.core.indexes.numeric': {'Float64Index', 'Int64Index', 'UInt64Index', 'NumericIndex'},
+    'pandas.core.indexes.range': {'RangeIndex'},
+    'pandas.core.internals.managers': {'BlockManager', 'SingleBlockManager'},
+}
+
+OPAQUE = '__witness_opaque__'
+
+
+class RestrictedUnpickler(pickle.Unpickler):
+    def find_class(self, module, name):
+        if name in ALLOWED.get(module, ()):
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError('refused to load %s.%s (not a plain data type)' % (module, name))
+
+
+def loads(data):
+    """Loads a pickle that may only build plain data (builtins, numpy, pandas, datetime, …)."""
+    return RestrictedUnpickler(io.BytesIO(data)).load()
+
+
+def dump_value(value):
+    """Pickles one output so that the restricted loader can read it back; else an opaque marker."""
+    try:
+        data = pickle.dumps(value, protocol=4)
+        loads(data)
+        return data
+    except BaseException:
+        return pickle.dumps((OPAQUE, type(value).__module__ + '.' + type(value).__qualname__, show(value, 2000)), protocol=4)
+
+
+def is_opaque(value):
+    return type(value) is tuple and len(value) == 3 and value[0] == OPAQUE

@@ -1,0 +1,112 @@
+/**
+ * The bubblewrap backend (environment.md §7): the worker runs as uid/gid 65534 (as root,
+ * RLIMIT_NPROC is not enforced) under prlimit, inside bwrap with every namespace unshared (no
+ * network, not even loopback), no further user namespaces, all capabilities dropped, an empty
+ * environment, a read-only system (/usr, and a read-only root), and size-capped private tmpfs
+ * folders as the only writable places: /sandbox (job folders), /tmp and /dev/shm.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import type { BackendStatus, LaunchedWorker, SandboxBackend, WorkerLaunch } from './backend.ts';
+import { prlimitArgs } from './limits.ts';
+import { killGroup, trackExit, unrefChild } from './spawned.ts';
+
+export const SANDBOX_UID = 65534;
+export const SANDBOX_GID = 65534;
+
+export interface BwrapOptions {
+  /** The interpreter inside the sandbox (default /usr/bin/python3, Debian's, with apt numpy/pandas). */
+  python?: string;
+  bwrap?: string;
+  prlimit?: string;
+}
+
+/** The bwrap command line (after `bwrap`) that starts the worker. */
+export function bwrapArgs(spec: WorkerLaunch, python = '/usr/bin/python3'): string[] {
+  const setenv = Object.entries({ ...spec.env, HOME: '/sandbox', WITNESS_SCRATCH: '/sandbox', WITNESS_CLEANUP: 'namespace' }).flatMap(
+    ([k, v]) => ['--setenv', k, v],
+  );
+  const optional = (path: string) => (existsSync(path) ? ['--ro-bind', path, path] : []);
+  return [
+    '--unshare-all',
+    '--unshare-user',
+    '--disable-userns',
+    '--die-with-parent',
+    '--new-session',
+    '--cap-drop', 'ALL',
+    '--clearenv',
+    '--ro-bind', '/usr', '/usr',
+    '--symlink', 'usr/lib', '/lib',
+    '--symlink', 'usr/lib64', '/lib64',
+    '--symlink', 'usr/bin', '/bin',
+    '--symlink', 'usr/sbin', '/sbin',
+    ...optional('/etc/alternatives'),
+    ...optional('/etc/localtime'),
+    '--proc', '/proc',
+    '--dev', '/dev',
+    '--size', String(spec.scratch.shmBytes), '--tmpfs', '/dev/shm',
+    '--size', String(spec.scratch.tmpBytes), '--tmpfs', '/tmp',
+    '--size', String(spec.scratch.scratchBytes), '--tmpfs', '/sandbox',
+    '--ro-bind', spec.pyDir, '/witness',
+    '--remount-ro', '/dev',
+    '--remount-ro', '/',
+    '--chdir', '/sandbox',
+    ...setenv,
+    python, '-s', '-B', '/witness/worker.py',
+  ];
+}
+
+function runsAsRoot(): boolean {
+  return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+export function bwrapBackend(options: BwrapOptions = {}): SandboxBackend {
+  const bwrap = options.bwrap ?? 'bwrap';
+  const prlimit = options.prlimit ?? 'prlimit';
+  const python = options.python ?? '/usr/bin/python3';
+  const identity = runsAsRoot() ? { uid: SANDBOX_UID, gid: SANDBOX_GID } : {};
+  let cached: BackendStatus | undefined;
+
+  return {
+    name: 'bwrap',
+    isolated: true,
+    async status() {
+      if (cached) return cached;
+      const version = spawnSync(bwrap, ['--version'], { encoding: 'utf8' });
+      if (version.error || version.status !== 0) {
+        cached = { available: false, reason: `bubblewrap is not installed (${version.error?.message ?? version.stderr.trim()}); install it with: apt-get install bubblewrap` };
+        return cached;
+      }
+      if (!existsSync(python)) {
+        cached = { available: false, reason: `${python} does not exist; install it with: apt-get install python3 python3-numpy python3-pandas` };
+        return cached;
+      }
+      // A trial run proves that unprivileged user namespaces work here.
+      const trial = spawnSync(
+        bwrap,
+        ['--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--ro-bind', '/usr', '/usr', '--symlink', 'usr/lib', '/lib',
+          '--symlink', 'usr/lib64', '/lib64', '--symlink', 'usr/bin', '/bin', '--proc', '/proc', '--dev', '/dev', python, '-c', 'print(1)'],
+        { encoding: 'utf8', env: {}, timeout: 20_000, ...identity },
+      );
+      cached =
+        trial.status === 0
+          ? { available: true, detail: version.stdout.trim() }
+          : { available: false, reason: `bwrap cannot create a sandbox here: ${(trial.stderr || trial.error?.message || `exit ${trial.status}`).trim()}` };
+      return cached;
+    },
+    async launch(spec) {
+      const args = [...prlimitArgs(spec.maxAddressSpaceBytes, spec.maxFileSizeBytes), '--', bwrap, ...bwrapArgs(spec, python)];
+      const child = spawn(prlimit, args, { env: {}, detached: true, stdio: ['pipe', 'pipe', 'pipe'], ...identity });
+      const exited = trackExit(child);
+      const launched: LaunchedWorker = {
+        stdin: child.stdin,
+        stdout: child.stdout,
+        stderr: child.stderr,
+        kill: () => killGroup(child),
+        exited,
+        unref: () => unrefChild(child),
+      };
+      return launched;
+    },
+  };
+}

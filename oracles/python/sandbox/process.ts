@@ -1,0 +1,63 @@
+/**
+ * The `process` backend: the worker runs as an ordinary child process (as uid 65534 when the
+ * harness runs as root) under prlimit, with an empty environment and its job folders in a private
+ * temporary folder. THIS IS NOT A SECURITY BOUNDARY: candidates can read every file the user can,
+ * reach the network and see other processes. Use it only where bubblewrap cannot run and the
+ * candidates are trusted; it says so loudly when chosen.
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SandboxBackend } from './backend.ts';
+import { SANDBOX_GID, SANDBOX_UID } from './bwrap.ts';
+import { prlimitArgs } from './limits.ts';
+import { killGroup, trackExit, unrefChild } from './spawned.ts';
+
+export const PROCESS_BACKEND_WARNING =
+  'WARNING: the "process" Python sandbox is NOT a security boundary. Candidate programs run as ordinary ' +
+  'processes with resource limits only: they can read files, use the network and signal other processes of ' +
+  'the same user. Use the bwrap backend (apt-get install bubblewrap) for untrusted code.';
+
+let warned = false;
+
+export function processBackend(options: { python?: string; warn?: (message: string) => void } = {}): SandboxBackend {
+  const python = options.python ?? '/usr/bin/python3';
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!warned) {
+    warned = true;
+    (options.warn ?? ((m: string) => process.stderr.write(`\n${m}\n\n`)))(PROCESS_BACKEND_WARNING);
+  }
+  return {
+    name: 'process',
+    isolated: false,
+    async status() {
+      return existsSync(python)
+        ? { available: true, detail: `${python} with resource limits only (not a security boundary)` }
+        : { available: false, reason: `${python} does not exist` };
+    },
+    async launch(spec) {
+      const scratch = mkdtempSync(join(tmpdir(), 'witness-scratch-'));
+      chmodSync(scratch, 0o700);
+      if (root) chownSync(scratch, SANDBOX_UID, SANDBOX_GID);
+      const env = { ...spec.env, HOME: scratch, WITNESS_SCRATCH: scratch, WITNESS_CLEANUP: 'tree' };
+      const args = [...prlimitArgs(spec.maxAddressSpaceBytes, spec.maxFileSizeBytes), '--', python, '-s', '-B', join(spec.pyDir, 'worker.py')];
+      const child = spawn('prlimit', args, {
+        env,
+        cwd: scratch,
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        ...(root ? { uid: SANDBOX_UID, gid: SANDBOX_GID } : {}),
+      });
+      return {
+        stdin: child.stdin,
+        stdout: child.stdout,
+        stderr: child.stderr,
+        kill: () => killGroup(child),
+        exited: trackExit(child),
+        unref: () => unrefChild(child),
+        cleanup: async () => rmSync(scratch, { recursive: true, force: true }),
+      };
+    },
+  };
+}
