@@ -38,6 +38,14 @@ export interface ResultDiff {
   columns?: ColumnMismatch;
 }
 
+/** The query's tokens without whitespace, comments and trailing semicolons, keywords upper-cased: equal ⇒ the same program. */
+export function normalizeSql(sql: string): string {
+  return tokenize(sql.trim().replace(/;+\s*$/, ''))
+    .filter((t) => !isTrivia(t))
+    .map((t) => (t.type === 'word' ? t.text.toUpperCase() : t.text))
+    .join(' ');
+}
+
 /** True when the query's outermost level sorts its rows (ORDER BY outside parentheses). */
 export function hasTopLevelOrderBy(sql: string): boolean {
   let depth = 0;
@@ -80,7 +88,8 @@ export function resultsEqual(actual: readonly SqlRow[], expected: readonly SqlRo
   return true;
 }
 
-function columnKinds(rows: readonly SqlRow[], column: number): Set<ValueKind> {
+/** The kinds of the non-NULL values of one column (0-based). */
+export function columnKinds(rows: readonly SqlRow[], column: number): Set<ValueKind> {
   const kinds = new Set<ValueKind>();
   for (const row of rows) {
     const kind = valueKind(row[column] ?? null);

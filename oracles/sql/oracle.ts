@@ -1,0 +1,306 @@
+/**
+ * The SQL oracle (BIRD on SQLite). A task's cases are its database plus hidden perturbed copies of
+ * it (one case each, for fix/break counting); the verdict passes when the candidate's result equals
+ * the gold's on the original database under the comparison mode (`set` = BIRD's EX) — and, after
+ * hardening, on the probe databases it was extended with. Gold results are computed once per task
+ * and database. Candidates run in the warm child-process pool behind the read-only gate.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Observer, Oracle, PreparedTask } from '../../core/oracle.ts';
+import { TaskInputError } from '../../core/oracle.ts';
+import type { Candidate, JsonObject, Task, Verdict, Witness } from '../../core/types.ts';
+import { diffResults, hasTopLevelOrderBy, resultsEqual, type CompareMode } from './compare.ts';
+import { DatabaseContext } from './database.ts';
+import { extractSql } from './extract.ts';
+import { sqlHardener, type ProbeRegistry } from './hardener.ts';
+import { mutateSql, sqlMutants } from './mutate.ts';
+import { SqlPool, type DbRef, type ExecResult } from './pool.ts';
+import { sqlRenderer } from './render.ts';
+import { DEFAULT_VES_ITERATIONS, rvesTerm, timeRatio, vesTerm } from './ves.ts';
+import { formatRow, type ResultSet } from './values.ts';
+import { agreesWith, witnessesFromDiff } from './witnesses.ts';
+
+export interface SqlOracleOptions {
+  /** `set` (BIRD's EX, default), `multiset` or `ordered`. */
+  mode?: CompareMode;
+  /** Deadline per query (default 30 s, as BIRD). */
+  timeoutMs?: number;
+  /** Hidden perturbed copies per database, one case each (default 3). */
+  perturbedCopies?: number;
+  /** Seed of the perturbed copies (default 0). */
+  seed?: number;
+  /** Time correct candidates for VES (default: 100 iterations); false turns it off. */
+  ves?: false | { iterations?: number };
+  /** Probe databases per hardening round (default 24; the run's maxProbes caps it further). */
+  probeDatabases?: number;
+  /** Databases larger than this get no perturbed copies or probes (default 64 MiB). */
+  maxImageBytes?: number;
+  /** A pool to share; by default the oracle starts its own and disposes it. */
+  pool?: SqlPool;
+}
+
+export interface SqlCase {
+  id: string;
+  db: DbRef;
+  /** Identity of the database for result caching. */
+  key: string;
+  gold: ResultSet;
+  /** Counts toward the verdict (the original database, probe databases added by hardening). */
+  required: boolean;
+  /** For probe databases: how the copy differs from the original. */
+  change?: string[];
+}
+
+export interface SqlPrepared extends PreparedTask {
+  database: DatabaseContext;
+  cases: SqlCase[];
+  goldOrdered: boolean;
+  /** One-step mutants of the gold that SQLite prepares and whose result differs (the sim's first mistakes). */
+  goldMutants: string[];
+}
+
+const SQLITE_VERSION = (() => {
+  const db = new Database(':memory:');
+  try {
+    return (db.prepare('SELECT sqlite_version()').pluck().get() as string) ?? 'unknown';
+  } finally {
+    db.close();
+  }
+})();
+
+const MAX_CACHED_RESULTS = 8192;
+
+const shape = (r: ResultSet) => ({ rows: r.rows.length, columns: r.columns.length });
+
+export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
+  const mode = options.mode ?? 'set';
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const perturbedCopies = options.perturbedCopies ?? 3;
+  const seed = options.seed ?? 0;
+  const vesIterations = options.ves === false ? 0 : (options.ves?.iterations ?? DEFAULT_VES_ITERATIONS);
+  const probeDatabases = options.probeDatabases ?? 24;
+  const maxImageBytes = options.maxImageBytes ?? 64 * 1024 * 1024;
+  let pool = options.pool;
+  const getPool = () => (pool ??= new SqlPool());
+  const render = sqlRenderer();
+
+  let scratch: string | undefined;
+  const removeScratch = () => scratch && rmSync(scratch, { recursive: true, force: true });
+  const scratchDir = () => {
+    if (!scratch) {
+      scratch = mkdtempSync(join(tmpdir(), 'witness-sql-'));
+      process.on('exit', removeScratch);
+    }
+    return scratch;
+  };
+  const databases = new Map<string, DatabaseContext>();
+  const database = (path: string) => {
+    let context = databases.get(path);
+    if (!context) {
+      context = new DatabaseContext(path, { maxImageBytes, perturbedCopies, seed, scratchDir });
+      databases.set(path, context);
+    }
+    return context;
+  };
+
+  const results = new Map<string, Promise<ExecResult>>();
+  /** Runs a query on a case's database, remembering the result (the same SQL on the same database recurs often). */
+  function execute(db: DbRef, key: string, sql: string, deadlineMs = timeoutMs): Promise<ExecResult> {
+    const cacheKey = `${key}\u0000${deadlineMs}\u0000${sql}`;
+    let result = results.get(cacheKey);
+    if (!result) {
+      if (results.size >= MAX_CACHED_RESULTS) results.delete(results.keys().next().value as string);
+      result = getPool().run(db, sql, deadlineMs);
+      results.set(cacheKey, result);
+    }
+    return result;
+  }
+
+  const timings = new Map<string, Promise<number | null>>();
+  /** BIRD's VES time ratio for a correct candidate on the original database (null when timing failed). */
+  function efficiency(prepared: SqlPrepared, sql: string): Promise<number | null> {
+    const key = `${prepared.database.path}\u0000${prepared.task.gold}\u0000${sql}`;
+    let ratio = timings.get(key);
+    if (!ratio) {
+      ratio = getPool()
+        .time({ path: prepared.database.path }, sql, prepared.task.gold, vesIterations, 'first-row', timeoutMs * vesIterations)
+        .then((t) => (t.ok ? timeRatio(t.goldMs, t.predMs) : null));
+      timings.set(key, ratio);
+    }
+    return ratio;
+  }
+
+  const registry: ProbeRegistry = new Map();
+  const findCase = (prepared: SqlPrepared, id: string | undefined) => prepared.cases.find((c) => c.id === id) ?? (id ? hardener.probeCase(id) : undefined);
+
+  async function check(prepared: SqlPrepared, candidate: Candidate): Promise<Verdict> {
+    const started = performance.now();
+    const sql = candidate.source;
+    const outcomes = await Promise.all(prepared.cases.map((c) => execute(c.db, c.key, sql)));
+    const sqliteMs = outcomes.reduce((n, o) => n + o.ms, 0);
+    const original = outcomes[0] as ExecResult;
+    const base = { mode, ...(mode === 'ordered' ? { goldOrdered: prepared.goldOrdered } : {}) };
+    if (!original.ok) {
+      return {
+        pass: false,
+        cases: prepared.cases.map((c) => ({ id: c.id, pass: false })),
+        witnesses: [],
+        error: { kind: original.kind, message: original.message },
+        timings: { totalMs: performance.now() - started, sqliteMs },
+        detail: { ...base, ves: 0 },
+      };
+    }
+    const cases = prepared.cases.map((c, i) => {
+      const o = outcomes[i] as ExecResult;
+      return { id: c.id, pass: o.ok && resultsEqual(o.rows, c.gold.rows, mode, prepared.goldOrdered) };
+    });
+    const failedRequired = prepared.cases.findIndex((c, i) => c.required && !cases[i]?.pass);
+    const witnesses: Witness[] = [];
+    let error: Verdict['error'];
+    prepared.cases.forEach((c, i) => {
+      const o = outcomes[i] as ExecResult;
+      if (!c.required || cases[i]?.pass) return;
+      if (!o.ok) error ??= { kind: o.kind, message: o.message };
+      const actual = o.ok ? o : { columns: c.gold.columns, rows: [] };
+      witnesses.push(...witnessesFromDiff(diffResults(actual, c.gold, mode, prepared.goldOrdered), c.id, c.change));
+    });
+    const pass = failedRequired === -1;
+    const failing = prepared.cases[failedRequired];
+    const failingOutcome = outcomes[failedRequired];
+    const detail: JsonObject = {
+      ...base,
+      result: failingOutcome?.ok ? shape(failingOutcome) : shape(original),
+      expected: shape((failing ?? prepared.cases[0] as SqlCase).gold),
+      ...(failing ? { failedOn: failing.id } : {}),
+      ves: 0,
+    };
+    if (pass && vesIterations > 0) {
+      const ratio = await efficiency(prepared, sql);
+      if (ratio !== null) Object.assign(detail, { timeRatio: ratio, ves: 100 * vesTerm(ratio), rves: 100 * rvesTerm(ratio), vesIterations });
+    }
+    return {
+      pass,
+      cases,
+      witnesses,
+      ...(error ? { error } : {}),
+      timings: { totalMs: performance.now() - started, sqliteMs },
+      detail,
+    };
+  }
+
+  const hardener = sqlHardener({
+    mode,
+    probeDatabases,
+    registry,
+    sequence: (db, sqls) => getPool().sequence(db, sqls, Math.min(timeoutMs, 10_000)),
+  });
+
+  const observer: Observer<SqlPrepared> = {
+    async observe(prepared, candidate) {
+      const original = prepared.cases[0] as SqlCase;
+      const r = await execute(original.db, original.key, candidate.source);
+      if (!r.ok) return { ok: false, error: { kind: r.kind, message: r.message }, output: '' };
+      const shown = r.rows.slice(0, 10).map((row) => formatRow(row));
+      const more = r.rows.length > shown.length ? [`… ${r.rows.length - shown.length} more rows`] : [];
+      return {
+        ok: true,
+        output: [`columns: ${r.columns.join(', ')}`, ...shown, ...more, `(${r.rows.length} row${r.rows.length === 1 ? '' : 's'})`].join('\n'),
+        shape: { rows: r.rows.length, columns: r.columns.length },
+      };
+    },
+    async describe(prepared) {
+      const { database: db } = prepared;
+      const original = prepared.cases[0] as SqlCase;
+      const samples = await Promise.all(
+        db.schema.tables.map(async (t) => {
+          const r = await execute(original.db, original.key, `SELECT * FROM "${t.name.replace(/"/g, '""')}" LIMIT 3`);
+          return r.ok ? [`-- ${t.name}: ${r.columns.join(', ')}`, ...r.rows.map((row) => `--   ${formatRow(row)}`)].join('\n') : `-- ${t.name}: ${r.message}`;
+        }),
+      );
+      return [`SQLite ${SQLITE_VERSION}. Schema:`, ...db.schema.createStatements, 'Sample rows:', ...samples].join('\n\n');
+    },
+  };
+
+  return {
+    name: 'sql',
+    language: 'sql',
+    render,
+    hardener,
+    observer,
+    settings: () => ({
+      engine: 'sqlite',
+      sqlite: SQLITE_VERSION,
+      mode,
+      timeoutMs,
+      perturbedCopies,
+      seed,
+      ves: vesIterations > 0 ? { iterations: vesIterations, timed: 'prepare + first row, predicted then gold, interleaved' } : false,
+      probeDatabases,
+      doubleQuotedStrings: 'legacy (as Python sqlite3)',
+    }),
+    promptVariables: (task) => {
+      const context = task.context ?? {};
+      return {
+        schema: typeof context.schema === 'string' ? context.schema : '',
+        evidence: typeof context.evidence === 'string' ? context.evidence : '',
+        db_id: typeof context.db_id === 'string' ? context.db_id : '',
+        dialect: 'SQLite',
+      };
+    },
+    async prepare(task: Task): Promise<SqlPrepared> {
+      const item = `task ${task.id}`;
+      const dbPath = task.context?.db_path;
+      if (typeof dbPath !== 'string' || dbPath === '') throw new TaskInputError(item, 'context.db_path must name the SQLite database file');
+      let context: DatabaseContext;
+      try {
+        context = database(resolve(dbPath));
+      } catch (error) {
+        throw new TaskInputError(item, `cannot open the database ${dbPath}: ${(error as Error).message}`);
+      }
+      const refs = [{ id: 'original', db: { path: context.path }, key: context.path }, ...context.hidden.map((h) => ({ id: h.id, db: { path: h.path }, key: h.path }))];
+      const golds = await Promise.all(refs.map((r) => execute(r.db, r.key, task.gold)));
+      const goldOriginal = golds[0] as ExecResult;
+      if (!goldOriginal.ok) throw new TaskInputError(item, `the gold SQL fails on ${dbPath} (${goldOriginal.kind}): ${goldOriginal.message}`);
+      // A copy on which the gold itself fails cannot judge anything: it is left out of this task's cases.
+      const cases: SqlCase[] = refs.flatMap((r, i) => {
+        const g = golds[i] as ExecResult;
+        return g.ok ? [{ ...r, gold: { columns: g.columns, rows: g.rows }, required: i === 0 }] : [];
+      });
+      const goldOrdered = hasTopLevelOrderBy(task.gold);
+      const mutants = sqlMutants(task.gold, context.schema).filter((m) => context.canPrepare(m.sql));
+      const probed = await Promise.all(mutants.map((m) => execute(refs[0]!.db, refs[0]!.key, m.sql, Math.min(timeoutMs, 2000))));
+      const goldMutants = mutants.filter((_, i) => {
+        const r = probed[i] as ExecResult;
+        return r.ok && !resultsEqual(r.rows, goldOriginal.rows, mode, goldOrdered);
+      });
+      return { task, caseIds: cases.map((c) => c.id), database: context, cases, goldOrdered, goldMutants: goldMutants.map((m) => m.sql) };
+    },
+    extract: extractSql,
+    check,
+    mutate(prepared, program, rng) {
+      if (program === prepared.task.gold && prepared.goldMutants.length > 0) return rng.pick(prepared.goldMutants);
+      return mutateSql(program, prepared.database.schema, rng, (sql) => prepared.database.canPrepare(sql))?.sql ?? null;
+    },
+    answer: (_prepared, program) => '```sql\n' + program + '\n```',
+    async agrees(prepared, candidate, witness) {
+      const target = findCase(prepared, witness.caseId);
+      if (!target) return false;
+      const r = await execute(target.db, target.key, candidate.source);
+      return r.ok && agreesWith(witness, r, mode);
+    },
+    async dispose() {
+      if (!options.pool) await pool?.dispose();
+      pool = undefined;
+      for (const context of databases.values()) context.close();
+      databases.clear();
+      results.clear();
+      registry.clear();
+      removeScratch();
+      process.off('exit', removeScratch);
+      scratch = undefined;
+    },
+  };
+}
