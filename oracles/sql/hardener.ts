@@ -109,8 +109,9 @@ export function sqlHardener(setup: SqlHardenerSetup): SqlHardener {
       });
       const numRuns = Math.max(1, Math.min(maxProbes, setup.probeDatabases));
       const outcome = await fc.check(property, { seed: rng.nextUint32() | 0, numRuns, skipAllAfterTimeLimit: 20_000 });
-      let edits = outcome.failed ? outcome.counterexample?.[0] : undefined;
-      if (!edits) return { probed, disagreements: [] };
+      const counterexample = outcome.failed ? outcome.counterexample?.[0] : undefined;
+      if (!counterexample) return { probed, disagreements: [] };
+      let edits: Edit[] = counterexample;
       // fast-check shrinks each edit; drop whole edits the disagreement does not need.
       for (let i = edits.length - 1; i >= 0 && edits.length > 1; i--) {
         const fewer = edits.filter((_, j) => j !== i);
