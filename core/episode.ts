@@ -6,6 +6,7 @@
  * harness error.
  */
 import { Conversation } from './conversation.ts';
+import { runRefinement } from './refinement.ts';
 import { hardenSolution, type HardeningOptions } from './hardening.ts';
 import type { ChatModel } from './models/model.ts';
 import type { Oracle, PreparedTask } from './oracle.ts';
@@ -16,6 +17,7 @@ import {
   TRAJECTORY_SCHEMA,
   TRAJECTORY_SCHEMA_VERSION,
   type HardeningRecord,
+  type JsonObject,
   type Outcome,
   type PublicTask,
   type Task,
@@ -59,30 +61,38 @@ export async function runEpisode<P extends PreparedTask>(setup: EpisodeSetup<P>)
   const startedAt = new Date();
   const episodeSeed = deriveSeed(setup.seed, task.benchmark, task.id, strategy.name, setup.trial);
   const view = publicView(task);
-  const initial = renderPrompt(setup.prompt, promptVariables(oracle as unknown as Oracle<PreparedTask>, view));
-  const conversation = new Conversation(
-    // The sim's seed is the same for every strategy of a (task, trial), so first answers coincide
-    // across strategies, as they would for a real model given the same seed prompt.
-    { model: setup.model, oracle, prepared, strategy: strategy.name, trial: setup.trial, seed: deriveSeed(setup.seed, task.benchmark, task.id, setup.trial) },
-    initial,
-  );
-  const turnsAllowed = Math.max(1, Math.min(budget, strategy.turns(budget)));
-
+  const prompt = strategy.prompt ?? setup.prompt;
+  const initial = renderPrompt(prompt, promptVariables(oracle as unknown as Oracle<PreparedTask>, view));
+  // The sim's seed is the same for every strategy of a (task, trial), so first answers coincide
+  // across strategies, as they would for a real model given the same seed prompt.
+  const simSeed = deriveSeed(setup.seed, task.benchmark, task.id, setup.trial);
+  let conversation: Conversation<P>;
   let solvedAtTurn: number | null = null;
-  for (let t = 1; t <= turnsAllowed; t++) {
-    const turn = await conversation.takeTurn('solve', prepared);
-    if (turn.verdict.pass) {
-      solvedAtTurn = turn.index;
-      break;
+  let refinementLog: JsonObject[] | undefined;
+  if (strategy.refine) {
+    const refined = await runRefinement({ oracle, prepared, view, model: setup.model, strategy: strategy.name, trial: setup.trial, seed: simSeed, messages: initial, refine: (session) => strategy.refine!(session) });
+    ({ conversation, solvedAtTurn } = refined);
+    refinementLog = refined.log;
+  } else {
+    conversation = new Conversation({ model: setup.model, oracle, prepared, strategy: strategy.name, trial: setup.trial, seed: simSeed }, initial);
+    const turnsAllowed = Math.max(1, Math.min(budget, strategy.turns(budget)));
+    for (let t = 1; t <= turnsAllowed; t++) {
+      const turn = await conversation.takeTurn('solve', prepared);
+      if (turn.verdict.pass) {
+        solvedAtTurn = turn.index;
+        break;
+      }
+      if (conversation.modelError || t === turnsAllowed) break;
+      const feedback = strategy.feedback(turn.verdict, { task: view, render: oracle.render, turn: turn.index, phase: 'solve' });
+      if (!feedback) break;
+      conversation.giveFeedback(turn, feedback);
     }
-    if (conversation.modelError || t === turnsAllowed) break;
-    const feedback = strategy.feedback(turn.verdict, { task: view, render: oracle.render, turn: turn.index, phase: 'solve' });
-    if (!feedback) break;
-    conversation.giveFeedback(turn, feedback);
   }
 
   let hardening: HardeningRecord | undefined;
-  const solvedTurn = solvedAtTurn === null ? undefined : conversation.turns[solvedAtTurn - 1];
+  // A refiner's final program is what counts (later revisions may differ from the first passing one).
+  const solvedTurn =
+    solvedAtTurn === null ? undefined : strategy.refine ? conversation.turns.filter((t) => t.phase === 'solve').at(-1) : conversation.turns[solvedAtTurn - 1];
   if (solvedTurn?.candidate && setup.hardening && oracle.hardener) {
     hardening = await hardenSolution({
       oracle,
@@ -102,7 +112,8 @@ export async function runEpisode<P extends PreparedTask>(setup: EpisodeSetup<P>)
     solvedAtTurn,
     ...(hardening ? { hardening } : {}),
   };
-  return assembleTrajectory(setup, conversation.turns, outcome, episodeSeed, startedAt);
+  const trajectory = assembleTrajectory({ ...setup, prompt }, conversation.turns, outcome, episodeSeed, startedAt);
+  return refinementLog ? { ...trajectory, refinement: { log: refinementLog } } : trajectory;
 }
 
 /** A trajectory for an episode that could not run (broken task input, oracle failure). */

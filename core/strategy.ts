@@ -1,5 +1,7 @@
 /** The strategy contract: how much of a verdict the model is told before its next attempt. */
 import type { FeedbackRenderer } from './oracle.ts';
+import type { PromptTemplate } from './prompt.ts';
+import type { RefinementSession } from './refinement.ts';
 import type { Feedback, PublicTask, Verdict, Witness } from './types.ts';
 
 export interface StrategyContext {
@@ -16,6 +18,15 @@ export interface Strategy {
   turns(budget: number): number;
   /** Feedback on a failed verdict, or null when the strategy gives none (the episode then stops). */
   feedback(verdict: Verdict, context: StrategyContext): Feedback | null;
+  /**
+   * Test-time refinement (HERO-T and its baselines): when present, the episode hands control to it
+   * instead of the feedback loop. It never sees a verdict (see core/refinement.ts).
+   */
+  refine?(session: RefinementSession): Promise<void>;
+  /** Run this strategy's episodes one at a time in task order (a memory shared across instances). */
+  readonly sequential?: boolean;
+  /** A prompt to use instead of the suite's seed prompt (e.g. HERO-O's learned prompt). */
+  readonly prompt?: PromptTemplate;
 }
 
 /**

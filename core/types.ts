@@ -222,6 +222,8 @@ export interface Trajectory {
   cache: { hits: number; misses: number };
   /** Prices in force for the models this episode called, by model name; absent when none was configured. */
   pricing?: Record<string, Price>;
+  /** Test-time refinement strategies (HERO-T, ReAct, Dynamic Cheatsheet): what the refiner did, step by step. */
+  refinement?: { log: JsonObject[] };
   startedAt: string;
   durationMs: number;
 }

@@ -12,6 +12,7 @@ import { renderPrompt, type PromptTemplate } from '../../core/prompt.ts';
 import type { Observation } from '../../core/oracle.ts';
 import type { Candidate, ChatMessage } from '../../core/types.ts';
 import { parseAction } from './protocol.ts';
+import type { ExampleIndex, VerifiedExample } from './retrieve.ts';
 import type { RefinementSession } from './session.ts';
 
 export interface RefinerOptions {
@@ -24,6 +25,13 @@ export interface RefinerOptions {
   gate: boolean;
   refinePrompt: PromptTemplate;
   judgePrompt: PromptTemplate;
+  /** Execution-verified training examples to retrieve from (none: retrieve finds nothing). */
+  examples?: ExampleIndex;
+}
+
+/** The most similar verified examples of other tasks. */
+function retrieve(session: RefinementSession, options: RefinerOptions): VerifiedExample[] {
+  return options.examples?.search(session.task.description, options.retrieveK, session.task.id).map((r) => r.example) ?? [];
 }
 
 const MAX_TEXT = 1500;
@@ -43,7 +51,7 @@ export function plausible(o: Observation): string | null {
 }
 
 export async function refine(session: RefinementSession, options: RefinerOptions): Promise<void> {
-  let program = await session.initial();
+  const program = await session.initial();
   if (!program) {
     session.log({ step: 0, action: 'stop', note: 'no initial program to refine' });
     return;
@@ -82,7 +90,7 @@ export async function refine(session: RefinementSession, options: RefinerOptions
     }
     if (action.kind === 'pick') {
       const ids = action.ids.filter((id) => offered.includes(id)).slice(0, options.pickAtMost);
-      const picked = session.retrieve(options.retrieveK).filter((r) => ids.includes(r.taskId));
+      const picked = retrieve(session, options).filter((r) => ids.includes(r.taskId));
       const text = picked.length ? picked.map((e) => `Example ${e.taskId}: ${e.statement}\n${e.program}`).join('\n\n') : '(no example picked)';
       evidence.push(`[examples]\n${text}`);
       session.log({ step, action: 'pick', ids });
@@ -102,7 +110,7 @@ export async function refine(session: RefinementSession, options: RefinerOptions
     } else if (action.kind === 'probe') {
       observation = clip(await session.describe());
     } else {
-      const found = session.retrieve(options.retrieveK);
+      const found = retrieve(session, options);
       offered = found.map((e) => e.taskId);
       observation = found.length
         ? `${found.map((e) => `Example ${e.taskId}: ${e.statement}`).join('\n')}\n\nReply {"action": "pick", "ids": [...]} with at most ${options.pickAtMost} of these ids to see their verified solutions.`
@@ -129,7 +137,6 @@ export async function refine(session: RefinementSession, options: RefinerOptions
     }
   }
   await session.adopt(revised, proposal.rationale);
-  program = revised;
   session.log({ step: -1, action: 'accept', gated: options.gate });
 }
 
