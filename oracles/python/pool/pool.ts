@@ -25,6 +25,8 @@ export interface PoolOptions extends BackendOptions {
   /** Extra environment variables for every phase (never secrets: candidates can read them). */
   env?: Record<string, string>;
   startTimeoutMs?: number;
+  /** Extra time a worker gets beyond its phases' deadlines before it is declared hung (default 5 s). */
+  graceMs?: number;
 }
 
 export interface PoolStats {
@@ -141,7 +143,7 @@ export class WorkerPool {
   private async startWorker(slot: number): Promise<SandboxWorker> {
     if (this.startFailures >= MAX_START_FAILURES && this.lastStartError) throw this.lastStartError;
     const backend = await this.resolveBackend();
-    const worker = new SandboxWorker(backend, this.launchSpec());
+    const worker = new SandboxWorker(backend, this.launchSpec(), this.options.graceMs ?? 5000);
     try {
       this.info = await worker.start(this.options.startTimeoutMs ?? 60_000);
     } catch (error) {

@@ -6,6 +6,16 @@ import traceback
 from render import exception_info
 
 
+def _flush():
+    """Flushes the program's output; a flush that fails (file-size limit) is the program's exception."""
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        return None
+    except BaseException as error:
+        return error
+
+
 def run(payload, channel, context):
     source = payload['source']
     try:
@@ -16,12 +26,15 @@ def run(payload, channel, context):
     namespace = {'__name__': '__main__', '__builtins__': builtins, '__file__': payload.get('filename', 'main.py')}
     try:
         exec(code, namespace)
+        error = _flush()
+        if error is not None:
+            raise error
     except SystemExit as error:
-        channel.send({'event': 'exit', 'code': error.code if isinstance(error.code, int) else str(error.code)})
+        channel.send({'event': 'exit', 'code': error.code if isinstance(error.code, int) or error.code is None else str(error.code)})
         return
     except BaseException as error:
-        sys.stdout.flush()
-        channel.send(dict(exception_info(error, traceback.format_exc()), event='exception'))
+        info = exception_info(error, traceback.format_exc())
+        _flush()
+        channel.send(dict(info, event='exception'))
         return
-    sys.stdout.flush()
     channel.send({'event': 'done'})
