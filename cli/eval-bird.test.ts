@@ -1,0 +1,126 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { evaluateBird } from '../oracles/sql/evaluate.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(root, 'bin/witness.js');
+const fixtures = join(root, 'fixtures/bird');
+const witness = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 120_000 });
+const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+// Hand-checked against BIRD's rule (`cursor.execute(pred); p = fetchall(); cursor.execute(gold);
+// g = fetchall(); res = set(p) == set(g)`, errors → 0) with CPython 3.11's sqlite3 (SQLite 3.40.1).
+const HAND: { gold: string; pred: string; res: 0 | 1; status: string; why: string }[] = [
+  { gold: 'SELECT name FROM t', pred: 'SELECT DISTINCT name FROM t', res: 1, status: 'correct', why: 'duplicates ignored' },
+  { gold: 'SELECT name FROM t ORDER BY id', pred: 'SELECT name FROM t ORDER BY id DESC', res: 1, status: 'correct', why: 'row order ignored, even with ORDER BY' },
+  { gold: 'SELECT id, name FROM t WHERE id = 1', pred: 'SELECT name, id FROM t WHERE id = 1', res: 0, status: 'wrong', why: 'column order matters' },
+  { gold: 'SELECT score FROM t WHERE id = 1', pred: 'SELECT 1', res: 1, status: 'correct', why: '1 == 1.0' },
+  { gold: 'SELECT grp FROM t WHERE id = 1', pred: "SELECT '1'", res: 0, status: 'wrong', why: "'1' != 1" },
+  { gold: 'SELECT score FROM t WHERE id = 3', pred: 'SELECT NULL', res: 1, status: 'correct', why: 'NULL == NULL' },
+  { gold: 'SELECT grp FROM t WHERE id = 4', pred: 'SELECT 0', res: 0, status: 'wrong', why: 'NULL != 0' },
+  { gold: 'SELECT 0.1 + 0.2', pred: 'SELECT 0.3', res: 0, status: 'wrong', why: 'floats compared exactly' },
+  { gold: 'SELECT name FROM t WHERE id > 10', pred: 'SELECT id, name FROM t WHERE 0', res: 1, status: 'correct', why: 'both empty' },
+  { gold: 'SELECT name FROM t', pred: 'SELEC name FROM t', res: 0, status: 'error', why: 'syntax error' },
+  { gold: 'SELECT name FROM t', pred: 'SELECT * FROM missing_table', res: 0, status: 'error', why: 'missing table' },
+  { gold: "SELECT id FROM t WHERE name = 'b'", pred: 'SELECT id FROM t WHERE name = "b"', res: 1, status: 'correct', why: 'double-quoted string literal (legacy SQLite, as Python)' },
+  { gold: "SELECT name FROM t WHERE name = 'b'", pred: "SELECT DISTINCT name FROM t WHERE name = 'b'", res: 1, status: 'correct', why: 'duplicates ignored (multiset would differ)' },
+  { gold: 'SELECT 9007199254740993', pred: 'SELECT 9007199254740992.0', res: 0, status: 'wrong', why: 'int 2**53 + 1 != float 2**53' },
+  { gold: 'SELECT 9007199254740992', pred: 'SELECT 9007199254740992.0', res: 1, status: 'correct', why: 'int 2**53 == float 2**53' },
+  { gold: 'SELECT name FROM t', pred: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c', res: 0, status: 'timeout', why: 'timeout' },
+  // Deliberate difference: BIRD would execute the DELETE (writing to the database) and score 1 on two empty results.
+  { gold: 'SELECT id FROM t WHERE 0', pred: 'DELETE FROM t WHERE 0', res: 0, status: 'unsafe', why: 'never run a statement that is not a read-only query' },
+];
+
+function handDataset(): { dir: string; db: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'witness-bird-hand-'));
+  mkdirSync(join(dir, 'dev_databases', 'hand'), { recursive: true });
+  const db = join(dir, 'dev_databases', 'hand', 'hand.sqlite');
+  const handle = new Database(db);
+  handle.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, score REAL, grp INTEGER); INSERT INTO t VALUES (1, 'a', 1.0, 1), (2, 'b', 2.5, 1), (3, 'b', NULL, 2), (4, 'c', 0.1, NULL);");
+  handle.close();
+  const questions = HAND.map((h, i) => ({ question_id: i, db_id: 'hand', question: h.why, evidence: '', SQL: h.gold, difficulty: (['simple', 'moderate', 'challenging'] as const)[i % 3] }));
+  questions.push({ question_id: HAND.length, db_id: 'ghost', question: 'on a database that is not there', evidence: '', SQL: 'SELECT 1', difficulty: 'simple' });
+  questions.push({ question_id: HAND.length + 1, db_id: 'hand', question: 'without a prediction', evidence: '', SQL: 'SELECT 1', difficulty: 'moderate' });
+  writeFileSync(join(dir, 'dev.json'), JSON.stringify(questions, null, 4));
+  const predictions = Object.fromEntries(HAND.map((h, i) => [String(i), `${h.pred}\t----- bird -----\thand`]));
+  predictions[String(HAND.length)] = 'SELECT 1\t----- bird -----\tghost';
+  writeFileSync(join(dir, 'predict_dev.json'), JSON.stringify(predictions, null, 4));
+  return { dir, db };
+}
+
+describe('BIRD evaluation', () => {
+  it('reproduces BIRD’s EX on hand-checked cases, and names every broken input', async () => {
+    const { dir, db } = handDataset();
+    const before = sha(db);
+    const started = performance.now();
+    const result = await evaluateBird({ data: dir, predictions: join(dir, 'predict_dev.json'), timeoutMs: 1000 });
+    expect(performance.now() - started).toBeLessThan(20_000);
+    HAND.forEach((h, i) => {
+      expect({ i, why: h.why, res: result.questions[i]?.res, status: result.questions[i]?.status }).toEqual({ i, why: h.why, res: h.res, status: h.status });
+    });
+    const ghost = result.questions[HAND.length];
+    expect(ghost).toMatchObject({ res: 0, status: 'no-database', message: expect.stringMatching(/database not found: .*ghost\/ghost\.sqlite/) });
+    expect(result.questions[HAND.length + 1]).toMatchObject({ res: 0, status: 'no-prediction' });
+    expect(result.issues.map((i) => i.item)).toEqual([`question ${HAND.length} (position ${HAND.length}, db_id "ghost")`, `question ${HAND.length + 1} (position ${HAND.length + 1}, db_id "hand")`]);
+    const correct = HAND.filter((h) => h.res === 1).length;
+    expect(result.counts.total).toBe(HAND.length + 2);
+    expect(result.accuracy.total).toBeCloseTo((100 * correct) / (HAND.length + 2), 10);
+    expect(sha(db)).toBe(before);
+  }, 30_000);
+
+  it('counts duplicates in multiset mode and order in ordered mode', async () => {
+    const { dir } = handDataset();
+    const multiset = await evaluateBird({ data: dir, predictions: join(dir, 'predict_dev.json'), timeoutMs: 1000, mode: 'multiset' });
+    expect([0, 1, 12].map((i) => multiset.questions[i]?.res)).toEqual([0, 1, 0]);
+    const ordered = await evaluateBird({ data: dir, predictions: join(dir, 'predict_dev.json'), timeoutMs: 1000, mode: 'ordered' });
+    expect([0, 1, 3].map((i) => ordered.questions[i]?.res)).toEqual([0, 0, 1]);
+  }, 30_000);
+
+  it('reads JSON Lines predictions keyed by question_id', async () => {
+    const { dir } = handDataset();
+    const lines = HAND.map((h, i) => JSON.stringify({ question_id: i, SQL: h.pred })).join('\n');
+    writeFileSync(join(dir, 'predictions.jsonl'), `${lines}\n{"question_id": 99, "SQL": "SELECT 1"}\nnot json\n`);
+    const result = await evaluateBird({ data: dir, predictions: join(dir, 'predictions.jsonl'), timeoutMs: 1000 });
+    expect(result.predictionsFormat).toBe('jsonl');
+    expect(result.questions.slice(0, HAND.length).map((q) => q.res)).toEqual(HAND.map((h) => h.res));
+    expect(result.issues.map((i) => i.message)).toEqual(expect.arrayContaining(['question_id 99 matches no question', expect.stringMatching(/^not valid JSON/)]));
+  }, 30_000);
+});
+
+describe('witness eval bird', () => {
+  it('scores gold-as-prediction on the fixtures at 100 %, prints BIRD’s table, computes VES, and never touches the databases', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'witness-eval-bird-'));
+    const questions = JSON.parse(readFileSync(join(fixtures, 'dev.json'), 'utf8')) as { SQL: string; db_id: string }[];
+    writeFileSync(join(dir, 'pred.json'), JSON.stringify(Object.fromEntries(questions.map((q, i) => [String(i), `${q.SQL}\t----- bird -----\t${q.db_id}`]))));
+    const sums = readFileSync(join(fixtures, 'SHA256SUMS'), 'utf8');
+    const text = witness('eval', 'bird', '--data', fixtures, '--predictions', join(dir, 'pred.json'), '--ves', '--iterations', '3');
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/^ +simple +moderate +challenging +total\ncount +18 +17 +11 +46\n=+ +ACCURACY +=+\naccuracy +100\.00 +100\.00 +100\.00 +100\.00\n=+ +VES +=+\nves +\d+\.\d\d/);
+    expect(text.stdout).toMatch(/mode set \(BIRD's EX\)/);
+    const json = witness('eval', 'bird', '--data', fixtures, '--predictions', join(dir, 'pred.json'), '--json', '--mode', 'multiset');
+    const parsed = JSON.parse(json.stdout);
+    expect(parsed.mode).toBe('multiset');
+    expect(parsed.questions).toHaveLength(46);
+    expect(parsed.questions[0]).toMatchObject({ question_id: 0, db_id: 'retail_shop', difficulty: 'simple', res: 1, status: 'correct', rows: { predicted: 1, gold: 1 } });
+    for (const line of sums.trim().split('\n')) {
+      const [digest, file] = line.split(/\s+/);
+      expect(sha(join(fixtures, 'dev_databases', file as string)), file).toBe(digest);
+    }
+  }, 120_000);
+
+  it('exits 1 naming the question whose database is missing, and 2 on usage errors', () => {
+    const { dir } = handDataset();
+    const run = witness('eval', 'bird', '--data', dir, '--predictions', join(dir, 'predict_dev.json'), '--timeout', '1');
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(new RegExp(`question ${HAND.length} \\(position ${HAND.length}, db_id "ghost"\\): database not found`));
+    expect(run.stdout).toMatch(/timeout 1 s/);
+    expect(witness('eval', 'bird', '--data', dir).status).toBe(2);
+    expect(witness('eval', 'bird', '--data', dir, '--predictions', 'x', '--mode', 'fuzzy').status).toBe(2);
+  }, 60_000);
+});

@@ -1,0 +1,102 @@
+/** `witness eval bird`: a faster drop-in for BIRD's evaluation scripts (EX by difficulty, VES, R-VES). */
+import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { InvalidArgumentError, Option } from 'commander';
+import { COMPARE_MODES, type CompareMode } from '../oracles/sql/compare.ts';
+import { evaluateBird, formatBirdTable, type BirdEvaluation } from '../oracles/sql/evaluate.ts';
+import { formatSeconds } from '../oracles/sql/pool.ts';
+import type { Registrar } from './registrar.ts';
+
+function positiveInteger(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!(n > 0)) throw new InvalidArgumentError('expected a positive number');
+  return n;
+}
+
+interface EvalBirdOptions {
+  data: string;
+  predictions: string;
+  questions?: string;
+  dbRoot?: string;
+  mode: CompareMode;
+  ves?: boolean;
+  rves?: boolean;
+  iterations: number;
+  timeout: number;
+  jobs: number;
+  json?: boolean;
+  out?: string;
+}
+
+/** A progress line on stderr for runs longer than a second, and only on a terminal. */
+function progressLine(): ((done: number, total: number) => void) | undefined {
+  if (!process.stderr.isTTY) return undefined;
+  const started = performance.now();
+  let last = 0;
+  let shown = false;
+  return (done, total) => {
+    const now = performance.now();
+    if (done < total && (now - started < 1000 || now - last < 200)) return;
+    if (done === total && !shown) return;
+    last = now;
+    shown = true;
+    process.stderr.write(`\r\x1b[2Kevaluated ${done}/${total} questions (${formatSeconds(now - started)})${done === total ? '\n' : ''}`);
+  };
+}
+
+function summary(e: BirdEvaluation): string {
+  const statuses = new Map<string, number>();
+  for (const q of e.questions) statuses.set(q.status, (statuses.get(q.status) ?? 0) + 1);
+  const counts = [...statuses].map(([s, n]) => `${s} ${n}`).join(', ');
+  return [
+    `mode ${e.mode}${e.mode === 'set' ? " (BIRD's EX)" : ''} · timeout ${formatSeconds(e.timeoutMs)}${e.iterations ? ` · ${e.iterations} timed runs per correct question` : ''}`,
+    `${e.questions.length} questions: ${counts}`,
+    `wall ${formatSeconds(e.wallMs)} · SQLite executing ${formatSeconds(e.sqliteMs)}`,
+  ].join('\n');
+}
+
+export const registerEvalBird: Registrar = ({ evaluate }) => {
+  evaluate
+    .command('bird')
+    .description("score SQL predictions as BIRD's evaluation scripts do: EX by difficulty (simple / moderate / challenging / total), VES and R-VES on request, in parallel over the cores")
+    .requiredOption('--data <dir>', 'BIRD folder: dev.json (or mini_dev_sqlite.json[l]) and dev_databases/<db_id>/<db_id>.sqlite')
+    .requiredOption('--predictions <file>', 'BIRD\'s JSON ({"0": "SQL\\t----- bird -----\\tdb_id", …}, keyed by position) or JSON Lines of {"question_id", "SQL"}')
+    .option('--questions <file>', 'the questions file, when it is not in --data')
+    .option('--db-root <dir>', 'the database folder, when it is not in --data')
+    .addOption(new Option('--mode <mode>', "row comparison: set (BIRD's EX), multiset, or ordered (lists when the gold has ORDER BY)").choices([...COMPARE_MODES]).default('set'))
+    .option('--ves', 'also compute VES (BIRD: gold/predicted time ratio over timed runs, 3σ outliers dropped, 100 × mean √ratio)')
+    .option('--rves', 'also compute R-VES (mini-dev reward buckets over the same ratio, timing execute + fetch)')
+    .option('--iterations <n>', 'timed runs per correct question for VES / R-VES', positiveInteger, 100)
+    .option('--timeout <seconds>', 'deadline per question (predicted + gold together, as BIRD)', positiveNumber, 30)
+    .option('--jobs <n>', 'SQLite processes in parallel', positiveInteger, availableParallelism())
+    .option('--json', 'print the scores and per-question results as JSON')
+    .option('--out <file>', 'also write the scores and per-question results as JSON to a file')
+    .addHelpText('after', '\nExit status: 0 when every question could be evaluated, 1 when some input was broken (each listed on stderr, its question scored 0), 2 on usage errors.')
+    .action(async (o: EvalBirdOptions) => {
+      const onProgress = progressLine();
+      const evaluation = await evaluateBird({
+        data: o.data,
+        predictions: o.predictions,
+        ...(o.questions ? { questions: o.questions } : {}),
+        ...(o.dbRoot ? { databases: o.dbRoot } : {}),
+        mode: o.mode,
+        timeoutMs: o.timeout * 1000,
+        ves: Boolean(o.ves),
+        rves: Boolean(o.rves),
+        iterations: o.iterations,
+        concurrency: o.jobs,
+        ...(onProgress ? { onProgress } : {}),
+      });
+      if (o.out) writeFileSync(o.out, `${JSON.stringify(evaluation, null, 2)}\n`);
+      process.stdout.write(o.json ? `${JSON.stringify(evaluation, null, 2)}\n` : `${formatBirdTable(evaluation)}\n${summary(evaluation)}\n`);
+      for (const issue of evaluation.issues.slice(0, 20)) process.stderr.write(`witness eval bird: ${issue.item}: ${issue.message}\n`);
+      if (evaluation.issues.length > 20) process.stderr.write(`witness eval bird: … ${evaluation.issues.length - 20} more input problems (all in --json / --out)\n`);
+      process.exitCode = evaluation.issues.length > 0 ? 1 : 0;
+    });
+};

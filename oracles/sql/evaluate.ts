@@ -1,0 +1,203 @@
+/**
+ * A drop-in for BIRD's evaluation scripts (`evaluation.py`, `evaluation_ves.py`; mini-dev's R-VES):
+ * EX per question (predicted, then gold, on one database under one combined deadline; any error or
+ * timeout scores 0), accuracy by difficulty, and VES / R-VES over correct questions. Runs on the
+ * warm pool, in parallel over the cores. Beyond BIRD: a missing prediction or database is a wrong
+ * answer with a message naming the question (BIRD's script misaligns or crashes), a statement
+ * that is not a read-only query is never run (scored 0), and a prediction identical to its gold is
+ * executed once (it is the same deterministic query on the same database) under half the deadline.
+ */
+import { existsSync } from 'node:fs';
+import type { TaskIssue } from '../../core/types.ts';
+import { BIRD_DIFFICULTIES, birdDatabasePath, readBirdQuestions, resolveBirdLayout, type BirdDifficulty, type BirdQuestion } from './bird.ts';
+import { resultsEqual, hasTopLevelOrderBy, type CompareMode } from './compare.ts';
+import { SqlPool, type ExecResult, type TimingScope } from './pool.ts';
+import { readPredictions, type Prediction } from './predictions.ts';
+import { DEFAULT_VES_ITERATIONS, rvesTerm, timeRatio, vesTerm } from './ves.ts';
+
+export type QuestionStatus = 'correct' | 'wrong' | 'error' | 'timeout' | 'unsafe' | 'gold-error' | 'no-prediction' | 'no-database';
+
+export interface QuestionResult {
+  index: number;
+  question_id: number;
+  db_id: string;
+  difficulty: BirdDifficulty;
+  /** 1 or 0, as BIRD's `res`. */
+  res: 0 | 1;
+  status: QuestionStatus;
+  predicted: string | null;
+  message?: string;
+  rows?: { predicted: number; gold: number };
+  /** gold/predicted time ratio (correct answers, when VES or R-VES was asked for). */
+  timeRatio?: number;
+  rvesRatio?: number;
+}
+
+export type ByDifficulty = Record<BirdDifficulty | 'total', number>;
+
+export interface BirdEvaluation {
+  questionsFile: string;
+  predictionsFile: string;
+  predictionsFormat: 'bird-json' | 'jsonl';
+  mode: CompareMode;
+  timeoutMs: number;
+  counts: ByDifficulty;
+  /** EX × 100. */
+  accuracy: ByDifficulty;
+  ves?: ByDifficulty;
+  rves?: ByDifficulty;
+  iterations?: number;
+  /** Problems with the input files (each also marks its question, if any, as wrong). */
+  issues: TaskIssue[];
+  questions: QuestionResult[];
+  /** Time SQLite spent executing (summed over processes) and the run's wall time. */
+  sqliteMs: number;
+  wallMs: number;
+}
+
+export interface BirdEvalOptions {
+  /** BIRD folder with the questions file and the database folder. */
+  data: string;
+  questions?: string;
+  databases?: string;
+  predictions: string;
+  mode?: CompareMode;
+  timeoutMs?: number;
+  ves?: boolean;
+  rves?: boolean;
+  iterations?: number;
+  /** Child processes (default: the cores). */
+  concurrency?: number;
+  onProgress?: (done: number, total: number) => void;
+  /** Run on this pool instead of starting one. */
+  pool?: SqlPool;
+}
+
+/** Queries whose result may differ between two runs: never deduplicated. */
+const NONDETERMINISTIC = /\b(random|randomblob|changes|total_changes|last_insert_rowid)\s*\(|\bcurrent_(date|time|timestamp)\b|'now'/i;
+
+function byDifficulty(questions: QuestionResult[], value: (q: QuestionResult) => number): { counts: ByDifficulty; means: ByDifficulty } {
+  const counts = { simple: 0, moderate: 0, challenging: 0, total: 0 };
+  const sums = { simple: 0, moderate: 0, challenging: 0, total: 0 };
+  for (const q of questions) {
+    for (const key of [q.difficulty, 'total'] as const) {
+      counts[key]++;
+      sums[key] += value(q);
+    }
+  }
+  const means = Object.fromEntries(Object.entries(sums).map(([k, s]) => [k, counts[k as keyof ByDifficulty] ? (100 * s) / counts[k as keyof ByDifficulty] : 0])) as ByDifficulty;
+  return { counts, means };
+}
+
+const statusOf = (r: Extract<ExecResult, { ok: false }>): QuestionStatus => (r.kind === 'timeout' ? 'timeout' : r.kind === 'unsafe' ? 'unsafe' : 'error');
+
+/** Scores a predictions file against a BIRD questions file and its databases. */
+export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvaluation> {
+  const started = performance.now();
+  const layout = resolveBirdLayout(options.data, { ...(options.questions ? { questions: options.questions } : {}), ...(options.databases ? { databases: options.databases } : {}) });
+  const { questions, issues } = readBirdQuestions(layout.questions);
+  const predictions = readPredictions(options.predictions, questions);
+  issues.push(...predictions.issues);
+  const mode = options.mode ?? 'set';
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const iterations = options.iterations ?? DEFAULT_VES_ITERATIONS;
+  const pool = options.pool ?? new SqlPool(options.concurrency ? { size: options.concurrency } : {});
+  const present = new Map<string, boolean>();
+  let sqliteMs = 0;
+  let done = 0;
+
+  async function score(q: BirdQuestion): Promise<QuestionResult> {
+    const base = { index: q.index, question_id: q.question_id, db_id: q.db_id, difficulty: q.difficulty, res: 0 as const };
+    const prediction = predictions.byIndex.get(q.index);
+    const path = birdDatabasePath(layout.databases, q.db_id);
+    if (!present.has(path)) present.set(path, existsSync(path));
+    const name = `question ${q.question_id} (position ${q.index}, db_id "${q.db_id}")`;
+    if (!present.get(path)) {
+      const message = `database not found: ${path}`;
+      issues.push({ item: name, message });
+      return { ...base, status: 'no-database', predicted: prediction && 'sql' in prediction ? prediction.sql : null, message };
+    }
+    if (!prediction) {
+      issues.push({ item: name, message: 'no prediction' });
+      return { ...base, status: 'no-prediction', predicted: null, message: 'no prediction' };
+    }
+    if ('invalid' in prediction) {
+      issues.push({ item: name, message: prediction.invalid });
+      return { ...base, status: 'error', predicted: null, message: prediction.invalid };
+    }
+    if (prediction.dbId && prediction.dbId !== q.db_id) {
+      issues.push({ item: name, message: `the prediction names db_id "${prediction.dbId}"; it is run on the question's database "${q.db_id}"` });
+    }
+    const [pred, gold] = await execute(q, prediction, path);
+    sqliteMs += pred.ms + (pred === gold ? 0 : gold.ms);
+    const predicted = prediction.sql;
+    if (!pred.ok) return { ...base, status: statusOf(pred), predicted, message: pred.message };
+    if (!gold.ok) return { ...base, status: 'gold-error', predicted, message: `the gold query failed: ${gold.message}`, rows: { predicted: pred.rows.length, gold: 0 } };
+    const rows = { predicted: pred.rows.length, gold: gold.rows.length };
+    if (!resultsEqual(pred.rows, gold.rows, mode, mode === 'ordered' && hasTopLevelOrderBy(q.SQL))) return { ...base, status: 'wrong', predicted, rows };
+    const result: QuestionResult = { ...base, res: 1, status: 'correct', predicted, rows };
+    if (options.ves) result.timeRatio = await ratio(path, predicted, q.SQL, 'first-row');
+    if (options.rves) result.rvesRatio = await ratio(path, predicted, q.SQL, 'all-rows');
+    return result;
+  }
+
+  /** Predicted, then gold, under one deadline; an identical deterministic prediction runs once, under half of it. */
+  async function execute(q: BirdQuestion, prediction: Prediction, path: string): Promise<[ExecResult, ExecResult]> {
+    if (prediction.sql === q.SQL && !NONDETERMINISTIC.test(q.SQL)) {
+      const once = await pool.run({ path }, q.SQL, timeoutMs / 2);
+      return [once, once];
+    }
+    const [pred, gold] = await pool.sequence({ path }, [prediction.sql, q.SQL], timeoutMs);
+    return [pred as ExecResult, gold as ExecResult];
+  }
+
+  async function ratio(path: string, pred: string, gold: string, scope: TimingScope): Promise<number> {
+    const timing = await pool.time({ path }, pred, gold, iterations, scope, timeoutMs * iterations);
+    return timing.ok ? timeRatio(timing.goldMs, timing.predMs) : 0;
+  }
+
+  let results: QuestionResult[];
+  try {
+    results = await Promise.all(
+      questions.map((q) =>
+        score(q).then((r) => {
+          options.onProgress?.(++done, questions.length);
+          return r;
+        }),
+      ),
+    );
+  } finally {
+    if (!options.pool) await pool.dispose();
+  }
+  const { counts, means: accuracy } = byDifficulty(results, (r) => r.res);
+  const efficiency = (pick: (r: QuestionResult) => number | undefined, term: (ratio: number) => number) => byDifficulty(results, (r) => term(pick(r) ?? 0)).means;
+  return {
+    questionsFile: layout.questions,
+    predictionsFile: options.predictions,
+    predictionsFormat: predictions.format,
+    mode,
+    timeoutMs,
+    counts,
+    accuracy,
+    ...(options.ves ? { ves: efficiency((r) => r.timeRatio, vesTerm) } : {}),
+    ...(options.rves ? { rves: efficiency((r) => r.rvesRatio, rvesTerm) } : {}),
+    ...(options.ves || options.rves ? { iterations } : {}),
+    issues,
+    questions: results,
+    sqliteMs,
+    wallMs: performance.now() - started,
+  };
+}
+
+/** BIRD's printed table (`print_data`): counts, then one row per score, ×100 with two decimals. */
+export function formatBirdTable(evaluation: BirdEvaluation): string {
+  const levels = [...BIRD_DIFFICULTIES, 'total'] as const;
+  const cell = (s: string) => s.padEnd(20);
+  const row = (label: string, values: ByDifficulty, digits: number) => `${cell(label)} ${levels.map((l) => cell(values[l].toFixed(digits))).join(' ')}`;
+  const lines = [`${cell('')} ${levels.map(cell).join(' ')}`, row('count', evaluation.counts, 0)];
+  lines.push('======================================    ACCURACY    =====================================', row('accuracy', evaluation.accuracy, 2));
+  if (evaluation.ves) lines.push('=========================================    VES   ========================================', row('ves', evaluation.ves, 2));
+  if (evaluation.rves) lines.push('=========================================   R-VES  ========================================', row('r-ves', evaluation.rves, 2));
+  lines.push('===========================================================================================');
+  return lines.map((l) => l.trimEnd()).join('\n');
+}
