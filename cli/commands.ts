@@ -2,10 +2,11 @@
  * Commands contributed by the oracle families and reports. Each registrar receives the program and
  * its `check` / `eval` groups and adds its subcommands; add one import and one entry per module.
  */
+import { registerEvalBird } from './eval-bird.ts';
 import { registerOptimizeHero } from './optimize-hero.ts';
 import type { Registrar } from './registrar.ts';
 
 // Command modules import their types from ./registrar.ts (not from here), so no import cycle forms.
 export type { CommandGroups, Registrar } from './registrar.ts';
 
-export const REGISTRARS: Registrar[] = [registerOptimizeHero];
+export const REGISTRARS: Registrar[] = [registerOptimizeHero, registerEvalBird];
