@@ -4,9 +4,10 @@
  */
 import { registerEvalBird } from './eval-bird.ts';
 import { registerOptimizeHero } from './optimize-hero.ts';
+import { registerReports } from './report.ts';
 import type { Registrar } from './registrar.ts';
 
 // Command modules import their types from ./registrar.ts (not from here), so no import cycle forms.
 export type { CommandGroups, Registrar } from './registrar.ts';
 
-export const REGISTRARS: Registrar[] = [registerOptimizeHero, registerEvalBird];
+export const REGISTRARS: Registrar[] = [registerOptimizeHero, registerEvalBird, registerReports];

@@ -8,7 +8,8 @@ import {
   sectionNotes,
   sectionValues,
 } from './format.ts';
-import { type HarnessErrorEntry, type Section, type SummaryRow, sectionsOf } from './summary.ts';
+import { type PlainTable, repeatsTable, spendTable, unpricedNote } from './extra-tables.ts';
+import { type HarnessErrorEntry, type Section, type SummaryRow, sectionsOf, sectionTitle } from './summary.ts';
 
 /** Escapes a table cell: pipes would split the cell, newlines would end the row. */
 export function escapeCell(text: string): string {
@@ -35,7 +36,7 @@ export function renderMarkdownSection(section: Section): string {
     `prompt ${hashes.length === 1 ? 'hash' : 'hashes'} ${hashes.map(code).join(', ')}`,
     `oracle ${oracles.map((o) => `${code(o.name)} (${formatSettings(o.settings)})`).join('; ')}`,
   ].join(' · ');
-  const lines = [`## ${section.benchmark} · ${section.model}`, '', header, ''];
+  const lines = [`## ${sectionTitle(section)}`, '', header, ''];
   if (section.rows.some((r) => r.privileged)) lines.push(`**${privilegedNotice(section.model)}**`, '');
   lines.push(
     `| ${HEADERS.map(escapeCell).join(' | ')} |`,
@@ -44,7 +45,22 @@ export function renderMarkdownSection(section: Section): string {
   );
   const notes = sectionNotes(section);
   if (notes.length > 0) lines.push('', ...notes.map((n) => `- ${n}`));
+  for (const extra of [repeatsTable(section), spendTable(section)]) if (extra) lines.push('', renderPlainTable(extra));
+  const unpriced = unpricedNote(section);
+  if (unpriced) lines.push('', `_${unpriced}_`);
   return lines.join('\n');
+}
+
+/** A small titled table with its notes. */
+export function renderPlainTable(table: PlainTable): string {
+  return [
+    `**${table.title}**`,
+    '',
+    `| ${table.headers.map(escapeCell).join(' | ')} |`,
+    `| ${table.headers.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`,
+    ...table.rows.map((row) => `| ${row.map(escapeCell).join(' | ')} |`),
+    ...(table.notes.length > 0 ? ['', ...table.notes.map((n) => `- ${n}`)] : []),
+  ].join('\n');
 }
 
 /** A harness-error list: one bullet per task with its message. */

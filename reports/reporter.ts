@@ -2,43 +2,39 @@
  * The Witness vitest reporter. Benchmark tests store their trajectory on `task.meta.witness`; this
  * reporter collects them (live in `onTestCaseResult`, and again from the finished modules in
  * `onTestRunEnd`, so `--merge-reports` loses nothing), prints one leaderboard table per
- * (benchmark, model), and writes `results.json` and `summary.md`.
+ * (benchmark, model), and writes results.json, summary.md, report.json and report.html.
+ * It also says how much of a resumed run came from the run store, how many episodes a spent
+ * budget skipped, and — when a baseline is configured (WITNESS_GATE_BASELINE or `gate.baseline`
+ * in witness.config.json) — runs the regression gate and sets a failing exit code when it fails,
+ * so a plain `npx vitest` (also after `--merge-reports`) can fail a CI job.
  *
  * Use: `reporters: ['default', './reports/reporter.ts']`, or with options
  * `[['./reports/reporter.ts', { outDir: 'out' }]]`. Output directory: the `outDir` option
  * (relative to the vitest root), else `$WITNESS_OUT` (relative to the working directory), else
  * `witness-out/` under the vitest root. A run without trajectories prints and writes nothing.
  */
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
+import { BUDGET_SKIP_NOTE } from '../core/budget.ts';
+import { loadConfig } from '../core/config.ts';
 import { META_KEY } from '../core/meta.ts';
+import { RESUMED_META_KEY } from '../core/resume.ts';
 import type { Trajectory } from '../core/types.ts';
-import { renderMarkdown } from './markdown.ts';
-import { buildResults, writeFileAtomic, writeResultsFile } from './results-file.ts';
+import { evaluateGate, type GateVerdict } from './gate.ts';
+import { renderGateText } from './gate-format.ts';
+import { compareTrajectories, trajectoryKey } from './merge.ts';
+import { outcomeOf, readGateInput } from './outcomes.ts';
+import { combinedRunId } from './results-file.ts';
 import { type HarnessErrorEntry, listHarnessErrors, summarize } from './summary.ts';
 import { renderTables } from './table.ts';
 import { trajectoryProblem } from './validate.ts';
+import { writeReports } from './write-reports.ts';
+
+export { compareTrajectories, trajectoryKey } from './merge.ts';
 
 export interface WitnessReporterOptions {
   /** Output directory, relative to the vitest root; overrides $WITNESS_OUT. */
   outDir?: string;
-}
-
-/** Identity of a trajectory: a test reported live and again after the run is counted once. */
-export function trajectoryKey(t: Trajectory): string {
-  return JSON.stringify([t.runId, t.benchmark, t.taskId, t.strategy, t.trial, t.model.name]);
-}
-
-/** A stable order (benchmark, model, strategy, task, trial, run) so live and merged runs write the same file. */
-export function compareTrajectories(a: Trajectory, b: Trajectory): number {
-  const ka = [a.benchmark, a.model.name, a.strategy, a.taskId];
-  const kb = [b.benchmark, b.model.name, b.strategy, b.taskId];
-  for (let i = 0; i < ka.length; i++) {
-    const x = ka[i] as string;
-    const y = kb[i] as string;
-    if (x !== y) return x < y ? -1 : 1;
-  }
-  return a.trial - b.trial || (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0);
 }
 
 function formatHarnessErrors(errors: readonly HarnessErrorEntry[]): string {
@@ -52,6 +48,10 @@ export default class WitnessReporter implements Reporter {
   private readonly options: WitnessReporterOptions;
   private vitest: Vitest | undefined;
   private readonly collected = new Map<string, Trajectory>();
+  /** Keys of trajectories that a resumed run took from its store. */
+  private readonly resumed = new Set<string>();
+  /** Notes of tests the budget skipped, by test id. */
+  private readonly budgetSkips = new Map<string, string>();
   /** Problems with unreadable `meta.witness` values, keyed by test so each is reported once. */
   private readonly problems = new Map<string, string>();
 
@@ -65,6 +65,8 @@ export default class WitnessReporter implements Reporter {
 
   onTestRunStart(): void {
     this.collected.clear();
+    this.resumed.clear();
+    this.budgetSkips.clear();
     this.problems.clear();
   }
 
@@ -82,7 +84,10 @@ export default class WitnessReporter implements Reporter {
   }
 
   private collect(testCase: TestCase): void {
-    const value: unknown = testCase.meta()[META_KEY];
+    const meta = testCase.meta();
+    const result = typeof testCase.result === 'function' ? testCase.result() : undefined;
+    if (result?.state === 'skipped' && result.note?.startsWith(BUDGET_SKIP_NOTE)) this.budgetSkips.set(testCase.id, result.note);
+    const value: unknown = meta[META_KEY];
     if (value === undefined) return;
     const problem = trajectoryProblem(value);
     if (problem !== null) {
@@ -92,6 +97,7 @@ export default class WitnessReporter implements Reporter {
     const trajectory = value as Trajectory;
     const key = trajectoryKey(trajectory);
     if (!this.collected.has(key)) this.collected.set(key, trajectory);
+    if (meta[RESUMED_META_KEY] === true) this.resumed.add(key);
   }
 
   private async report(): Promise<void> {
@@ -99,19 +105,45 @@ export default class WitnessReporter implements Reporter {
       this.error(`Witness: ${test}: meta.${META_KEY} is not a usable trajectory: ${problem}`);
       process.exitCode = 1;
     }
-    if (this.collected.size === 0) return;
+    if (this.collected.size === 0 && this.budgetSkips.size === 0) return;
     const trajectories = [...this.collected.values()].sort(compareTrajectories);
-    const summary = summarize(trajectories);
+    const runId = combinedRunId(trajectories);
+    const lines = ['', renderTables(summarize(trajectories))];
     const harnessErrors = listHarnessErrors(trajectories);
-    const lines = ['', renderTables(summary)];
     if (harnessErrors.length > 0) lines.push('', formatHarnessErrors(harnessErrors));
+    if (this.resumed.size > 0) {
+      lines.push('', `Resumed run ${runId}: ${this.resumed.size} episodes taken from the run store, ${trajectories.length - this.resumed.size} run now.`);
+    }
+    if (this.budgetSkips.size > 0) {
+      const note = [...this.budgetSkips.values()][0] as string;
+      lines.push(
+        '',
+        `Budget spent: ${this.budgetSkips.size} episodes were not run (${note.replace(/; episode (not run|abandoned)$/, '')}).`,
+        `  Continue the run with a larger budget: witness bench --resume ${runId || '<run id>'} --budget <amount>`,
+      );
+    }
     const outDir = this.outDir();
-    const resultsPath = join(outDir, 'results.json');
-    const summaryPath = join(outDir, 'summary.md');
-    await writeResultsFile(resultsPath, buildResults(summary, trajectories));
-    await writeFileAtomic(summaryPath, renderMarkdown(summary, harnessErrors));
-    lines.push('', `Witness results: ${resultsPath}`, `Witness summary: ${summaryPath}`, '');
+    const gate = trajectories.length > 0 ? await this.gate(trajectories, resolve(outDir, 'results.json')) : undefined;
+    if (trajectories.length > 0) {
+      const written = await writeReports(outDir, trajectories, gate ? { gate } : {});
+      lines.push('', `Witness results: ${written.results}`, `Witness summary: ${written.summary}`, `Witness report: ${written.html}`);
+    }
+    if (gate) {
+      lines.push('', renderGateText(gate));
+      if (!gate.ok) process.exitCode = 1;
+    }
+    lines.push('');
     this.log(lines.join('\n'));
+  }
+
+  /** The regression gate against the configured baseline, or undefined when none is configured. */
+  private async gate(trajectories: readonly Trajectory[], resultsPath: string): Promise<GateVerdict | undefined> {
+    const { config } = loadConfig(this.vitest?.config.root ?? process.cwd());
+    const { baseline, ...policy } = config.gate;
+    if (!baseline) return undefined;
+    const base = await readGateInput(baseline);
+    const candidate = { path: resultsPath, runId: combinedRunId(trajectories), instances: trajectories.map(outcomeOf) };
+    return evaluateGate(base, candidate, policy);
   }
 
   private outDir(): string {

@@ -4,6 +4,9 @@
  */
 import type { JsonObject, Trajectory } from '../core/types.ts';
 import { type BootstrapOptions, type Interval, bootstrapInterval, mean } from './bootstrap.ts';
+import { groupVes } from './curves.ts';
+import { type Agreement, groupPassAtK, type PassAtK, repeatAgreement, taskRepeats } from './pass-at-k.ts';
+import { groupSpend, type Spend } from './spend.ts';
 import {
   type TokenUsage,
   cacheUsage,
@@ -34,6 +37,8 @@ export interface Estimate {
 export interface SummaryRow {
   benchmark: string;
   model: string;
+  /** Set when merged runs overlap (same tasks and trials): the run id that tells the rows apart. */
+  variant?: string;
   /** True when any trajectory's model is privileged (the sim model knows the gold program). */
   privileged: boolean;
   strategy: string;
@@ -64,6 +69,16 @@ export interface SummaryRow {
   probeAgreement: number | null;
   tokens: TokenUsage;
   cache: { hits: number; misses: number };
+  /** Most counted episodes of any one task (the trials). */
+  trials: number;
+  /** Unbiased pass@k over repeated episodes (solved within the budget), k up to the fewest episodes of a task. */
+  passAtK: PassAtK[];
+  /** Per-task agreement of repeated episodes and the flaky tasks. */
+  agreement: Agreement;
+  /** Tokens and cost by purpose (solve, judge, reflect, …). */
+  spend: Spend;
+  /** BIRD-style VES where the oracle measured execution time, else null. */
+  ves: number | null;
 }
 
 export interface HarnessErrorEntry {
@@ -102,33 +117,41 @@ export function compareStrategies(a: string, b: string): number {
   return compareText(a, b);
 }
 
-/** Row order: benchmark, model, then strategy (`compareStrategies`). */
+/** Row order: benchmark, model, variant, then strategy (`compareStrategies`). */
 export function compareRows(
-  a: Pick<SummaryRow, 'benchmark' | 'model' | 'strategy'>,
-  b: Pick<SummaryRow, 'benchmark' | 'model' | 'strategy'>,
+  a: Pick<SummaryRow, 'benchmark' | 'model' | 'strategy' | 'variant'>,
+  b: Pick<SummaryRow, 'benchmark' | 'model' | 'strategy' | 'variant'>,
 ): number {
-  return compareText(a.benchmark, b.benchmark) || compareText(a.model, b.model) || compareStrategies(a.strategy, b.strategy);
+  return (
+    compareText(a.benchmark, b.benchmark) ||
+    compareText(a.model, b.model) ||
+    compareText(a.variant ?? '', b.variant ?? '') ||
+    compareStrategies(a.strategy, b.strategy)
+  );
 }
 
 export interface Group {
   benchmark: string;
   model: string;
+  variant?: string;
   strategy: string;
   trajectories: Trajectory[];
   duplicates: number;
 }
 
 /**
- * Groups by (benchmark, model name, strategy), keeping one trajectory per (task, trial): the first
- * one seen; later ones are counted in `duplicates`. Groups come out in row order.
+ * Groups by (benchmark, model name, variant, strategy), keeping one trajectory per (task, trial):
+ * the first one seen; later ones are counted in `duplicates`. `variantOf` tells overlapping runs
+ * apart (see reports/merge.ts); without it there are no variants. Groups come out in row order.
  */
-export function groupTrajectories(trajectories: readonly Trajectory[]): Group[] {
+export function groupTrajectories(trajectories: readonly Trajectory[], variantOf?: (t: Trajectory) => string | undefined): Group[] {
   const groups = new Map<string, Group & { seen: Set<string> }>();
   for (const t of trajectories) {
-    const key = JSON.stringify([t.benchmark, t.model.name, t.strategy]);
+    const variant = variantOf?.(t);
+    const key = JSON.stringify([t.benchmark, t.model.name, variant ?? null, t.strategy]);
     let group = groups.get(key);
     if (!group) {
-      group = { benchmark: t.benchmark, model: t.model.name, strategy: t.strategy, trajectories: [], duplicates: 0, seen: new Set() };
+      group = { benchmark: t.benchmark, model: t.model.name, ...(variant === undefined ? {} : { variant }), strategy: t.strategy, trajectories: [], duplicates: 0, seen: new Set() };
       groups.set(key, group);
     }
     const item = JSON.stringify([t.taskId, t.trial]);
@@ -158,9 +181,11 @@ export function summarizeGroup(group: Group, bootstrap: BootstrapOptions = {}): 
       : { value: mean(values), ci: bootstrapInterval(values, mean, bootstrap) };
   };
   const { fixes, breaks } = totalFixesBreaks(all);
+  const repeats = taskRepeats(all);
   return {
     benchmark: group.benchmark,
     model: group.model,
+    ...(group.variant === undefined ? {} : { variant: group.variant }),
     privileged: all.some((t) => t.model.privileged),
     strategy: group.strategy,
     runIds: distinct(all.map((t) => t.runId)).sort(),
@@ -190,27 +215,42 @@ export function summarizeGroup(group: Group, bootstrap: BootstrapOptions = {}): 
     probeAgreement: probeAgreement(all),
     tokens: tokenUsage(all),
     cache: cacheUsage(all),
+    trials: Math.max(0, ...repeats.map((r) => r.n)),
+    passAtK: groupPassAtK(repeats),
+    agreement: repeatAgreement(repeats),
+    spend: groupSpend(all),
+    ves: groupVes(all),
   };
 }
 
-/** Groups → one `SummaryRow` per (benchmark, model, strategy), in row order. */
-export function summarize(trajectories: readonly Trajectory[], bootstrap: BootstrapOptions = {}): SummaryRow[] {
-  return groupTrajectories(trajectories).map((group) => summarizeGroup(group, bootstrap));
+/** Groups → one `SummaryRow` per (benchmark, model, variant, strategy), in row order. */
+export function summarize(
+  trajectories: readonly Trajectory[],
+  bootstrap: BootstrapOptions = {},
+  variantOf?: (t: Trajectory) => string | undefined,
+): SummaryRow[] {
+  return groupTrajectories(trajectories, variantOf).map((group) => summarizeGroup(group, bootstrap));
 }
 
 export interface Section {
   benchmark: string;
   model: string;
+  variant?: string;
   rows: SummaryRow[];
 }
 
-/** Splits ordered rows into one section per (benchmark, model), as the tables show them. */
+/** "nl-rx · sim", or "nl-rx · sim · run-2" for a variant. */
+export function sectionTitle(section: Pick<Section, 'benchmark' | 'model' | 'variant'>): string {
+  return [section.benchmark, section.model, ...(section.variant === undefined ? [] : [section.variant])].join(' · ');
+}
+
+/** Splits ordered rows into one section per (benchmark, model, variant), as the tables show them. */
 export function sectionsOf(rows: readonly SummaryRow[]): Section[] {
   const sections: Section[] = [];
   for (const row of [...rows].sort(compareRows)) {
     const last = sections.at(-1);
-    if (last && last.benchmark === row.benchmark && last.model === row.model) last.rows.push(row);
-    else sections.push({ benchmark: row.benchmark, model: row.model, rows: [row] });
+    if (last && last.benchmark === row.benchmark && last.model === row.model && last.variant === row.variant) last.rows.push(row);
+    else sections.push({ benchmark: row.benchmark, model: row.model, ...(row.variant === undefined ? {} : { variant: row.variant }), rows: [row] });
   }
   return sections;
 }

@@ -1,0 +1,45 @@
+/**
+ * `witness report [RESULTS...] --out DIR`: merges results files — shards of a run, runs of several
+ * models, several runs — into summary.md, report.html, report.json and a merged results.json.
+ * Also registers `witness gate` and `witness baseline` (cli/gate.ts).
+ */
+import { resolve } from 'node:path';
+import { loadConfig } from '../core/config.ts';
+import { mergeResults } from '../reports/merge.ts';
+import { readResultsFile } from '../reports/results-file.ts';
+import { summarize } from '../reports/summary.ts';
+import { renderTables } from '../reports/table.ts';
+import { writeReports } from '../reports/write-reports.ts';
+import { registerGate } from './gate.ts';
+import type { Registrar } from './registrar.ts';
+
+/** Merges results files and writes every report; returns the lines to print. */
+export async function runReport(files: readonly string[], outDir: string): Promise<string[]> {
+  const inputs = await Promise.all(files.map((f) => readResultsFile(f)));
+  const merged = mergeResults(inputs);
+  if (merged.trajectories.length === 0) throw new Error(`no trajectories in ${files.join(', ')}`);
+  const written = await writeReports(outDir, merged.trajectories, { variantOf: merged.variantOf, notes: merged.notes, sources: [...files] });
+  return [
+    renderTables(summarize(merged.trajectories, {}, merged.variantOf)),
+    ...merged.notes.map((n) => `note: ${n}`),
+    '',
+    `Witness results: ${written.results}`,
+    `Witness summary: ${written.summary}`,
+    `Witness report: ${written.html}`,
+    `Witness report data: ${written.reportJson}`,
+  ];
+}
+
+export const registerReports: Registrar = (groups) => {
+  groups.program
+    .command('report')
+    .description('merge results files (shards, models, runs) into a Markdown leaderboard, a self-contained HTML page and report.json')
+    .argument('[results...]', 'results.json files (default: the results.json in the configured output folder)')
+    .option('--out <dir>', 'folder for the reports', 'witness-report')
+    .addHelpText('after', '\nRuns that overlap (the same tasks and trials under different run ids) become separate rows; shards merge into one.')
+    .action(async (files: string[], o: { out: string }) => {
+      const inputs = files.length > 0 ? files : [resolve(loadConfig(process.cwd()).config.outDir, 'results.json')];
+      process.stdout.write(`${(await runReport(inputs, resolve(o.out))).join('\n')}\n`);
+    });
+  registerGate(groups);
+};
