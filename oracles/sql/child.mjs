@@ -141,3 +141,4 @@ process.on('message', (message) => {
   process.send(reply);
 });
 process.on('disconnect', () => process.exit(0));
+process.send({ ready: true });

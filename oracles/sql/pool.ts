@@ -51,11 +51,14 @@ interface Pending {
 
 interface Slot {
   child: ChildProcess | null;
+  /** The child has started (its start-up does not count against a deadline). */
+  ready: boolean;
   inflight: Pending[];
   timer: NodeJS.Timeout | null;
 }
 
 let nextId = 1;
+const STARTUP_MS = 30_000;
 
 export class SqlPool {
   readonly size: number;
@@ -71,7 +74,7 @@ export class SqlPool {
     this.size = Math.max(1, options.size ?? availableParallelism());
     this.pipeline = Math.max(1, options.pipeline ?? 2);
     this.heapMb = options.heapMb ?? 2048;
-    this.slots = Array.from({ length: this.size }, () => ({ child: null, inflight: [], timer: null }));
+    this.slots = Array.from({ length: this.size }, () => ({ child: null, ready: false, inflight: [], timer: null }));
     process.on('exit', this.onExit);
   }
 
@@ -141,7 +144,7 @@ export class SqlPool {
   /** The head request's deadline runs from the moment the child starts on it. */
   private arm(slot: Slot): void {
     const head = slot.inflight[0];
-    if (!head) return;
+    if (!head || !slot.ready) return;
     slot.timer = setTimeout(() => {
       slot.timer = null;
       const child = slot.child;
@@ -160,8 +163,22 @@ export class SqlPool {
     });
     this.statistics.spawned++;
     slot.child = child;
+    slot.ready = false;
+    // Start-up has its own deadline (it also keeps the parent alive while requests wait for it).
+    slot.timer = setTimeout(() => {
+      slot.timer = null;
+      this.retire(slot, { crash: `the SQLite process did not start within ${formatSeconds(STARTUP_MS)}` });
+      child.kill('SIGKILL');
+    }, STARTUP_MS);
     child.on('message', (reply: Record<string, unknown>) => {
       if (slot.child !== child) return;
+      if (reply.ready === true) {
+        if (slot.timer) clearTimeout(slot.timer);
+        slot.timer = null;
+        slot.ready = true;
+        this.arm(slot);
+        return;
+      }
       const head = slot.inflight.shift();
       if (slot.timer) clearTimeout(slot.timer);
       slot.timer = null;
