@@ -126,11 +126,15 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
       await oracle.dispose?.();
     });
 
-    for (const task of loaded.tasks) {
-      for (const strategy of strategies) {
+    // Concurrent strategies first; a sequential one (a memory shared across instances) then runs
+    // its episodes one at a time in task order, so its memory evolves deterministically.
+    const ordered = [...strategies.filter((s) => !s.sequential), ...strategies.filter((s) => s.sequential)];
+    for (const strategy of ordered) {
+      const declare = strategy.sequential ? it : it.concurrent;
+      for (const task of loaded.tasks) {
         for (let trial = 0; trial < trials; trial++) {
           const name = `${task.id} · ${strategy.name}${trials > 1 ? ` · trial ${trial}` : ''}`;
-          it.concurrent(name, async ({ task: test, skip }) => {
+          declare(name, async ({ task: test, skip }) => {
             const key = RunStore.key({ benchmark: definition.name, model: { name: modelName }, taskId: task.id, strategy: strategy.name, trial });
             const stored = plan?.reusable(key);
             if (stored) {

@@ -1,0 +1,29 @@
+/**
+ * The retrieval pool of HERO-T when no HERO-O report is given: the training split of the
+ * benchmark (the same seeded split HERO-O uses), each task's gold written as a model would answer
+ * and kept only if the oracle passes it — execution-verified. This is harness-side setup code: it
+ * reads training golds, and the refiner only ever sees other tasks' verified programs.
+ */
+import type { Oracle, PreparedTask } from '../../core/oracle.ts';
+import type { Task } from '../../core/types.ts';
+import { drawPools } from './pools.ts';
+import type { VerifiedExample } from './retrieve.ts';
+
+export async function verifiedTrainExamples(tasks: readonly Task[], oracle: Oracle<PreparedTask>, seed = 1, trainFraction = 0.5): Promise<VerifiedExample[]> {
+  if (tasks.length < 3) return [];
+  const pools = drawPools(tasks, { seed, trainFraction });
+  const train = [...pools.diagnosis, ...pools.update, ...(pools.sharedSelection ? [] : pools.selection)];
+  const examples: VerifiedExample[] = [];
+  for (const task of train) {
+    try {
+      const prepared = await oracle.prepare(task);
+      const candidate = oracle.extract(oracle.answer(prepared, task.gold));
+      if (candidate && (await oracle.check(prepared, candidate)).pass) {
+        examples.push({ taskId: task.id, statement: task.description, program: candidate.source });
+      }
+    } catch {
+      // A training task that cannot be prepared is simply not in the pool.
+    }
+  }
+  return examples;
+}
