@@ -1,0 +1,168 @@
+package witness.neo4j;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.neo4j.configuration.GraphDatabaseSettings;
+import org.neo4j.configuration.connectors.BoltConnector;
+import org.neo4j.configuration.connectors.ConnectorPortRegister;
+import org.neo4j.configuration.connectors.ConnectorType;
+import org.neo4j.configuration.helpers.SocketAddress;
+import org.neo4j.dbms.api.DatabaseManagementService;
+import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
+import org.neo4j.internal.helpers.HostnamePort;
+import org.neo4j.io.ByteUnit;
+import org.neo4j.kernel.internal.GraphDatabaseAPI;
+
+/**
+ * Witness's Neo4j launcher: Neo4j 5.20 Community, embedded, with Bolt on a free loopback port and
+ * authentication off. Prints one line {@code NEO4J_READY bolt://127.0.0.1:<port>} on stdout when
+ * Bolt accepts connections, then serves until stdin closes (its parent went away) or the JVM gets
+ * SIGTERM/SIGINT; either way the database is shut down cleanly and the line {@code NEO4J_STOPPED}
+ * is printed.
+ *
+ * <p>Arguments (all {@code --name=value}, all optional):
+ * <ul>
+ *   <li>{@code --home=DIR}: Neo4j home (data, logs); default: a new temporary folder;</li>
+ *   <li>{@code --port=N}: Bolt port, 0 (default) = a free port chosen by the OS;</li>
+ *   <li>{@code --pagecache-mb=N}: page cache size (default 64);</li>
+ *   <li>{@code --tx-memory-mb=N}: memory one transaction may use before it fails (default 256);</li>
+ *   <li>{@code --tx-timeout-s=N}: server-wide transaction timeout, 0 = none (default 0);</li>
+ *   <li>{@code --delete-home}: delete the home folder after shutdown.</li>
+ * </ul>
+ */
+public final class Launcher {
+    private Launcher() {}
+
+    public static void main(String[] args) throws Exception {
+        Path home = null;
+        int port = 0;
+        long pageCacheMb = 64;
+        long txMemoryMb = 256;
+        long txTimeoutS = 0;
+        boolean deleteHome = false;
+        for (String arg : args) {
+            String value = arg.contains("=") ? arg.substring(arg.indexOf('=') + 1) : "";
+            if (arg.startsWith("--home=")) home = Path.of(value);
+            else if (arg.startsWith("--port=")) port = Integer.parseInt(value);
+            else if (arg.startsWith("--pagecache-mb=")) pageCacheMb = Long.parseLong(value);
+            else if (arg.startsWith("--tx-memory-mb=")) txMemoryMb = Long.parseLong(value);
+            else if (arg.startsWith("--tx-timeout-s=")) txTimeoutS = Long.parseLong(value);
+            else if (arg.equals("--delete-home")) deleteHome = true;
+            else {
+                System.err.println("NEO4J_FAILED unknown argument: " + arg);
+                System.exit(2);
+            }
+        }
+        if (home == null) {
+            home = Files.createTempDirectory("witness-neo4j-");
+            deleteHome = true;
+        }
+        // Neo4j's own console output goes to stderr, so stdout carries only our protocol lines.
+        PrintStream protocol = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, StandardCharsets.UTF_8);
+        System.setOut(System.err);
+
+        long started = System.nanoTime();
+        DatabaseManagementService dbms;
+        try {
+            DatabaseManagementServiceBuilder builder = new DatabaseManagementServiceBuilder(home)
+                    .setConfig(BoltConnector.enabled, true)
+                    .setConfig(BoltConnector.listen_address, new SocketAddress("127.0.0.1", port))
+                    .setConfig(BoltConnector.encryption_level, BoltConnector.EncryptionLevel.DISABLED)
+                    .setConfig(GraphDatabaseSettings.auth_enabled, false)
+                    .setConfig(GraphDatabaseSettings.pagecache_memory, ByteUnit.mebiBytes(pageCacheMb))
+                    .setConfig(GraphDatabaseSettings.memory_transaction_max_size, ByteUnit.mebiBytes(txMemoryMb))
+                    .setConfig(GraphDatabaseSettings.preallocate_logical_logs, false)
+                    .setConfig(GraphDatabaseSettings.udc_enabled, false);
+            if (txTimeoutS > 0) builder.setConfig(GraphDatabaseSettings.transaction_timeout, Duration.ofSeconds(txTimeoutS));
+            dbms = builder.build();
+        } catch (Throwable error) {
+            protocol.println("NEO4J_FAILED " + oneLine(error));
+            if (deleteHome) deleteRecursively(home);
+            System.exit(1);
+            return;
+        }
+
+        GraphDatabaseAPI system = (GraphDatabaseAPI) dbms.database(GraphDatabaseSettings.SYSTEM_DATABASE_NAME);
+        HostnamePort bolt = system.getDependencyResolver().resolveDependency(ConnectorPortRegister.class).getLocalAddress(ConnectorType.BOLT);
+        if (bolt == null) {
+            protocol.println("NEO4J_FAILED the Bolt connector did not register an address");
+            dbms.shutdown();
+            System.exit(1);
+            return;
+        }
+
+        CountDownLatch stopped = new CountDownLatch(1);
+        AtomicBoolean stopping = new AtomicBoolean(false);
+        final Path homeDir = home;
+        final boolean removeHome = deleteHome;
+        Runnable stop = () -> {
+            if (!stopping.compareAndSet(false, true)) return;
+            try {
+                dbms.shutdown();
+            } catch (Throwable error) {
+                System.err.println("shutdown failed: " + oneLine(error));
+            }
+            if (removeHome) deleteRecursively(homeDir);
+            protocol.println("NEO4J_STOPPED");
+            stopped.countDown();
+        };
+        Thread hook = new Thread(stop, "witness-neo4j-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+
+        long ms = (System.nanoTime() - started) / 1_000_000;
+        protocol.println("NEO4J_READY bolt://127.0.0.1:" + bolt.getPort() + " " + ms + "ms home=" + home);
+
+        // Serve until stdin reaches end of file: the parent closed it, or died.
+        Thread watcher = new Thread(() -> {
+            try (InputStream in = System.in) {
+                byte[] buffer = new byte[256];
+                while (in.read(buffer) >= 0) {
+                    // input is ignored; only its end matters
+                }
+            } catch (IOException ignored) {
+                // a broken stdin means the parent is gone, as end of file does
+            }
+            stop.run();
+        }, "witness-neo4j-stdin");
+        watcher.setDaemon(true);
+        watcher.start();
+
+        stopped.await();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException alreadyShuttingDown) {
+            // the hook itself ran stop(); the JVM exits after it
+        }
+        System.exit(0);
+    }
+
+    private static String oneLine(Throwable error) {
+        StringBuilder text = new StringBuilder(error.toString());
+        for (Throwable cause = error.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
+            text.append(" <- ").append(cause);
+        }
+        return text.toString().replace('\n', ' ');
+    }
+
+    private static void deleteRecursively(Path path) {
+        try (var walk = Files.walk(path)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException ignored) {
+                    // best effort: a leftover temp file is not worth failing a shutdown for
+                }
+            });
+        } catch (IOException ignored) {
+            // the folder is already gone
+        }
+    }
+}
