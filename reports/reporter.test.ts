@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { TestCase, TestModule, Vitest } from 'vitest/node';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CASES, makeTrajectory } from './__fixtures__/trajectories.ts';
+import { buildBaseline, writeBaselineFile } from './outcomes.ts';
 import WitnessReporter from './reporter.ts';
 import { readResultsFile } from './results-file.ts';
 
@@ -95,5 +96,47 @@ describe('WitnessReporter (hooks)', () => {
     const throwing = { fullName: 'x', meta: () => { throw new Error('meta exploded'); } } as unknown as TestCase;
     expect(() => reporter.onTestCaseResult(throwing)).not.toThrow();
     expect(errors[1]).toMatch(/failed to collect a trajectory: Error: meta exploded/);
+  });
+
+  it('says how much of a resumed run came from the store and how many episodes a spent budget skipped', async () => {
+    const reporter = startReporter('resumed');
+    const stored = fakeCase('a', { witness: a, witnessResumed: true });
+    const fresh = fakeCase('c', { witness: makeTrajectory({ taskId: 'c', turns: [{ source: 'c', pass: [] }] }) });
+    const skipped = (id: string) => Object.assign(fakeCase(id, {}), { id, result: () => ({ state: 'skipped', note: 'witness budget spent: 21,693 tokens of 20,000; episode not run' }) });
+    await reporter.onTestRunEnd([fakeModule([stored, fresh, skipped('s1'), skipped('s2')])]);
+    const printed = logs.join('\n');
+    expect(printed).toContain('Resumed run run-1: 1 episodes taken from the run store, 1 run now.');
+    expect(printed).toContain('Budget spent: 2 episodes were not run (witness budget spent: 21,693 tokens of 20,000).');
+    expect(printed).toContain('witness bench --resume run-1 --budget <amount>');
+    expect(printed).toContain(join(dir, 'resumed', 'report.html'));
+    expect(process.exitCode).toBe(savedExitCode);
+  });
+
+  it('runs the regression gate against a configured baseline and fails the run when the candidate regressed', async () => {
+    const tasks = ['t1', 't2', 't3', 't4', 't5', 't6'];
+    const solved = tasks.map((taskId) => makeTrajectory({ taskId, turns: [{ source: 'ok', pass: CASES }] }));
+    const baselinePath = join(dir, 'baseline.json');
+    await writeBaselineFile(baselinePath, buildBaseline(solved));
+    const saved = process.env.WITNESS_GATE_BASELINE;
+    process.env.WITNESS_GATE_BASELINE = baselinePath;
+    try {
+      const same = startReporter('gate-pass');
+      await same.onTestRunEnd([fakeModule(solved.map((t) => fakeCase(t.taskId, { witness: t })))]);
+      expect(logs.join('\n')).toContain('Witness gate: pass — Pass@1 did not regress beyond the noise band (1 checks)');
+      expect(process.exitCode).toBe(savedExitCode);
+
+      logs = [];
+      const worse = tasks.map((taskId) => makeTrajectory({ taskId, turns: [{ source: 'no', pass: [] }, { source: 'ok', pass: CASES }] }));
+      const regressed = startReporter('gate-fail');
+      await regressed.onTestRunEnd([fakeModule(worse.map((t) => fakeCase(t.taskId, { witness: t })))]);
+      const printed = logs.join('\n');
+      expect(printed).toContain('Witness gate: FAIL — Pass@1 regressed or fell below the floor in nlrx-turk');
+      expect(printed).toContain('broke: nlrx-turk · diagnostic · task t1 · trial 0;');
+      expect(process.exitCode).toBe(1);
+      expect(await readFile(join(dir, 'gate-fail', 'summary.md'), 'utf8')).toMatch(/^## Witness gate: FAIL/);
+    } finally {
+      if (saved === undefined) delete process.env.WITNESS_GATE_BASELINE;
+      else process.env.WITNESS_GATE_BASELINE = saved;
+    }
   });
 });
