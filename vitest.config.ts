@@ -12,6 +12,8 @@ const execArgv = ['--enable-experimental-regexp-engine-on-excessive-backtracks']
 export default defineConfig({
   test: {
     reporters: ['default', './reports/reporter.ts'],
+    // One Neo4j per run for the Cypher tests and suites, started only when one of them asks.
+    globalSetup: ['./oracles/cypher/server/global-setup.ts'],
     projects: [
       {
         extends: true,

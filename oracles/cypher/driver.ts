@@ -1,0 +1,48 @@
+/**
+ * neo4j-driver connections. Auth: none (Witness's own servers run with auth off), or basic auth
+ * from NEO4J_USERNAME / NEO4J_PASSWORD when both are set (for a server given by NEO4J_URI).
+ * Integers stay lossless in the driver and are converted by values.ts (numbers where safe).
+ */
+import neo4j, { type AuthToken, type Driver } from 'neo4j-driver';
+
+// auth.none() exists at runtime but is missing from neo4j-driver's own index.d.ts.
+const noAuth = (): AuthToken => (neo4j.auth as unknown as { none(): AuthToken }).none();
+
+/** A driver for `uri`, with credentials from the environment when given. */
+export function createDriver(uri: string, env: NodeJS.ProcessEnv = process.env): Driver {
+  const auth = env.NEO4J_USERNAME && env.NEO4J_PASSWORD ? neo4j.auth.basic(env.NEO4J_USERNAME, env.NEO4J_PASSWORD) : noAuth();
+  return neo4j.driver(uri, auth, {
+    userAgent: 'witness-cypher-oracle',
+    maxConnectionPoolSize: 32,
+    connectionAcquisitionTimeout: 120_000,
+    connectionTimeout: 15_000,
+    notificationFilter: { minimumSeverityLevel: 'OFF' },
+  });
+}
+
+/** Resolves when Bolt answers at `uri` (retrying until `timeoutMs`), else rejects with the driver's last error. */
+export async function waitForBolt(uri: string, timeoutMs: number, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    const driver = createDriver(uri, env);
+    try {
+      await driver.verifyConnectivity();
+      return;
+    } catch (error) {
+      last = error;
+    } finally {
+      await driver.close();
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`no Bolt answer at ${uri} within ${Math.round(timeoutMs / 1000)} s: ${last instanceof Error ? last.message : String(last)}`);
+}
+
+/** The Bolt protocol version and server agent the driver negotiated (e.g. 5.4, Neo4j/5.20.0). */
+export async function serverInfo(driver: Driver): Promise<{ agent: string; protocol: string }> {
+  const info = await driver.getServerInfo();
+  const version = info.protocolVersion as unknown as { major: number; minor: number } | number | undefined;
+  const protocol = typeof version === 'object' && version ? `${version.major}.${version.minor}` : String(version);
+  return { agent: info.agent ?? 'unknown', protocol };
+}

@@ -1,0 +1,69 @@
+/**
+ * The Java launcher's jars: Neo4j 5.20 Community from Maven Central in `neo4j/lib` (git-ignored),
+ * fetched on first use by `neo4j/fetch-jars.sh` with a visible message, or beforehand by CI
+ * (`.ci/setup.d/30-neo4j.sh`) or by hand (`bash neo4j/fetch-jars.sh`).
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The launcher's Maven project (`neo4j/` at the repository root). */
+export const NEO4J_PROJECT_DIR = fileURLToPath(new URL('../../../neo4j/', import.meta.url));
+export const LAUNCHER_LIB_DIR = join(NEO4J_PROJECT_DIR, 'lib');
+export const LAUNCHER_MAIN_CLASS = 'witness.neo4j.Launcher';
+const SOURCE = join(NEO4J_PROJECT_DIR, 'src/main/java/witness/neo4j/Launcher.java');
+const FETCH_SCRIPT = join(NEO4J_PROJECT_DIR, 'fetch-jars.sh');
+
+/** The stamp fetch-jars.sh writes once lib/ is complete for this pom.xml and Launcher.java. */
+function expectedStamp(): string {
+  return createHash('sha256')
+    .update(readFileSync(join(NEO4J_PROJECT_DIR, 'pom.xml')))
+    .update(readFileSync(SOURCE))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+/** True when lib/ holds the jars and the compiled launcher for the current sources. */
+export function launcherBuilt(): boolean {
+  const stamp = join(LAUNCHER_LIB_DIR, '.complete');
+  return existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === expectedStamp();
+}
+
+/** The launcher's class path. */
+export function launcherClassPath(): string {
+  return `${join(LAUNCHER_LIB_DIR, 'classes')}:${join(LAUNCHER_LIB_DIR, '*')}`;
+}
+
+/** Fetches the jars and compiles the launcher unless already done; its progress goes to `log`. */
+export async function ensureLauncherBuilt(log: (line: string) => void, timeoutMs = 15 * 60_000): Promise<void> {
+  if (launcherBuilt()) return;
+  const output: string[] = [];
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn('bash', [FETCH_SCRIPT], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const collect = (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (!line.trim()) continue;
+        output.push(line);
+        if (line.startsWith('Witness:')) log(line);
+      }
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(new Error(`could not run neo4j/fetch-jars.sh: ${error.message}`));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else {
+        const tail = output.filter((l) => !l.startsWith('Witness:')).slice(-8).join(' | ');
+        reject(new Error(`neo4j/fetch-jars.sh failed (${signal ? `killed by ${signal}` : `exit code ${code}`})${tail ? `: ${tail}` : ''}`));
+      }
+    });
+  });
+  if (!launcherBuilt()) throw new Error('neo4j/fetch-jars.sh finished but neo4j/lib is still incomplete');
+}
