@@ -93,17 +93,37 @@ describe('BIRD evaluation', () => {
   }, 30_000);
 });
 
+describe('gold results kept across runs', () => {
+  it('are reused on the next run with the same results, and the prediction gets what the gold left of the deadline', async () => {
+    const { dir, db } = handDataset();
+    const goldCache = join(dir, 'gold.sqlite');
+    const first = await evaluateBird({ data: dir, predictions: join(dir, 'predict_dev.json'), timeoutMs: 1000, goldCache });
+    expect(first.goldCache).toEqual({ file: goldCache, reused: 0 });
+    const second = await evaluateBird({ data: dir, predictions: join(dir, 'predict_dev.json'), timeoutMs: 1000, goldCache });
+    // Every question with a database and a prediction (the one whose prediction timed out shares its gold with question 0).
+    expect(second.goldCache?.reused).toBe(HAND.length);
+    expect(second.questions.map((q) => [q.res, q.status])).toEqual(first.questions.map((q) => [q.res, q.status]));
+    // A changed database is a new database: nothing is reused.
+    const handle = new Database(db);
+    handle.exec("INSERT INTO t VALUES (5, 'd', 4.0, 3)");
+    handle.close();
+    const third = await evaluateBird({ data: dir, predictions: join(dir, 'predict_dev.json'), timeoutMs: 1000, goldCache });
+    expect(third.goldCache?.reused).toBe(0);
+    expect(third.questions[0]?.res).toBe(1);
+  }, 30_000);
+});
+
 describe('witness eval bird', () => {
   it('scores gold-as-prediction on the fixtures at 100 %, prints BIRD’s table, computes VES, and never touches the databases', () => {
     const dir = mkdtempSync(join(tmpdir(), 'witness-eval-bird-'));
     const questions = JSON.parse(readFileSync(join(fixtures, 'dev.json'), 'utf8')) as { SQL: string; db_id: string }[];
     writeFileSync(join(dir, 'pred.json'), JSON.stringify(Object.fromEntries(questions.map((q, i) => [String(i), `${q.SQL}\t----- bird -----\t${q.db_id}`]))));
     const sums = readFileSync(join(fixtures, 'SHA256SUMS'), 'utf8');
-    const text = witness('eval', 'bird', '--data', fixtures, '--predictions', join(dir, 'pred.json'), '--ves', '--iterations', '3');
+    const text = witness('eval', 'bird', '--data', fixtures, '--predictions', join(dir, 'pred.json'), '--ves', '--iterations', '3', '--no-gold-cache');
     expect(text.status, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/^ +simple +moderate +challenging +total\ncount +18 +17 +11 +46\n=+ +ACCURACY +=+\naccuracy +100\.00 +100\.00 +100\.00 +100\.00\n=+ +VES +=+\nves +\d+\.\d\d/);
     expect(text.stdout).toMatch(/mode set \(BIRD's EX\)/);
-    const json = witness('eval', 'bird', '--data', fixtures, '--predictions', join(dir, 'pred.json'), '--json', '--mode', 'multiset');
+    const json = witness('eval', 'bird', '--data', fixtures, '--predictions', join(dir, 'pred.json'), '--json', '--mode', 'multiset', '--no-gold-cache');
     const parsed = JSON.parse(json.stdout);
     expect(parsed.mode).toBe('multiset');
     expect(parsed.questions).toHaveLength(46);
@@ -116,7 +136,7 @@ describe('witness eval bird', () => {
 
   it('exits 1 naming the question whose database is missing, and 2 on usage errors', () => {
     const { dir } = handDataset();
-    const run = witness('eval', 'bird', '--data', dir, '--predictions', join(dir, 'predict_dev.json'), '--timeout', '1');
+    const run = witness('eval', 'bird', '--data', dir, '--predictions', join(dir, 'predict_dev.json'), '--timeout', '1', '--no-gold-cache');
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(new RegExp(`question ${HAND.length} \\(position ${HAND.length}, db_id "ghost"\\): database not found`));
     expect(run.stdout).toMatch(/timeout 1 s/);

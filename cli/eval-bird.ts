@@ -30,6 +30,7 @@ interface EvalBirdOptions {
   iterations: number;
   timeout: number;
   jobs: number;
+  goldCache: string | false;
   json?: boolean;
   out?: string;
 }
@@ -57,7 +58,7 @@ function summary(e: BirdEvaluation): string {
   return [
     `mode ${e.mode}${e.mode === 'set' ? " (BIRD's EX)" : ''} · timeout ${formatSeconds(e.timeoutMs)}${e.iterations ? ` · ${e.iterations} timed runs per correct question` : ''}`,
     `${e.questions.length} questions: ${counts}`,
-    `wall ${formatSeconds(e.wallMs)} · SQLite executing ${formatSeconds(e.sqliteMs)}`,
+    `wall ${formatSeconds(e.wallMs)} · SQLite executing ${formatSeconds(e.sqliteMs)}${e.goldCache ? ` · ${e.goldCache.reused} gold results reused from ${e.goldCache.file}` : ''}`,
   ].join('\n');
 }
 
@@ -75,6 +76,8 @@ export const registerEvalBird: Registrar = ({ evaluate }) => {
     .option('--iterations <n>', 'timed runs per correct question for VES / R-VES', positiveInteger, 100)
     .option('--timeout <seconds>', 'deadline per question (predicted + gold together, as BIRD)', positiveNumber, 30)
     .option('--jobs <n>', 'SQLite processes in parallel', positiveInteger, availableParallelism())
+    .option('--gold-cache <file>', 'keep gold results across runs in this file (keyed by database state and gold SQL)', '.witness/bird-gold-cache.sqlite')
+    .option('--no-gold-cache', 'run every gold query, keep nothing')
     .option('--json', 'print the scores and per-question results as JSON')
     .option('--out <file>', 'also write the scores and per-question results as JSON to a file')
     .addHelpText('after', '\nExit status: 0 when every question could be evaluated, 1 when some input was broken (each listed on stderr, its question scored 0), 2 on usage errors.')
@@ -91,6 +94,7 @@ export const registerEvalBird: Registrar = ({ evaluate }) => {
         rves: Boolean(o.rves),
         iterations: o.iterations,
         concurrency: o.jobs,
+        ...(o.goldCache ? { goldCache: o.goldCache } : {}),
         ...(onProgress ? { onProgress } : {}),
       });
       if (o.out) writeFileSync(o.out, `${JSON.stringify(evaluation, null, 2)}\n`);

@@ -4,14 +4,17 @@
  * timeout scores 0), accuracy by difficulty, and VES / R-VES over correct questions. Runs on the
  * warm pool, in parallel over the cores. Beyond BIRD: a missing prediction or database is a wrong
  * answer with a message naming the question (BIRD's script misaligns or crashes), a statement
- * that is not a read-only query is never run (scored 0), and a prediction identical to its gold is
- * executed once (it is the same deterministic query on the same database) under half the deadline.
+ * that is not a read-only query is never run (scored 0), a prediction identical to its gold is
+ * executed once (it is the same deterministic query on the same database) under half the deadline,
+ * and gold results can be kept across runs (`goldCache`), the prediction then getting what the
+ * gold's recorded time left of the deadline.
  */
 import { existsSync } from 'node:fs';
 import type { TaskIssue } from '../../core/types.ts';
 import { BIRD_DIFFICULTIES, birdDatabasePath, readBirdQuestions, resolveBirdLayout, type BirdDifficulty, type BirdQuestion } from './bird.ts';
 import { resultsEqual, hasTopLevelOrderBy, type CompareMode } from './compare.ts';
-import { SqlPool, type ExecResult, type TimingScope } from './pool.ts';
+import { GoldCache } from './gold-cache.ts';
+import { formatSeconds, SqlPool, type ExecResult, type TimingScope } from './pool.ts';
 import { readPredictions, type Prediction } from './predictions.ts';
 import { DEFAULT_VES_ITERATIONS, rvesTerm, timeRatio, vesTerm } from './ves.ts';
 
@@ -50,6 +53,8 @@ export interface BirdEvaluation {
   /** Problems with the input files (each also marks its question, if any, as wrong). */
   issues: TaskIssue[];
   questions: QuestionResult[];
+  /** The gold-result file, and how many gold results came from it. */
+  goldCache?: { file: string; reused: number };
   /** Time SQLite spent executing (summed over processes) and the run's wall time. */
   sqliteMs: number;
   wallMs: number;
@@ -71,6 +76,8 @@ export interface BirdEvalOptions {
   onProgress?: (done: number, total: number) => void;
   /** Run on this pool instead of starting one. */
   pool?: SqlPool;
+  /** File of gold results kept across runs (see gold-cache.ts); none when unset. */
+  goldCache?: string;
 }
 
 /** Queries whose result may differ between two runs: never deduplicated. */
@@ -102,9 +109,11 @@ export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvalua
   const timeoutMs = options.timeoutMs ?? 30_000;
   const iterations = options.iterations ?? DEFAULT_VES_ITERATIONS;
   const pool = options.pool ?? new SqlPool(options.concurrency ? { size: options.concurrency } : {});
+  const cache = options.goldCache ? new GoldCache(options.goldCache) : undefined;
   const present = new Map<string, boolean>();
   let sqliteMs = 0;
   let done = 0;
+  let reused = 0;
 
   async function score(q: BirdQuestion): Promise<QuestionResult> {
     const base = { index: q.index, question_id: q.question_id, db_id: q.db_id, difficulty: q.difficulty, res: 0 as const };
@@ -128,8 +137,8 @@ export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvalua
     if (prediction.dbId && prediction.dbId !== q.db_id) {
       issues.push({ item: name, message: `the prediction names db_id "${prediction.dbId}"; it is run on the question's database "${q.db_id}"` });
     }
-    const [pred, gold] = await execute(q, prediction, path);
-    sqliteMs += pred.ms + (pred === gold ? 0 : gold.ms);
+    const { pred, gold, spentMs } = await execute(q, prediction, path);
+    sqliteMs += spentMs;
     const predicted = prediction.sql;
     if (!pred.ok) return { ...base, status: statusOf(pred), predicted, message: pred.message };
     if (!gold.ok) return { ...base, status: 'gold-error', predicted, message: `the gold query failed: ${gold.message}`, rows: { predicted: pred.rows.length, gold: 0 } };
@@ -141,15 +150,34 @@ export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvalua
     return result;
   }
 
-  /** Predicted, then gold, under one deadline; an identical deterministic prediction runs once, under half of it. */
-  async function execute(q: BirdQuestion, prediction: Prediction, path: string): Promise<[ExecResult, ExecResult]> {
-    if (prediction.sql === q.SQL && !NONDETERMINISTIC.test(q.SQL)) {
-      const once = await pool.run({ path }, q.SQL, timeoutMs / 2);
-      return [once, once];
+  /**
+   * Predicted, then gold, under one deadline (BIRD's). A gold result kept from an earlier run is
+   * reused, and the prediction gets what the gold left of the deadline; an identical deterministic
+   * prediction runs once, under half of it. Returns both results and the SQLite time spent here.
+   */
+  async function execute(q: BirdQuestion, prediction: Prediction, path: string): Promise<{ pred: ExecResult; gold: ExecResult; spentMs: number }> {
+    const key = cache?.key(path, q.SQL);
+    const cached = key ? cache?.get(key) : undefined;
+    const same = prediction.sql === q.SQL && !NONDETERMINISTIC.test(q.SQL);
+    if (cached) {
+      reused++;
+      const left = timeoutMs - cached.ms * (same ? 2 : 1);
+      if (left <= 0) return { pred: timedOut(), gold: timedOut(), spentMs: 0 };
+      if (same) return { pred: cached, gold: cached, spentMs: 0 };
+      const pred = await pool.run({ path }, prediction.sql, left);
+      return { pred, gold: cached, spentMs: pred.ms };
     }
-    const [pred, gold] = await pool.sequence({ path }, [prediction.sql, q.SQL], timeoutMs);
-    return [pred as ExecResult, gold as ExecResult];
+    if (same) {
+      const once = await pool.run({ path }, q.SQL, timeoutMs / 2);
+      if (key) cache?.put(key, once);
+      return { pred: once, gold: once, spentMs: once.ms };
+    }
+    const [pred, gold] = (await pool.sequence({ path }, [prediction.sql, q.SQL], timeoutMs)) as [ExecResult, ExecResult];
+    if (key && !(pred.ok === false && pred.kind === 'timeout')) cache?.put(key, gold);
+    return { pred, gold, spentMs: pred.ms + gold.ms };
   }
+
+  const timedOut = (): ExecResult => ({ ok: false, kind: 'timeout', message: `the query did not finish within ${formatSeconds(timeoutMs)}`, ms: timeoutMs });
 
   async function ratio(path: string, pred: string, gold: string, scope: TimingScope): Promise<number> {
     const timing = await pool.time({ path }, pred, gold, iterations, scope, timeoutMs * iterations);
@@ -167,6 +195,7 @@ export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvalua
       ),
     );
   } finally {
+    cache?.close();
     if (!options.pool) await pool.dispose();
   }
   const { counts, means: accuracy } = byDifficulty(results, (r) => r.res);
@@ -182,6 +211,7 @@ export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvalua
     ...(options.ves ? { ves: efficiency((r) => r.timeRatio, vesTerm) } : {}),
     ...(options.rves ? { rves: efficiency((r) => r.rvesRatio, rvesTerm) } : {}),
     ...(options.ves || options.rves ? { iterations } : {}),
+    ...(cache ? { goldCache: { file: cache.file, reused } } : {}),
     issues,
     questions: results,
     sqliteMs,

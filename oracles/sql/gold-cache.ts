@@ -1,0 +1,70 @@
+/**
+ * Gold results kept across evaluation runs (an SQLite file, WAL, safe to share between processes).
+ * Evaluating many prediction files against one dev set re-runs the same gold queries every time;
+ * this runs each once per database state. An entry is keyed by the database file's identity
+ * (resolved path, size, modification time, inode) and the exact gold SQL, so a changed database is
+ * never answered from a stale entry. Timeouts are not stored; errors are (they are deterministic).
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, realpathSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import Database from 'better-sqlite3';
+import type { ExecResult } from './pool.ts';
+
+const VERSION = 1;
+
+export class GoldCache {
+  private readonly db: Database.Database;
+  private readonly identities = new Map<string, string>();
+  private readonly pending = new Map<string, ExecResult>();
+  private readonly select: Database.Statement<[string], { result: Buffer }>;
+
+  constructor(readonly file: string) {
+    mkdirSync(dirname(file), { recursive: true });
+    this.db = new Database(file, { timeout: 10_000 });
+    this.db.pragma('journal_mode = WAL');
+    this.db.exec('CREATE TABLE IF NOT EXISTS gold (key TEXT PRIMARY KEY, result BLOB NOT NULL)');
+    this.select = this.db.prepare('SELECT result FROM gold WHERE key = ?');
+  }
+
+  /** The key of a gold query on a database file in its current state. */
+  key(dbPath: string, sql: string): string {
+    let identity = this.identities.get(dbPath);
+    if (!identity) {
+      const real = realpathSync(dbPath);
+      const stat = statSync(real);
+      identity = JSON.stringify([real, stat.size, stat.mtimeMs, stat.ino]);
+      this.identities.set(dbPath, identity);
+    }
+    return createHash('sha256').update(JSON.stringify([VERSION, identity, sql])).digest('hex');
+  }
+
+  get(key: string): ExecResult | undefined {
+    const pending = this.pending.get(key);
+    if (pending) return pending;
+    const row = this.select.get(key);
+    return row ? (deserialize(row.result) as ExecResult) : undefined;
+  }
+
+  /** Remembers a result (written on flush); a timeout is not a property of the query and is not kept. */
+  put(key: string, result: ExecResult): void {
+    if (!result.ok && result.kind === 'timeout') return;
+    if (!result.ok && result.message.startsWith('the SQLite process')) return;
+    this.pending.set(key, result);
+  }
+
+  flush(): void {
+    if (this.pending.size === 0) return;
+    const insert = this.db.prepare('INSERT OR REPLACE INTO gold (key, result) VALUES (?, ?)');
+    this.db.transaction(() => {
+      for (const [key, result] of this.pending) insert.run(key, serialize(result));
+    })();
+    this.pending.clear();
+  }
+
+  close(): void {
+    this.flush();
+    this.db.close();
+  }
+}
