@@ -35,19 +35,22 @@ interface EvalBirdOptions {
   out?: string;
 }
 
-/** A progress line on stderr for runs longer than a second, and only on a terminal. */
-function progressLine(): ((done: number, total: number) => void) | undefined {
-  if (!process.stderr.isTTY) return undefined;
-  const started = performance.now();
+/** A progress line for runs longer than a second, and only on a terminal (logs and pipes stay clean). */
+export function progressLine(
+  stream: { isTTY?: boolean; write(text: string): unknown } = process.stderr,
+  clock: () => number = () => performance.now(),
+): ((done: number, total: number) => void) | undefined {
+  if (!stream.isTTY) return undefined;
+  const started = clock();
   let last = 0;
   let shown = false;
   return (done, total) => {
-    const now = performance.now();
+    const now = clock();
     if (done < total && (now - started < 1000 || now - last < 200)) return;
     if (done === total && !shown) return;
     last = now;
     shown = true;
-    process.stderr.write(`\r\x1b[2Kevaluated ${done}/${total} questions (${formatSeconds(now - started)})${done === total ? '\n' : ''}`);
+    stream.write(`\r\x1b[2Kevaluated ${done}/${total} questions (${formatSeconds(now - started)})${done === total ? '\n' : ''}`);
   };
 }
 
