@@ -14,3 +14,8 @@ export { Rng, deriveSeed } from './core/random.ts';
 export { STRATEGIES, STRATEGY_NAMES, pickStrategies } from './strategies/index.ts';
 export { regexOracle, type RegexOracleOptions } from './oracles/regex/oracle.ts';
 export { loadNlRx, findNlRxTurk } from './oracles/regex/nlrx.ts';
+export { sqlOracle, type SqlOracleOptions, type SqlPrepared } from './oracles/sql/oracle.ts';
+export { loadBird, readBirdQuestions, resolveBirdLayout, birdDatabasePath, BIRD_FIXTURES, type BirdQuestion } from './oracles/sql/bird.ts';
+export { evaluateBird, type BirdEvaluation, type BirdEvalOptions } from './oracles/sql/evaluate.ts';
+export { SqlPool, type SqlPoolOptions } from './oracles/sql/pool.ts';
+export { resultsEqual, type CompareMode } from './oracles/sql/compare.ts';
