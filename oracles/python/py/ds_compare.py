@@ -1,13 +1,12 @@
 """Phase kind `ds.compare` (the judge): loads the reference's and the candidate's outputs with the
 restricted unpickler, compares them case by case, and reports which cases pass and the first
 failing ones with input, expected and actual values (truncated). It never runs task code."""
-import json
 import os
 import pickle
 
 import comparator
 import safe_pickle
-from render import show, truncate
+from render import show, show_call, truncate
 
 
 def _load_items(folder):
@@ -29,6 +28,29 @@ def _value(item):
     return ('value', safe_pickle.loads(bytes(payload)))
 
 
+def _load_inputs(folder):
+    try:
+        fd = os.open(os.path.join(folder, 'inputs.pkl'), os.O_RDONLY | os.O_NOFOLLOW)
+        with os.fdopen(fd, 'rb') as f:
+            data = safe_pickle.RestrictedUnpickler(f).load()
+        return data if isinstance(data, dict) and isinstance(data.get('items'), list) else None
+    except (OSError, ValueError, pickle.UnpicklingError, EOFError):
+        return None
+
+
+def _show_input(inputs, index):
+    """The call's arguments as written: `x` for one parameter, `a, b` for several."""
+    if inputs is None or index >= len(inputs['items']):
+        return None
+    try:
+        case = safe_pickle.loads(inputs['items'][index])
+    except BaseException as error:
+        return '<input could not be shown: %s>' % type(error).__name__
+    if safe_pickle.is_opaque(case):
+        return case[2]
+    return show_call(case, inputs.get('single', True), 300)
+
+
 def _shown(decoded):
     kind, value = decoded
     if kind == 'raised':
@@ -48,11 +70,7 @@ def run(payload, channel, context):
     except (OSError, ValueError, pickle.UnpicklingError, EOFError) as error:
         channel.send({'event': 'judge-error', 'side': 'reference', 'message': '%s: %s' % (type(error).__name__, error)})
         return
-    try:
-        with open(os.path.join(gold_folder, 'inputs.json')) as f:
-            reprs = json.load(f)
-    except (OSError, ValueError):
-        reprs = None
+    inputs = _load_inputs(gold_folder)
     try:
         candidate = _load_items(cand_folder)
     except FileNotFoundError:
@@ -94,7 +112,7 @@ def run(payload, channel, context):
         if len(witnesses) < max_witnesses:
             witnesses.append({
                 'index': index,
-                'input': reprs[index] if reprs and index < len(reprs) else None,
+                'input': _show_input(inputs, index),
                 'expected': _shown(expected),
                 'actual': _shown(actual) if actual is not None else 'no output',
                 'reason': truncate(reason or '', 300),

@@ -5,7 +5,6 @@ code on each case (`f(case)` with one parameter, else `f(*case)`). Outputs are p
 into `outputs.pkl` in the job folder for the judge phase; exceptions are recorded per case."""
 import builtins
 import inspect
-import json
 import pickle
 import random
 import sys
@@ -139,7 +138,8 @@ def run(payload, channel, context):
     if cases is None:
         return
     channel.send({'event': 'started', 'entry': entry, 'single': single, 'cases': len(cases), 'pinnedCalls': pinned})
-    reprs = [show_call(c, single, 240) for c in cases] if payload.get('recordInputs') else None
+    record = payload.get('recordInputs')
+    recorded = [safe_pickle.dump_value(c) for c in cases] if record else None
     schema = domain.infer(cases, single) if payload.get('describeDomain') else None
     observe = payload.get('observe', 0)
     calls = _Calls(function, single, channel, observe)
@@ -149,16 +149,18 @@ def run(payload, channel, context):
         extra = _extra_cases(payload, namespace, channel)
         if extra is None:
             return
-        if reprs is not None:
-            reprs.extend(show_call(c, single, 240) for c in extra)
+        if recorded is not None:
+            recorded.extend(safe_pickle.dump_value(c) for c in extra)
         seed_everything(seed)
         calls.run(extra)
     ms = (time.monotonic() - started) * 1000.0
-    if reprs is not None:
-        with open('inputs.json', 'w') as f:
-            json.dump(reprs, f)
-    if payload.get('describeDomain') or payload.get('sendInputs'):
-        channel.send({'event': 'inputs', 'reprs': reprs if payload.get('sendInputs') else None, 'schema': schema})
+    if recorded is not None:
+        # The judge shows the failing inputs; it reads them from here (pickled before the calls,
+        # so a function that mutates its arguments does not change what is shown).
+        with open('inputs.pkl', 'wb') as f:
+            pickle.dump({'single': single, 'items': recorded}, f, protocol=4)
+    if payload.get('describeDomain'):
+        channel.send({'event': 'inputs', 'schema': schema})
     if not observe:
         with open('outputs.pkl', 'wb') as f:
             pickle.dump(calls.items, f, protocol=4)

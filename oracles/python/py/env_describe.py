@@ -1,37 +1,38 @@
-"""Phase kind `env.describe`: the interpreter, library versions, and which modules can be imported."""
+"""Phase kind `env.describe`: the interpreter, library versions, and which modules can be imported
+(named directly, or imported by the given programs)."""
 import importlib
-import importlib.util
 import sys
 
+import ds_rewrite
 
-def _version(name):
+
+def _probe(name):
+    """(importable, version or None, error or None) for a top-level module."""
     try:
         module = importlib.import_module(name)
-        version = getattr(module, '__version__', None)
-        if version:
-            return str(version)
-    except BaseException:
-        return None
-    try:
-        from importlib import metadata
+    except BaseException as error:
+        return False, None, '%s: %s' % (type(error).__name__, str(error)[:200])
+    version = getattr(module, '__version__', None)
+    if not version:
+        try:
+            from importlib import metadata
 
-        return metadata.version(name)
-    except Exception:
-        return None
+            version = metadata.version(name)
+        except Exception:
+            version = None
+    return True, str(version) if version else None, None
 
 
 def run(payload, channel, context):
+    wanted = list(payload.get('modules', []))
+    for program in payload.get('programs', []):
+        for name in ds_rewrite.imported_modules(program):
+            if name not in wanted:
+                wanted.append(name)
     modules = {}
-    for name in payload.get('modules', []):
-        top = name.split('.')[0]
-        try:
-            found = importlib.util.find_spec(top) is not None
-        except (ImportError, ValueError):
-            found = False
-        modules[name] = {'available': found, 'version': _version(top) if found else None}
-    channel.send({
-        'event': 'environment',
-        'python': sys.version.split()[0],
-        'implementation': sys.implementation.name,
-        'modules': modules,
-    })
+    for name in wanted:
+        available, version, error = _probe(name.split('.')[0])
+        modules[name] = {'available': available, 'version': version}
+        if error and not available:
+            modules[name]['error'] = error
+    channel.send({'event': 'environment', 'python': sys.version.split()[0], 'implementation': sys.implementation.name, 'modules': modules})

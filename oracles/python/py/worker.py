@@ -227,6 +227,12 @@ def main():
         mode = 'tree'
     env = {k: v for k, v in os.environ.items() if not k.startswith('WITNESS_')}
     versions = preload()
+    # Everything imported so far is moved out of the collector's reach: the garbage collector of a
+    # forked phase then never walks (and so never copies) the worker's pages.
+    import gc
+
+    gc.collect()
+    gc.freeze()
     ready = {'ready': True, 'pid': os.getpid(), 'cleanup': mode, 'versions': versions}
     write_all(1, (json.dumps(ready) + '\n').encode())
     Worker(scratch, mode, env).serve()

@@ -1,0 +1,57 @@
+/**
+ * Execution without judgement (for HERO-T): import the candidate, check that its entry point is a
+ * function, and run the examples of the prompt's docstring, reporting what they print or return —
+ * never the hidden tests, never a verdict.
+ */
+import type { Observation, Observer } from '../../../core/oracle.ts';
+import { describeEnvironment, formatModules } from '../environment.ts';
+import { explainException, terminationFailure, workerFailure } from '../pool/outcome.ts';
+import type { WorkerPool } from '../pool/pool.ts';
+import type { ResourceLimits } from '../sandbox/limits.ts';
+import type { BcbPrepared } from './oracle.ts';
+import { programFor } from './program.ts';
+
+export function bigCodeBenchObserver(deps: { pool: () => WorkerPool; calibrated: boolean; limitsFor: (deadlineMs: number) => ResourceLimits }): Observer<BcbPrepared> {
+  return {
+    async observe(prepared, candidate): Promise<Observation> {
+      const limits = deps.limitsFor(prepared.deadlineMs);
+      const payload = { program: programFor(candidate.source, prepared.codePrompt, deps.calibrated), entryPoint: prepared.entryPoint, prompt: prepared.completePrompt };
+      let result;
+      try {
+        [result] = await deps.pool().run([{ name: 'observe', kind: 'bcb.observe', payload, limits, deadlineMs: prepared.deadlineMs, capture: true }]);
+      } catch (error) {
+        const failure = workerFailure(error);
+        if (!failure) throw error;
+        return { ok: false, error: { kind: failure.kind, message: failure.reason }, output: '' };
+      }
+      if (!result) throw new Error('the sandbox returned no result');
+      const lines: string[] = [];
+      let error: Observation['error'];
+      let examples = 0;
+      for (const event of result.events) {
+        if (event.event === 'imported') lines.push(`imported; ${String(event.signature)} is defined`);
+        else if (event.event === 'example') {
+          examples++;
+          const raised = event.raised as { type: string; message: string } | undefined;
+          lines.push(`>>> ${String(event.source).replace(/\n/g, '\n... ')}`);
+          if (event.output) lines.push(String(event.output).replace(/\n$/, ''));
+          if (raised) lines.push(`raised ${raised.type}: ${raised.message}`);
+          if (raised && !error) error = { kind: 'runtime', message: explainException(raised.type, raised.message, limits) };
+        } else if (event.event === 'syntax-error') error = { kind: 'syntax', message: `SyntaxError: ${String(event.message)}` };
+        else if (event.event === 'program-error') error = { kind: 'runtime', message: explainException(String(event.type), String(event.message ?? ''), limits) };
+      }
+      const terminated = terminationFailure(result, prepared.deadlineMs, limits);
+      if (terminated) error = { kind: terminated.kind, message: terminated.reason };
+      const observation: Observation = { ok: !error && result.events.some((e) => e.event === 'done'), output: lines.join('\n'), shape: { rows: examples } };
+      if (error) observation.error = error;
+      return observation;
+    },
+    async describe(prepared) {
+      const environment = await describeEnvironment(deps.pool(), prepared.libs);
+      return [
+        `Python ${environment.python}; task libraries: ${prepared.libs.length ? formatModules(environment, prepared.libs) : 'standard library only'}`,
+        `The program runs with TZ=UTC and OMP_NUM_THREADS=1; ${prepared.entryPoint} is called by a unittest suite.`,
+      ].join('\n');
+    },
+  };
+}

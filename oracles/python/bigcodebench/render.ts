@@ -1,0 +1,50 @@
+/**
+ * How BigCodeBench verdicts read in feedback messages. The failure summary (what error-only
+ * feedback shows) names the exception types only — assertion messages, which carry the expected
+ * values, are withheld, as HERO does; a witness (what diagnostic feedback shows) is a failing
+ * test's name, its assertion message and the tail of its traceback.
+ */
+import type { FeedbackRenderer } from '../../../core/oracle.ts';
+import type { Verdict, VerdictError, Witness } from '../../../core/types.ts';
+
+export interface TestProblem {
+  type: string;
+  message: string;
+  traceback?: string;
+}
+
+function exceptionTypes(verdict: Verdict): string {
+  const types = verdict.detail?.exceptionTypes;
+  if (!types || typeof types !== 'object' || Array.isArray(types)) return '';
+  const parts = Object.entries(types as Record<string, number>).map(([type, n]) => (n > 1 ? `${type} ×${n}` : type));
+  return parts.length ? ` (${parts.join(', ')})` : '';
+}
+
+export function bigCodeBenchRenderer(): FeedbackRenderer {
+  return {
+    witness: (w: Witness) => {
+      const problem = w.actual as unknown as TestProblem;
+      const head = `${String(w.input)} ${w.label === 'error' ? 'raised an error' : 'failed'}: ${problem.type}${problem.message ? `: ${problem.message}` : ''}`;
+      return problem.traceback ? `${head}\n${problem.traceback.replace(/^/gm, '    ')}` : head;
+    },
+    failureSummary: (verdict: Verdict) => {
+      const failed = verdict.cases.filter((c) => !c.pass).length;
+      return `${failed} of ${verdict.cases.length} tests fail${exceptionTypes(verdict)}.`;
+    },
+    error: (e: VerdictError) => {
+      switch (e.kind) {
+        case 'syntax':
+          return `Your code is not valid Python: ${e.message}`;
+        case 'timeout':
+          return `The tests did not finish: ${e.message}`;
+        case 'unsafe':
+          return `Your code was refused: ${e.message}`;
+        case 'no-artifact':
+          return 'I could not find Python code in your reply.';
+        default:
+          return `Your code failed before the tests could run: ${e.message}`;
+      }
+    },
+    retry: 'Reply with the complete corrected Python code (imports and the function) in a ```python code block.',
+  };
+}

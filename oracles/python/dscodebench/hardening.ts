@@ -1,0 +1,104 @@
+/**
+ * Hardening for 200-seed tasks: after a candidate passes, fast-check generates further inputs in
+ * the generator's domain — the generator itself under other seeds (fc.integer picks them), and
+ * values drawn from arbitraries built from the schema of the reference's 200 inputs — and the
+ * candidate must agree with the reference on them. Inputs on which the reference itself raises are
+ * outside the domain and ignored. Disagreements become extra cases (`h01`, `h02`, …).
+ */
+import fc from 'fast-check';
+import { createHash } from 'node:crypto';
+import type { Hardener, ProbeReport } from '../../../core/oracle.ts';
+import type { Witness } from '../../../core/types.ts';
+import { workerFailure } from '../pool/outcome.ts';
+import type { WorkerPool } from '../pool/pool.ts';
+import { sampleInputs } from './arbitrary.ts';
+import type { DsPrepared } from './oracle.ts';
+import { checkPhases, interpretCheck, type DsSettings, type InputsMode, type ProbeSpec } from './run.ts';
+
+/** Remembers what input each probe witness stands for, so `extend` can add it as a case. */
+export function probeRegistry() {
+  const specs = new Map<string, ProbeSpec>();
+  return {
+    register(spec: ProbeSpec): string {
+      const id = `p-${createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 12)}`;
+      specs.set(id, spec);
+      return id;
+    },
+    spec(id: string): ProbeSpec | undefined {
+      return specs.get(id);
+    },
+    /** The task with these probe witnesses added as cases h01, h02, … (unknown ones are skipped). */
+    extendWith(prepared: DsPrepared, witnesses: readonly Witness[]): DsPrepared {
+      const extra = [...prepared.extra];
+      for (const w of witnesses) {
+        const spec = w.caseId ? specs.get(w.caseId) : undefined;
+        if (!spec || extra.some((e) => JSON.stringify(e.spec) === JSON.stringify(spec))) continue;
+        extra.push({ id: `h${String(extra.length + 1).padStart(2, '0')}`, spec });
+      }
+      return { ...prepared, extra, caseIds: [...prepared.caseIds.filter((id) => !id.startsWith('h')), ...extra.map((e) => e.id)] };
+    },
+  };
+}
+
+export type ProbeRegistry = ReturnType<typeof probeRegistry>;
+
+interface HardenerDeps {
+  pool: () => WorkerPool;
+  settings: DsSettings;
+  registry: ProbeRegistry;
+}
+
+export function dsCodeBenchHardener(deps: HardenerDeps): Hardener<DsPrepared> {
+  const { settings, registry } = deps;
+
+  async function probeBatch(prepared: DsPrepared, code: string, inputs: InputsMode, specOf: (i: number) => ProbeSpec): Promise<{ probed: number; disagreements: Witness[] }> {
+    const phases = checkPhases(code, prepared.reference, inputs, [], settings, { maxWitnesses: 16 });
+    let report;
+    try {
+      report = interpretCheck(await deps.pool().run(phases), settings);
+    } catch (error) {
+      if (workerFailure(error)) return { probed: 0, disagreements: [] };
+      throw error;
+    }
+    const judge = report.judge;
+    if (report.referenceFailure || report.candidateFailure || !judge) return { probed: 0, disagreements: [] };
+    const outsideDomain = new Set(judge.goldRaised.map((g) => g.index));
+    const disagreements = judge.witnesses
+      .filter((w) => !outsideDomain.has(w.index) && !w.expected.startsWith('raised '))
+      .map(
+        (w): Witness => ({
+          kind: 'failing-input',
+          label: w.actual.startsWith('raised ') ? 'raised an exception' : 'wrong output',
+          input: w.input ?? `probe #${w.index + 1}`,
+          expected: w.expected,
+          actual: w.actual,
+          size: (w.input ?? '').length,
+          caseId: registry.register(specOf(w.index)),
+        }),
+      );
+    return { probed: judge.total - judge.goldRaisedCount, disagreements };
+  }
+
+  return {
+    async probe(prepared, candidate, { rng, maxProbes }): Promise<ProbeReport> {
+      const fcSeed = rng.nextUint32();
+      const half = Math.max(1, Math.floor(maxProbes / 2));
+      // 1. The generator itself under a seed fast-check picks (never the task's own seed).
+      const [seed] = fc.sample(fc.integer({ min: 0, max: 2 ** 31 - 1 }).filter((s) => s !== settings.seed), { seed: fcSeed, numRuns: 1 });
+      const generated = await probeBatch(prepared, candidate.source, { kind: 'generated', seed: seed as number, n: half }, (i) => ({
+        kind: 'generated',
+        seed: seed as number,
+        n: half,
+        index: i,
+      }));
+      // 2. Values from the domain schema of the reference's inputs.
+      const values = sampleInputs(prepared.schema, fcSeed ^ 0x5f3759df, maxProbes - half);
+      const drawn = values.length
+        ? await probeBatch(prepared, candidate.source, { kind: 'values', values }, (i) => ({ kind: 'values', value: values[i] ?? null }))
+        : { probed: 0, disagreements: [] };
+      const disagreements = [...generated.disagreements, ...drawn.disagreements].sort((a, b) => a.size - b.size);
+      return { probed: generated.probed + drawn.probed, disagreements };
+    },
+    extend: (prepared, witnesses) => registry.extendWith(prepared, witnesses),
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * Execution without judgement (for HERO-T): run a candidate on the first few generated inputs and
+ * report what it returned or raised — never the reference's outputs, never a verdict.
+ */
+import type { Observation, Observer } from '../../../core/oracle.ts';
+import { describeEnvironment, formatModules, moduleForLibrary } from '../environment.ts';
+import { explainException, findEvent, workerFailure } from '../pool/outcome.ts';
+import type { WorkerPool } from '../pool/pool.ts';
+import type { DsPrepared } from './oracle.ts';
+import { type DsSettings } from './run.ts';
+
+/** How many of the first generated inputs `observe` runs. */
+export const OBSERVED_INPUTS = 3;
+
+export function dsCodeBenchObserver(deps: { pool: () => WorkerPool; settings: DsSettings }): Observer<DsPrepared> {
+  const { settings } = deps;
+  return {
+    async observe(prepared, candidate): Promise<Observation> {
+      const payload = {
+        code: candidate.source,
+        testScript: prepared.reference.testScript,
+        inputs: { kind: 'generated', seed: settings.seed, n: settings.cases },
+        seed: settings.seed,
+        forceRandomState: settings.forceRandomState,
+        observe: OBSERVED_INPUTS,
+      };
+      let result;
+      try {
+        [result] = await deps.pool().run([{ name: 'observe', kind: 'ds.run', payload, limits: settings.limits, deadlineMs: settings.candidateDeadlineMs, capture: true }]);
+      } catch (error) {
+        const failure = workerFailure(error);
+        if (!failure) throw error;
+        return { ok: false, error: { kind: failure.kind, message: failure.reason }, output: '' };
+      }
+      if (!result) throw new Error('the sandbox returned no result');
+      const lines: string[] = [];
+      let firstError: Observation['error'];
+      for (const event of result.events) {
+        if (event.event === 'observed') {
+          const raised = event.raised as { type: string; message: string } | undefined;
+          lines.push(`${String(event.input)} -> ${raised ? `raised ${raised.type}: ${raised.message}` : String(event.output)}`);
+          if (raised && !firstError) firstError = { kind: 'runtime', message: explainException(raised.type, raised.message, settings.limits) };
+        } else if (event.event === 'syntax-error') {
+          firstError = { kind: 'syntax', message: `SyntaxError: ${String(event.message)}` };
+        } else if (event.event === 'program-error' || event.event === 'task-error') {
+          firstError = { kind: 'runtime', message: explainException(String(event.type ?? 'Error'), String(event.message ?? ''), settings.limits) };
+        }
+      }
+      if (result.deadline) firstError = { kind: 'timeout', message: `did not finish within ${settings.candidateDeadlineMs} ms` };
+      const printed = result.stdoutTail?.trim() ? `\nprinted:\n${result.stdoutTail.trim()}` : '';
+      const observation: Observation = {
+        ok: !firstError && findEvent(result, 'done') !== undefined,
+        output: `${lines.join('\n')}${printed}`,
+        shape: { rows: lines.length },
+      };
+      if (firstError) observation.error = firstError;
+      return observation;
+    },
+    async describe(prepared) {
+      const module = moduleForLibrary(prepared.library);
+      const names = ['numpy', 'pandas', ...(module && !['numpy', 'pandas'].includes(module) ? [module] : [])];
+      const environment = await describeEnvironment(deps.pool(), names);
+      return [
+        `Python ${environment.python}; ${formatModules(environment, names)}`,
+        `Task library: ${prepared.library || 'standard library'}. The function called is the last top-level function of your code, ` +
+          `with one argument per generated input (f(case) for one parameter, else f(*case)); every random generator is seeded with ${settings.seed}.`,
+      ].join('\n');
+    },
+  };
+}
