@@ -84,6 +84,8 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
     turns: budget,
     hardening: hardening as unknown as Json,
     promptHash: prompt.hash,
+    // Strategies with a prompt of their own (HERO-T's learned prompt) change results when it changes.
+    strategyPrompts: Object.fromEntries(strategies.flatMap((s) => (s.prompt ? [[s.name, s.prompt.hash]] : []))),
     oracle: { name: oracle.name, settings: oracle.settings() },
     trials,
   };
@@ -96,6 +98,21 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
     if (!stored) store.writeSettings(definition.name, settings);
   } else {
     store.writeSettings(definition.name, settings);
+  }
+  const keyOf = (task: Task, strategy: Strategy, trial: number) =>
+    RunStore.key({ benchmark: definition.name, model: { name: modelName }, taskId: task.id, strategy: strategy.name, trial });
+  // A sequential strategy carries a memory from one instance to the next, so its stored episodes
+  // can be reused only when all of them are: an interrupted sequence is redone from its first task.
+  const restarted = new Set<string>();
+  if (plan) {
+    for (const strategy of strategies.filter((s) => s.sequential)) {
+      const keys = loaded.tasks.flatMap((task) => Array.from({ length: trials }, (_, trial) => keyOf(task, strategy, trial)));
+      const reusable = keys.filter((k) => plan.reusable(k) !== undefined).length;
+      if (reusable > 0 && reusable < keys.length) {
+        restarted.add(strategy.name);
+        console.info(`witness: resume: ${definition.name} · ${strategy.name} runs in task order with a memory and was not finished: its ${reusable} stored episodes are redone in order`);
+      }
+    }
   }
   const spending = config.budget;
   if (spending.usd !== undefined && !config.prices[modelName]) {
@@ -135,8 +152,7 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
         for (let trial = 0; trial < trials; trial++) {
           const name = `${task.id} · ${strategy.name}${trials > 1 ? ` · trial ${trial}` : ''}`;
           declare(name, async ({ task: test, skip }) => {
-            const key = RunStore.key({ benchmark: definition.name, model: { name: modelName }, taskId: task.id, strategy: strategy.name, trial });
-            const stored = plan?.reusable(key);
+            const stored = restarted.has(strategy.name) ? undefined : plan?.reusable(keyOf(task, strategy, trial));
             if (stored) {
               test.meta.witness = stored;
               test.meta[RESUMED_META_KEY] = true;
