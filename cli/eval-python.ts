@@ -1,0 +1,144 @@
+/**
+ * `witness eval bigcodebench` and `witness eval dscodebench`: score a samples file against a
+ * dataset file the way the official evaluators do, in the Python sandbox; pass@k and per-task
+ * results (failing test names, or failing generated inputs), with tasks whose libraries are
+ * missing listed apart.
+ */
+import { Option, type Command } from 'commander';
+import type { Candidate, Verdict } from '../core/types.ts';
+import { bigCodeBenchOracle } from '../oracles/python/bigcodebench/oracle.ts';
+import { loadBigCodeBench } from '../oracles/python/bigcodebench/loader.ts';
+import { sampleSolution } from '../oracles/python/bigcodebench/program.ts';
+import { dsCodeBenchOracle } from '../oracles/python/dscodebench/oracle.ts';
+import { loadDsCodeBench } from '../oracles/python/dscodebench/loader.ts';
+import { evaluateSamples, readSamples, type Evaluation } from '../oracles/python/evaluate.ts';
+import { extractPython } from '../oracles/python/extract.ts';
+import { BACKEND_CHOICES, parseBackendChoice, type BackendChoice } from '../oracles/python/sandbox/select.ts';
+import type { CommandGroups } from './registrar.ts';
+
+interface CommonOptions {
+  data: string;
+  samples: string;
+  json?: boolean;
+  sandbox?: BackendChoice;
+  workers?: number;
+}
+
+function positive(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`expected a positive number, got ${value}`);
+  return n;
+}
+
+function progress(): { onProgress?: (done: number, total: number) => void } {
+  return process.stderr.isTTY ? { onProgress: (done, total) => process.stderr.write(`\rscored ${done}/${total} tasks${done === total ? '\n' : ''}`) } : {};
+}
+
+/** The evaluation as text: pass@k, then one line per task. */
+export function formatEvaluation(evaluation: Evaluation): string {
+  const lines: string[] = [];
+  const rates = Object.entries(evaluation.passAt).map(([k, v]) => `${k} ${(100 * v).toFixed(1)}%`);
+  lines.push(`${evaluation.benchmark}: ${rates.join(', ') || 'no task evaluated'} over ${evaluation.evaluatedTasks} of ${evaluation.tasks} tasks (${evaluation.samples} samples)`);
+  for (const r of evaluation.results) {
+    if (r.status !== 'evaluated') {
+      lines.push(`  ${r.taskId}: ${r.status}${r.message ? ` — ${r.message}` : ''}`);
+      continue;
+    }
+    for (const s of r.samples) {
+      const failing = s.failing.length ? ` failing: ${s.failing.slice(0, 6).join(', ')}${s.failing.length > 6 ? ', …' : ''}` : '';
+      lines.push(`  ${r.taskId}: ${s.status} (${s.passed}/${s.total})${failing}${s.error ? ` — ${s.error.split('\n')[0]}` : ''}`);
+    }
+  }
+  for (const issue of evaluation.issues) lines.push(`  issue: ${issue.item}: ${issue.message}`);
+  return lines.join('\n');
+}
+
+function sandboxOptions(o: CommonOptions) {
+  return { sandbox: { backend: o.sandbox ?? parseBackendChoice(process.env.WITNESS_PYTHON_SANDBOX), ...(o.workers ? { size: o.workers } : {}) } };
+}
+
+function testDetail(verdict: Verdict, caseId: string): string {
+  const witness = verdict.witnesses.find((w) => w.caseId === caseId);
+  const actual = witness?.actual as { type?: string; message?: string; traceback?: string } | undefined;
+  if (!actual) return verdict.error ? verdict.error.message : 'did not pass';
+  return actual.traceback ?? `${actual.type}: ${actual.message}`;
+}
+
+function inputDetail(verdict: Verdict, caseId: string): string {
+  const witness = verdict.witnesses.find((w) => w.caseId === caseId);
+  if (!witness) return '';
+  return `input ${String(witness.input)}: expected ${String(witness.expected)}, got ${String(witness.actual)}`;
+}
+
+/** Scores BigCodeBench samples (task_id + solution, or + completion). */
+export async function evaluateBigCodeBench(o: CommonOptions & { calibrated: boolean; timeLimit?: number }): Promise<Evaluation> {
+  const loaded = loadBigCodeBench(o.data);
+  const prompts = new Map(loaded.tasks.map((t) => [t.id, String(t.context?.completePrompt ?? '')] as const));
+  const { samples, issues } = readSamples(o.samples, 'task_id', (sample) => {
+    const solution = sampleSolution(sample, prompts.get(String(sample.task_id)) ?? '');
+    return solution === null ? null : { source: solution, extraction: 'whole-reply' };
+  });
+  const oracle = bigCodeBenchOracle({ calibrated: o.calibrated, ...(o.timeLimit ? { timeLimitS: o.timeLimit } : {}), ...sandboxOptions(o) });
+  try {
+    return await evaluateSamples({ benchmark: 'bigcodebench', loaded, samples, sampleIssues: issues, oracle, describe: testDetail, ...progress() });
+  } finally {
+    await oracle.dispose?.();
+  }
+}
+
+/** Scores DSCodeBench samples (problem_id + solution code, or + the model's response, whose first code block counts). */
+export async function evaluateDsCodeBench(o: CommonOptions & { timeLimit?: number; noOpFloatBranches?: boolean }): Promise<Evaluation> {
+  const loaded = loadDsCodeBench(o.data);
+  const { samples, issues } = readSamples(o.samples, 'problem_id', (sample): Candidate | null => {
+    if (typeof sample.solution === 'string') return { source: sample.solution, extraction: 'whole-reply' };
+    if (typeof sample.response === 'string') return extractPython(sample.response, 'first');
+    return null;
+  });
+  const oracle = dsCodeBenchOracle({
+    ...(o.timeLimit ? { candidateDeadlineMs: o.timeLimit * 1000 } : {}),
+    comparator: { noOpFloatBranches: Boolean(o.noOpFloatBranches) },
+    ...sandboxOptions(o),
+  });
+  try {
+    return await evaluateSamples({ benchmark: 'dscodebench', loaded, samples, sampleIssues: issues, oracle, describe: inputDetail, ...progress() });
+  } finally {
+    await oracle.dispose?.();
+  }
+}
+
+function common(command: Command): Command {
+  return command
+    .option('--json', 'print pass@k and per-task results as JSON')
+    .addOption(new Option('--sandbox <backend>', 'Python sandbox (default: WITNESS_PYTHON_SANDBOX, else auto = bwrap, then docker)').choices([...BACKEND_CHOICES]))
+    .option('--workers <n>', 'warm sandboxed Python workers', (v) => Math.round(positive(v)));
+}
+
+function print(json: boolean | undefined, evaluation: Evaluation): void {
+  process.stdout.write(json ? `${JSON.stringify(evaluation, null, 2)}\n` : `${formatEvaluation(evaluation)}\n`);
+}
+
+/** Registers `eval bigcodebench` and `eval dscodebench`. */
+export function registerPythonCommands({ evaluate }: CommandGroups): void {
+  common(
+    evaluate
+      .command('bigcodebench')
+      .description('run BigCodeBench samples (task_id + solution) against the tasks\' unittest suites in the Python sandbox: pass@k and the failing test names')
+      .requiredOption('--data <file>', 'BigCodeBench tasks, JSON Lines (.jsonl or .jsonl.gz)')
+      .requiredOption('--samples <file>', 'samples, JSON Lines: {"task_id", "solution"} (or "completion", appended to complete_prompt)')
+      .option('--no-calibrated', 'run the solution alone, without the code_prompt preamble and stub')
+      .option('--time-limit <seconds>', 'the per-task limit before the reference time is added (official: 240)', positive),
+  ).action(async (o: CommonOptions & { calibrated: boolean; timeLimit?: number }) => {
+    print(o.json, await evaluateBigCodeBench(o));
+  });
+  common(
+    evaluate
+      .command('dscodebench')
+      .description('run DSCodeBench samples (problem_id + solution) on the 200 seeded inputs of each task against its reference in the Python sandbox: pass@k and the failing inputs')
+      .requiredOption('--data <file>', 'DSCodeBench tasks, JSON Lines (.json, .jsonl or .gz)')
+      .requiredOption('--samples <file>', 'samples, JSON Lines: {"problem_id", "solution"} (or "response": its first code block is used)')
+      .option('--time-limit <seconds>', 'limit of a candidate over all 200 inputs (official: 200)', positive)
+      .option('--replicate-no-op-float-branches', 'replicate the original comparator bug: same-typed floats, tensors and masked arrays always match'),
+  ).action(async (o: CommonOptions & { timeLimit?: number; replicateNoOpFloatBranches?: boolean }) => {
+    print(o.json, await evaluateDsCodeBench({ ...o, noOpFloatBranches: Boolean(o.replicateNoOpFloatBranches) }));
+  });
+}

@@ -1,0 +1,166 @@
+/**
+ * Scoring a samples file the way the official evaluators do: every sample of every task is run in
+ * the sandbox and judged; pass@k over tasks (unbiased estimator, official k values). Tasks whose
+ * libraries are missing are listed apart ("environment missing <lib>"), as are broken tasks
+ * (harness errors); neither counts as a model failure.
+ */
+import type { Oracle, PreparedTask } from '../../core/oracle.ts';
+import type { Candidate, LoadedTasks, Task, Verdict } from '../../core/types.ts';
+import { EnvironmentMissingError } from './environment.ts';
+import { readJsonl } from './jsonl.ts';
+import { passAtKTable } from './pass-at-k.ts';
+
+export interface SampleInput {
+  taskId: string;
+  /** The program to run, or null when the sample has none (then it fails as no-artifact). */
+  candidate: Candidate | null;
+  line: number;
+}
+
+export interface SampleResult {
+  line: number;
+  status: 'pass' | 'fail' | 'timeout' | 'error';
+  /** Failing case ids (test names; generated-input ids). */
+  failing: string[];
+  passed: number;
+  total: number;
+  error?: string;
+  /** Per failing case: the message (BigCodeBench: the test's traceback tail; DSCodeBench: expected vs actual). */
+  details: Record<string, string>;
+}
+
+export interface TaskResult {
+  taskId: string;
+  status: 'evaluated' | 'environment-missing' | 'harness-error' | 'no-samples';
+  message?: string;
+  samples: SampleResult[];
+}
+
+export interface Evaluation {
+  benchmark: string;
+  tasks: number;
+  samples: number;
+  evaluatedTasks: number;
+  passAt: Record<string, number>;
+  environmentMissing: { taskId: string; message: string }[];
+  harnessErrors: { taskId: string; message: string }[];
+  issues: { item: string; message: string }[];
+  results: TaskResult[];
+}
+
+/** Reads a samples file: one JSON object per line naming its task; `toCandidate` says where its program is. */
+export function readSamples(
+  path: string,
+  idField: string,
+  toCandidate: (sample: Record<string, unknown>) => Candidate | null,
+): { samples: SampleInput[]; issues: { item: string; message: string }[] } {
+  const { records, issues } = readJsonl(path);
+  const out: SampleInput[] = [];
+  const problems = issues.map((i) => ({ item: `${path}:${i.line}`, message: i.message }));
+  for (const { line, value } of records) {
+    const id = value[idField];
+    if (typeof id !== 'string' && typeof id !== 'number') {
+      problems.push({ item: `${path}:${line}`, message: `the sample has no ${idField}` });
+      continue;
+    }
+    out.push({ taskId: String(id), candidate: toCandidate(value), line });
+  }
+  return { samples: out, issues: problems };
+}
+
+function sampleResult(line: number, verdict: Verdict, describe: (verdict: Verdict, caseId: string) => string): SampleResult {
+  const failing = verdict.cases.filter((c) => !c.pass).map((c) => c.id);
+  const details: Record<string, string> = {};
+  for (const id of failing.slice(0, 20)) {
+    const text = describe(verdict, id);
+    if (text) details[id] = text;
+  }
+  const status = verdict.pass ? 'pass' : verdict.error?.kind === 'timeout' ? 'timeout' : 'fail';
+  return {
+    line,
+    status,
+    failing,
+    passed: verdict.cases.length - failing.length,
+    total: verdict.cases.length,
+    ...(verdict.error ? { error: `${verdict.error.kind}: ${verdict.error.message}` } : {}),
+    details,
+  };
+}
+
+export interface EvaluateOptions<P extends PreparedTask> {
+  benchmark: string;
+  loaded: LoadedTasks;
+  samples: SampleInput[];
+  sampleIssues: { item: string; message: string }[];
+  oracle: Oracle<P>;
+  /** Text for one failing case of a verdict. */
+  describe: (verdict: Verdict, caseId: string) => string;
+  onProgress?: (done: number, total: number) => void;
+  /** Tasks evaluated at once (default 2). */
+  concurrency?: number;
+}
+
+/** Runs every sample through the oracle and computes pass@k. */
+export async function evaluateSamples<P extends PreparedTask>(options: EvaluateOptions<P>): Promise<Evaluation> {
+  const { loaded, oracle } = options;
+  const byTask = new Map<string, SampleInput[]>();
+  const issues = [...loaded.issues, ...options.sampleIssues];
+  const known = new Map(loaded.tasks.map((t) => [t.id, t] as const));
+  for (const sample of options.samples) {
+    if (!known.has(sample.taskId)) {
+      issues.push({ item: `sample line ${sample.line}`, message: `task ${sample.taskId} is not in the dataset` });
+      continue;
+    }
+    const list = byTask.get(sample.taskId) ?? [];
+    list.push(sample);
+    byTask.set(sample.taskId, list);
+  }
+  const results: TaskResult[] = [];
+  let done = 0;
+  const queue = [...loaded.tasks];
+  const evaluateTask = async (task: Task): Promise<TaskResult> => {
+    const samples = byTask.get(task.id) ?? [];
+    if (samples.length === 0) return { taskId: task.id, status: 'no-samples', samples: [] };
+    let prepared: P;
+    try {
+      prepared = await oracle.prepare(task);
+    } catch (error) {
+      const status = error instanceof EnvironmentMissingError ? 'environment-missing' : 'harness-error';
+      return { taskId: task.id, status, message: (error as Error).message, samples: [] };
+    }
+    const out: SampleResult[] = [];
+    for (const sample of samples) {
+      if (!sample.candidate) {
+        out.push({ line: sample.line, status: 'fail', failing: [...prepared.caseIds], passed: 0, total: prepared.caseIds.length, error: 'no-artifact: the sample has no program', details: {} });
+        continue;
+      }
+      try {
+        out.push(sampleResult(sample.line, await oracle.check(prepared, sample.candidate), options.describe));
+      } catch (error) {
+        return { taskId: task.id, status: 'harness-error', message: (error as Error).message, samples: out };
+      }
+    }
+    return { taskId: task.id, status: 'evaluated', samples: out };
+  };
+  const workers = Array.from({ length: Math.max(1, options.concurrency ?? 2) }, async () => {
+    for (let task = queue.shift(); task; task = queue.shift()) {
+      results.push(await evaluateTask(task));
+      options.onProgress?.(++done, loaded.tasks.length);
+    }
+  });
+  await Promise.all(workers);
+  const order = new Map(loaded.tasks.map((t, i) => [t.id, i] as const));
+  results.sort((a, b) => (order.get(a.taskId) ?? 0) - (order.get(b.taskId) ?? 0));
+  const evaluated = results.filter((r) => r.status === 'evaluated');
+  return {
+    benchmark: options.benchmark,
+    tasks: loaded.tasks.length,
+    samples: options.samples.length,
+    evaluatedTasks: evaluated.length,
+    passAt: passAtKTable(evaluated.map((r) => ({ n: r.samples.length, c: r.samples.filter((s) => s.status === 'pass').length }))),
+    environmentMissing: results.filter((r) => r.status === 'environment-missing').map((r) => ({ taskId: r.taskId, message: r.message ?? '' })),
+    harnessErrors: results.filter((r) => r.status === 'harness-error').map((r) => ({ taskId: r.taskId, message: r.message ?? '' })),
+    issues,
+    results,
+  };
+}
