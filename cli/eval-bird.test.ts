@@ -1,13 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { evaluateBird } from '../oracles/sql/evaluate.ts';
 import { progressLine } from './eval-bird.ts';
+import { temporaryFolders } from '../oracles/sql/testing.ts';
+
+const folders = temporaryFolders();
+afterAll(() => folders.removeAll());
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin/witness.js');
@@ -39,7 +42,7 @@ const HAND: { gold: string; pred: string; res: 0 | 1; status: string; why: strin
 ];
 
 function handDataset(): { dir: string; db: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'witness-bird-hand-'));
+  const dir = folders.make('witness-bird-hand-');
   mkdirSync(join(dir, 'dev_databases', 'hand'), { recursive: true });
   const db = join(dir, 'dev_databases', 'hand', 'hand.sqlite');
   const handle = new Database(db);
@@ -138,7 +141,7 @@ describe('the progress line', () => {
 
 describe('witness eval bird', () => {
   it('scores gold-as-prediction on the fixtures at 100 %, prints BIRD’s table, computes VES, and never touches the databases', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'witness-eval-bird-'));
+    const dir = folders.make('witness-eval-bird-');
     const questions = JSON.parse(readFileSync(join(fixtures, 'dev.json'), 'utf8')) as { SQL: string; db_id: string }[];
     writeFileSync(join(dir, 'pred.json'), JSON.stringify(Object.fromEntries(questions.map((q, i) => [String(i), `${q.SQL}\t----- bird -----\t${q.db_id}`]))));
     const sums = readFileSync(join(fixtures, 'SHA256SUMS'), 'utf8');

@@ -1,12 +1,15 @@
 /** `npm run bench` end to end for BIRD: the bird suite with the sim model, the reporter, and untouched databases. */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { readResultsFile } from '../reports/results-file.ts';
+import { temporaryFolders } from '../oracles/sql/testing.ts';
+
+const folders = temporaryFolders();
+afterAll(() => folders.removeAll());
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const fixtures = join(root, 'fixtures/bird');
@@ -24,7 +27,7 @@ describe('the bird benchmark suite', () => {
   it('runs every fixture question × the six strategies with the sim, states the comparison mode, and leaves the databases as they were', async () => {
     const before = checksums();
     expect(before).toBe(readFileSync(join(fixtures, 'SHA256SUMS'), 'utf8').trim());
-    const dir = mkdtempSync(join(tmpdir(), 'witness-bench-bird-'));
+    const dir = folders.make('witness-bench-bird-');
     const env: NodeJS.ProcessEnv = { ...process.env, WITNESS_OUT: join(dir, 'out'), WITNESS_STORE: join(dir, 'store'), WITNESS_RUN_ID: 'bird-e2e', NO_COLOR: '1', FORCE_COLOR: '0', WITNESS_VES_ITERATIONS: '3' };
     delete env.WITNESS_MODEL;
     const run = spawnSync(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'bench', 'suites/bird.eval.ts'], {

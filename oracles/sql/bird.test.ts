@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DATABASES, generateBirdDatabases } from '../../fixtures/bird/generate.ts';
 import { BIRD_FIXTURES, birdDatabasePath, loadBird, readBirdQuestions, resolveBirdLayout } from './bird.ts';
 import { readSchema } from './schema.ts';
+import { temporaryFolders } from './testing.ts';
+
+const folders = temporaryFolders();
+afterAll(() => folders.removeAll());
 
 const layout = resolveBirdLayout(BIRD_FIXTURES);
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
@@ -49,7 +52,7 @@ describe('the BIRD fixtures', () => {
   });
 
   it('are exactly what the committed generator writes, and match their checksums', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'witness-bird-gen-'));
+    const dir = folders.make('witness-bird-gen-');
     generateBirdDatabases(dir);
     for (const dbId of FIXTURE_DATABASES) {
       expect(sha(birdDatabasePath(dir, dbId)), dbId).toBe(sha(birdDatabasePath(layout.databases, dbId)));
@@ -78,7 +81,7 @@ describe('the BIRD loader', () => {
   });
 
   it('names every broken item and every question whose database is missing', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'witness-bird-broken-'));
+    const dir = folders.make('witness-bird-broken-');
     mkdirSync(join(dir, 'dev_databases', 'here'), { recursive: true });
     new Database(join(dir, 'dev_databases', 'here', 'here.sqlite')).exec('CREATE TABLE t (a)').close();
     const ok = { db_id: 'here', question: 'q', evidence: '', SQL: 'SELECT a FROM t', difficulty: 'simple' };
@@ -105,7 +108,7 @@ describe('the BIRD loader', () => {
   });
 
   it('reads mini-dev JSON Lines and says what it looked for when the layout is wrong', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'witness-bird-jsonl-'));
+    const dir = folders.make('witness-bird-jsonl-');
     expect(() => resolveBirdLayout(dir)).toThrow(/no BIRD questions file in .* \(looked for dev\.json, mini_dev_sqlite\.json/);
     writeFileSync(join(dir, 'mini_dev_sqlite.jsonl'), '{"question_id": 7, "db_id": "x", "question": "q", "evidence": "e", "SQL": "SELECT 1", "difficulty": "moderate"}\n{oops\n');
     expect(() => resolveBirdLayout(dir)).toThrow(/no BIRD database folder/);

@@ -1,11 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SqlPool } from './pool.ts';
+import { temporaryFolders } from './testing.ts';
+
+const folders = temporaryFolders();
+afterAll(() => folders.removeAll());
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const retail = join(root, 'fixtures/bird/dev_databases/retail_shop/retail_shop.sqlite');
@@ -38,7 +42,7 @@ describe('the warm SQLite pool', () => {
   });
 
   it('refuses everything but a single read-only query returning rows, naming the reason, and never writes a file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'witness-gate-'));
+    const dir = folders.make('witness-gate-');
     const before = [sha(retail), sha(clinic)];
     const refused: [string, RegExp][] = [
       [`ATTACH DATABASE '${clinic}' AS other`, /ATTACH opens another database/],
@@ -127,7 +131,7 @@ describe('the warm SQLite pool', () => {
   });
 
   it('never keeps the parent alive, and kills children still stuck when the parent exits', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'witness-pool-exit-'));
+    const dir = folders.make('witness-pool-exit-');
     const script = join(dir, 'exit.mts');
     writeFileSync(
       script,
