@@ -13,7 +13,7 @@
  * itself spent executing the queries (target ≤ 1.5×); then the warm pool's per-query overhead.
  * The machine's other load shows in the figures: run it on a quiet machine for clean numbers.
  */
-import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -136,3 +136,4 @@ const own = inside / N;
 console.log(`\nwarm pool, one child, a trivial query (SQLite ${own.toFixed(3)} ms each):`);
 console.log(`  one at a time: ${sequential.toFixed(3)} ms per query → overhead ${(sequential - own).toFixed(3)} ms beyond SQLite`);
 console.log(`  pipelined:     ${pipelined.toFixed(3)} ms per query → overhead ${(pipelined - batch.reduce((a, r) => a + r.ms, 0) / N).toFixed(3)} ms beyond SQLite`);
+rmSync(dir, { recursive: true, force: true });
