@@ -14,6 +14,7 @@ import type { SqlCase, SqlPrepared } from './oracle.ts';
 import { perturbImage, type Edit } from './perturb.ts';
 import type { DbRef, ExecResult } from './pool.ts';
 import { editsArbitrary, probeTables, type ProbeTable } from './probes.ts';
+import { remember } from './remember.ts';
 import { witnessesFromDiff } from './witnesses.ts';
 
 /** A probe database that told a candidate from the gold: enough to rebuild it. */
@@ -38,6 +39,7 @@ export interface SqlHardenerSetup {
 
 const MAX_JUDGEMENTS = 20_000;
 const MAX_IMAGES = 16;
+const MAX_SPACES = 512;
 
 export interface SqlHardener extends Hardener<SqlPrepared> {
   /** The case of a registered probe database (rebuilt from its edits when needed). */
@@ -50,28 +52,13 @@ export function sqlHardener(setup: SqlHardenerSetup): SqlHardener {
   const spaces = new Map<string, ProbeTable[]>();
   const images = new Map<string, Buffer>();
 
-  function image(record: ProbeRecord): Buffer {
-    let bytes = images.get(record.id);
-    if (!bytes) {
-      bytes = perturbImage(record.database.image as Buffer, record.database.schema, record.edits).bytes;
-      if (images.size >= MAX_IMAGES) images.delete(images.keys().next().value as string);
-      images.set(record.id, bytes);
-    }
-    return bytes;
-  }
+  const image = (record: ProbeRecord): Buffer =>
+    remember(images, record.id, MAX_IMAGES, () => perturbImage(record.database.image as Buffer, record.database.schema, record.edits).bytes);
 
   const toCase = (record: ProbeRecord): SqlCase => ({ id: record.id, db: { bytes: image(record) }, key: record.id, gold: record.gold, required: true, change: record.change });
 
-  function space(database: DatabaseContext, gold: string, candidate: string): ProbeTable[] {
-    const key = `${database.path}\u0000${gold}\u0000${candidate}`;
-    let tables = spaces.get(key);
-    if (!tables) {
-      tables = probeTables(database, gold, candidate);
-      if (spaces.size >= 512) spaces.delete(spaces.keys().next().value as string);
-      spaces.set(key, tables);
-    }
-    return tables;
-  }
+  const space = (database: DatabaseContext, gold: string, candidate: string): ProbeTable[] =>
+    remember(spaces, `${database.path}\u0000${gold}\u0000${candidate}`, MAX_SPACES, () => probeTables(database, gold, candidate));
 
   /** Do candidate and gold agree on the database changed by `edits`? Ties to unjudgeable copies count as agreement. */
   async function run(prepared: SqlPrepared, sql: string, edits: Edit[]) {
@@ -84,16 +71,10 @@ export function sqlHardener(setup: SqlHardenerSetup): SqlHardener {
     return { agree, candidate, gold, changes };
   }
 
-  function judge(prepared: SqlPrepared, sql: string, edits: Edit[]): Promise<boolean> {
-    const key = `${prepared.database.path}\u0000${prepared.task.gold}\u0000${sql}\u0000${JSON.stringify(edits)}`;
-    let verdict = judgements.get(key);
-    if (!verdict) {
-      verdict = run(prepared, sql, edits).then((r) => r.agree);
-      if (judgements.size >= MAX_JUDGEMENTS) judgements.delete(judgements.keys().next().value as string);
-      judgements.set(key, verdict);
-    }
-    return verdict;
-  }
+  const judge = (prepared: SqlPrepared, sql: string, edits: Edit[]): Promise<boolean> =>
+    remember(judgements, `${prepared.database.path}\u0000${prepared.task.gold}\u0000${sql}\u0000${JSON.stringify(edits)}`, MAX_JUDGEMENTS, () =>
+      run(prepared, sql, edits).then((r) => r.agree),
+    );
 
   return {
     async probe(prepared, candidate, { rng, maxProbes }) {

@@ -18,7 +18,9 @@ import { extractSql } from './extract.ts';
 import { sqlHardener, type ProbeRegistry } from './hardener.ts';
 import { mutateSql, sqlMutants } from './mutate.ts';
 import { SqlPool, type DbRef, type ExecResult } from './pool.ts';
+import { remember } from './remember.ts';
 import { sqlRenderer } from './render.ts';
+import { quoteIdentifier } from './schema.ts';
 import { DEFAULT_VES_ITERATIONS, rvesTerm, timeRatio, vesTerm } from './ves.ts';
 import { formatRow, type ResultSet } from './values.ts';
 import { agreesWith, witnessesFromDiff } from './witnesses.ts';
@@ -62,16 +64,19 @@ export interface SqlPrepared extends PreparedTask {
   goldMutants: string[];
 }
 
-const SQLITE_VERSION = (() => {
-  const db = new Database(':memory:');
-  try {
-    return (db.prepare('SELECT sqlite_version()').pluck().get() as string) ?? 'unknown';
-  } finally {
+let sqliteVersion: string | undefined;
+/** The SQLite version better-sqlite3 bundles (read once, on first use). */
+function sqliteVersionOnce(): string {
+  if (!sqliteVersion) {
+    const db = new Database(':memory:');
+    sqliteVersion = db.prepare('SELECT sqlite_version()').pluck().get() as string;
     db.close();
   }
-})();
+  return sqliteVersion;
+}
 
-const MAX_CACHED_RESULTS = 8192;
+/** Results and timings remembered (the same SQL recurs across strategies and turns). */
+const MAX_CACHED = 8192;
 
 const shape = (r: ResultSet) => ({ rows: r.rows.length, columns: r.columns.length });
 
@@ -109,28 +114,18 @@ export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
   const results = new Map<string, Promise<ExecResult>>();
   /** Runs a query on a case's database, remembering the result (the same SQL on the same database recurs often). */
   function execute(db: DbRef, key: string, sql: string, deadlineMs = timeoutMs): Promise<ExecResult> {
-    const cacheKey = `${key}\u0000${deadlineMs}\u0000${sql}`;
-    let result = results.get(cacheKey);
-    if (!result) {
-      if (results.size >= MAX_CACHED_RESULTS) results.delete(results.keys().next().value as string);
-      result = getPool().run(db, sql, deadlineMs);
-      results.set(cacheKey, result);
-    }
-    return result;
+    return remember(results, `${key}\u0000${deadlineMs}\u0000${sql}`, MAX_CACHED, () => getPool().run(db, sql, deadlineMs));
   }
 
   const timings = new Map<string, Promise<number | null>>();
   /** BIRD's VES time ratio for a correct candidate on the original database (null when timing failed). */
   function efficiency(prepared: SqlPrepared, sql: string): Promise<number | null> {
     const key = `${prepared.database.path}\u0000${prepared.task.gold}\u0000${sql}`;
-    let ratio = timings.get(key);
-    if (!ratio) {
-      ratio = getPool()
+    return remember(timings, key, MAX_CACHED, () =>
+      getPool()
         .time({ path: prepared.database.path }, sql, prepared.task.gold, vesIterations, 'first-row', timeoutMs * vesIterations)
-        .then((t) => (t.ok ? timeRatio(t.goldMs, t.predMs) : null));
-      timings.set(key, ratio);
-    }
-    return ratio;
+        .then((t) => (t.ok ? timeRatio(t.goldMs, t.predMs) : null)),
+    );
   }
 
   const registry: ProbeRegistry = new Map();
@@ -216,11 +211,11 @@ export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
       const original = prepared.cases[0] as SqlCase;
       const samples = await Promise.all(
         db.schema.tables.map(async (t) => {
-          const r = await execute(original.db, original.key, `SELECT * FROM "${t.name.replace(/"/g, '""')}" LIMIT 3`);
+          const r = await execute(original.db, original.key, `SELECT * FROM ${quoteIdentifier(t.name)} LIMIT 3`);
           return r.ok ? [`-- ${t.name}: ${r.columns.join(', ')}`, ...r.rows.map((row) => `--   ${formatRow(row)}`)].join('\n') : `-- ${t.name}: ${r.message}`;
         }),
       );
-      return [`SQLite ${SQLITE_VERSION}. Schema:`, ...db.schema.createStatements, 'Sample rows:', ...samples].join('\n\n');
+      return [`SQLite ${sqliteVersionOnce()}. Schema:`, ...db.schema.createStatements, 'Sample rows:', ...samples].join('\n\n');
     },
   };
 
@@ -232,7 +227,7 @@ export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
     observer,
     settings: () => ({
       engine: 'sqlite',
-      sqlite: SQLITE_VERSION,
+      sqlite: sqliteVersionOnce(),
       mode,
       timeoutMs,
       perturbedCopies,
@@ -297,6 +292,7 @@ export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
       for (const context of databases.values()) context.close();
       databases.clear();
       results.clear();
+      timings.clear();
       registry.clear();
       removeScratch();
       process.off('exit', removeScratch);
