@@ -126,12 +126,13 @@ export function evaluateGate(baseline: GateInput, candidate: GateInput, policy: 
   }
   const label = METRIC_LABELS[policy.metric];
   const failing = checks.filter((c) => c.status === 'fail');
+  const counted = `${checks.length} ${checks.length === 1 ? 'check' : 'checks'}`;
   const title =
     status === 'fail'
       ? `Witness gate: FAIL — ${failing.length > 0 ? `${label} regressed or fell below the floor in ${failing.map(scopeLabel).join(', ')}` : 'nothing to compare'}`
       : status === 'warn'
-        ? `Witness gate: pass with warnings — ${label} did not regress significantly (${checks.length} checks)`
-        : `Witness gate: pass — ${label} did not regress beyond the noise band (${checks.length} checks)`;
+        ? `Witness gate: pass with warnings — ${label} did not regress significantly (${counted})`
+        : `Witness gate: pass — ${label} did not regress beyond the noise band (${counted})`;
   return {
     ok: status !== 'fail',
     status,

@@ -122,7 +122,7 @@ describe('WitnessReporter (hooks)', () => {
     try {
       const same = startReporter('gate-pass');
       await same.onTestRunEnd([fakeModule(solved.map((t) => fakeCase(t.taskId, { witness: t })))]);
-      expect(logs.join('\n')).toContain('Witness gate: pass — Pass@1 did not regress beyond the noise band (1 checks)');
+      expect(logs.join('\n')).toContain('Witness gate: pass — Pass@1 did not regress beyond the noise band (1 check)');
       expect(process.exitCode).toBe(savedExitCode);
 
       logs = [];
