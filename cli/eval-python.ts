@@ -39,7 +39,10 @@ export function formatEvaluation(evaluation: Evaluation): string {
   const lines: string[] = [];
   const rates = Object.entries(evaluation.passAt).map(([k, v]) => `${k} ${(100 * v).toFixed(1)}%`);
   lines.push(`${evaluation.benchmark}: ${rates.join(', ') || 'no task evaluated'} over ${evaluation.evaluatedTasks} of ${evaluation.tasks} tasks (${evaluation.samples} samples)`);
+  const unsampled = evaluation.results.filter((r) => r.status === 'no-samples').length;
+  if (unsampled) lines.push(`  ${unsampled} task(s) without samples (not scored)`);
   for (const r of evaluation.results) {
+    if (r.status === 'no-samples') continue;
     if (r.status !== 'evaluated') {
       lines.push(`  ${r.taskId}: ${r.status}${r.message ? ` — ${r.message}` : ''}`);
       continue;

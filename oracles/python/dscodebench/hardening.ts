@@ -50,8 +50,23 @@ interface HardenerDeps {
 
 export function dsCodeBenchHardener(deps: HardenerDeps): Hardener<DsPrepared> {
   const { settings, registry } = deps;
+  // Probing is deterministic for (task, program, inputs), and episodes of one task share their
+  // hardening seed across strategies: each distinct probe batch runs once.
+  const batches = new Map<string, Promise<{ probed: number; disagreements: Witness[] }>>();
 
-  async function probeBatch(prepared: DsPrepared, code: string, inputs: InputsMode, specOf: (i: number) => ProbeSpec): Promise<{ probed: number; disagreements: Witness[] }> {
+  function probeBatch(prepared: DsPrepared, code: string, inputs: InputsMode, specOf: (i: number) => ProbeSpec) {
+    const key = createHash('sha256').update(JSON.stringify([prepared.task.benchmark, prepared.task.id, code, inputs])).digest('hex');
+    let batch = batches.get(key);
+    if (!batch) {
+      batch = runBatch(prepared, code, inputs, specOf);
+      batches.set(key, batch);
+      batch.catch(() => batches.delete(key));
+      if (batches.size > 256) batches.delete(batches.keys().next().value as string);
+    }
+    return batch;
+  }
+
+  async function runBatch(prepared: DsPrepared, code: string, inputs: InputsMode, specOf: (i: number) => ProbeSpec): Promise<{ probed: number; disagreements: Witness[] }> {
     const phases = checkPhases(code, prepared.reference, inputs, [], settings, { maxWitnesses: 16 });
     let report;
     try {

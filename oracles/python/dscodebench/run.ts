@@ -157,7 +157,10 @@ export function interpretCheck(results: readonly PhaseResult[], settings: DsSett
   }
   const compared = findEvent(judge, 'compared');
   if (!compared) {
-    const why = terminationFailure(judge, settings.judgeDeadlineMs, settings.referenceLimits)?.reason ?? silentExit(judge);
+    const why =
+      terminationFailure(judge, settings.judgeDeadlineMs, settings.referenceLimits)?.reason ??
+      harnessEventFailure(judge, settings.referenceLimits)?.reason ??
+      silentExit(judge);
     report.referenceFailure = `the judge phase failed: ${why}`;
     return report;
   }

@@ -105,12 +105,17 @@ def run_phase(kind, payload_buf, context, result_w):
         kinds.run(kind, payload, Channel(), context)
     except BaseException as error:  # the harness itself failed: report it, never hide it
         code = 70
+        text = traceback.format_exc()
+        try:
+            os.write(2, text[-4000:].encode('utf-8', 'replace'))
+        except BaseException:
+            pass
         try:
             Channel().send({
                 'event': 'harness-error',
                 'type': type(error).__name__,
                 'message': str(error)[:2000],
-                'traceback': traceback.format_exc()[-4000:],
+                'traceback': text[-4000:],
             })
         except BaseException:
             pass

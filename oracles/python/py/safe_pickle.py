@@ -78,4 +78,4 @@ def dump_value(value):
 
 
 def is_opaque(value):
-    return type(value) is tuple and len(value) == 3 and value[0] == OPAQUE
+    return type(value) is tuple and len(value) == 3 and type(value[0]) is str and value[0] == OPAQUE
