@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { loadConfig } from '../core/config.ts';
+import { runTotalLines } from '../reports/extra-tables.ts';
 import { mergeResults } from '../reports/merge.ts';
 import { readResultsFile } from '../reports/results-file.ts';
 import { summarize } from '../reports/summary.ts';
@@ -22,6 +23,8 @@ export async function runReport(files: readonly string[], outDir: string): Promi
   return [
     renderTables(summarize(merged.trajectories, {}, merged.variantOf)),
     ...merged.notes.map((n) => `note: ${n}`),
+    '',
+    ...runTotalLines(written.report.runs),
     '',
     `Witness results: ${written.results}`,
     `Witness summary: ${written.summary}`,

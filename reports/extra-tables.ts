@@ -4,6 +4,7 @@
  * Each is plain data — headers and cells — rendered by the terminal and the Markdown writers.
  */
 import { decimal, integer, MISSING, percent } from './format.ts';
+import type { RunTotal } from './report-data.ts';
 import { formatUsd } from './spend.ts';
 import type { Section, SummaryRow } from './summary.ts';
 
@@ -80,4 +81,13 @@ export function unpricedNote(section: Section): string | null {
   const unpriced = [...new Set(section.rows.flatMap((r) => r.spend.unpriced))].sort();
   if (unpriced.length === 0 || spendTable(section) !== null) return null;
   return `Cost unknown: no price configured for ${unpriced.map((m) => `'${m}'`).join(', ')} (add "prices" to witness.config.json).`;
+}
+
+/** One line per run: episodes, tokens by purpose and cost ("cost unknown" names the unpriced models). */
+export function runTotalLines(runs: readonly RunTotal[]): string[] {
+  return runs.map((r) => {
+    const purposes = Object.entries(r.spend.byPurpose).map(([p, s]) => `${p} ${integer(s.prompt + s.completion)}`);
+    const cost = r.spend.usd !== null ? `cost ${formatUsd(r.spend.usd)}` : `cost unknown (no price for ${r.spend.unpriced.map((m) => `'${m}'`).join(', ')})`;
+    return `Run ${r.runId}: ${r.trajectories} episodes, ${integer(r.spend.tokens)} tokens${purposes.length > 1 ? ` (${purposes.join(', ')})` : ''}, ${cost}`;
+  });
 }

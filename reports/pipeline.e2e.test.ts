@@ -138,21 +138,19 @@ describe('the HTML report in a real browser', () => {
     page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
     page.on('request', (r) => !r.url().startsWith('file:') && requests.push(r.url()));
     await page.goto(pathToFileURL(join(out, 'report.html')).href);
-    await page.waitForFunction(() => document.body.dataset.ready === 'true', undefined, { timeout: 30_000 });
+    // Page code is given as text: this project compiles without the DOM library.
+    await page.waitForFunction("document.body.dataset.ready === 'true'", undefined, { timeout: 30_000 });
     expect(problems).toEqual([]);
     expect(requests).toEqual([]);
 
     // Every plot is a Chart.js instance whose canvas has drawn pixels.
-    const canvases = await page.evaluate(() => {
-      const charts = Object.values((window as unknown as { Chart: { instances: Record<string, { canvas: HTMLCanvasElement }> } }).Chart.instances);
-      return charts.map((c) => {
-        const ctx = c.canvas.getContext('2d') as CanvasRenderingContext2D;
-        const { data } = ctx.getImageData(0, 0, c.canvas.width, c.canvas.height);
-        let drawn = 0;
-        for (let i = 3; i < data.length; i += 4) if ((data[i] as number) > 0) drawn++;
-        return { label: c.canvas.getAttribute('aria-label'), drawn };
-      });
-    });
+    const canvases = (await page.evaluate(`Object.values(Chart.instances).map((chart) => {
+      const canvas = chart.canvas;
+      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      let drawn = 0;
+      for (let i = 3; i < data.length; i += 4) if (data[i] > 0) drawn++;
+      return { label: canvas.getAttribute('aria-label'), drawn };
+    })`)) as { label: string; drawn: number }[];
     expect(canvases.map((c) => c.label)).toEqual(expect.arrayContaining(['Convergence: solved by turn t (%)', 'Time to success (episodes by first solving turn)', 'Fixes vs breaks of hidden cases between turns', 'Hidden vs hardened vs robust success (%)']));
     for (const c of canvases) expect(c.drawn, `${c.label} is blank`).toBeGreaterThan(500);
     await expect(page.locator('#gate h2').textContent()).resolves.toMatch(/^Witness gate: pass/);

@@ -22,6 +22,7 @@ import { RESUMED_META_KEY } from '../core/resume.ts';
 import type { Trajectory } from '../core/types.ts';
 import { evaluateGate, type GateVerdict } from './gate.ts';
 import { renderGateText } from './gate-format.ts';
+import { runTotalLines } from './extra-tables.ts';
 import { compareTrajectories, trajectoryKey } from './merge.ts';
 import { outcomeOf, readGateInput } from './outcomes.ts';
 import { combinedRunId } from './results-file.ts';
@@ -126,6 +127,7 @@ export default class WitnessReporter implements Reporter {
     const gate = trajectories.length > 0 ? await this.gate(trajectories, resolve(outDir, 'results.json')) : undefined;
     if (trajectories.length > 0) {
       const written = await writeReports(outDir, trajectories, gate ? { gate } : {});
+      lines.push('', ...runTotalLines(written.report.runs));
       lines.push('', `Witness results: ${written.results}`, `Witness summary: ${written.summary}`, `Witness report: ${written.html}`);
     }
     if (gate) {

@@ -10,7 +10,7 @@ import type { GateVerdict } from './gate.ts';
 import { renderGateMarkdown } from './gate-format.ts';
 import { renderHtml } from './html.ts';
 import { renderMarkdown } from './markdown.ts';
-import { buildReport } from './report-data.ts';
+import { buildReport, type ReportFile } from './report-data.ts';
 import { buildResults, writeFileAtomic, writeResultsFile } from './results-file.ts';
 import { listHarnessErrors, summarize } from './summary.ts';
 
@@ -24,6 +24,8 @@ export interface ReportOptions {
 }
 
 export interface WrittenReports {
+  /** The report data that was written. */
+  report: ReportFile;
   results: string;
   summary: string;
   reportJson: string;
@@ -35,6 +37,7 @@ export async function writeReports(outDir: string, trajectories: readonly Trajec
   const summary = summarize(trajectories, {}, options.variantOf);
   const { report, views } = buildReport(trajectories, options);
   const paths: WrittenReports = {
+    report,
     results: join(outDir, 'results.json'),
     summary: join(outDir, 'summary.md'),
     reportJson: join(outDir, 'report.json'),
