@@ -19,3 +19,9 @@ export { loadBird, readBirdQuestions, resolveBirdLayout, birdDatabasePath, BIRD_
 export { evaluateBird, type BirdEvaluation, type BirdEvalOptions } from './oracles/sql/evaluate.ts';
 export { SqlPool, type SqlPoolOptions } from './oracles/sql/pool.ts';
 export { resultsEqual, type CompareMode } from './oracles/sql/compare.ts';
+export { readResultsFile, type ResultsFile } from './reports/results-file.ts';
+export { mergeResults, mergeTrajectories } from './reports/merge.ts';
+export { writeReports, type WrittenReports } from './reports/write-reports.ts';
+export { evaluateGate, type GatePolicy, type GateVerdict } from './reports/gate.ts';
+export { readGateInput, buildBaseline, type InstanceOutcome } from './reports/outcomes.ts';
+export { passAtK } from './reports/pass-at-k.ts';
