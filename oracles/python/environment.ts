@@ -61,7 +61,10 @@ export function moduleForLibrary(library: string): string | null {
     tensorflow: 'tensorflow', pytorch: 'torch', torch: 'torch', matplotlib: 'matplotlib', seaborn: 'seaborn',
     keras: 'keras', lightgbm: 'lightgbm', python: null, 'standard-library': null, stdlib: null, '': null,
   };
-  return key in table ? (table[key] ?? null) : key;
+  if (key in table) return table[key] ?? null;
+  // An unknown library named like a module is checked as one; anything else is left to the imports.
+  const name = library.trim();
+  return /^[A-Za-z_][\w.]*$/.test(name) ? name : null;
 }
 
 /** Asks a sandboxed worker which of these modules (and of the modules these programs import) load. */

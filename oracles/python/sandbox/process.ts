@@ -3,7 +3,7 @@
  * harness runs as root) under prlimit, with an empty environment and its job folders in a private
  * temporary folder. THIS IS NOT A SECURITY BOUNDARY: candidates can read every file the user can,
  * reach the network and see other processes. Use it only where bubblewrap cannot run and the
- * candidates are trusted; it says so loudly when chosen.
+ * candidates are trusted; it says so loudly every time one is created.
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -19,15 +19,10 @@ export const PROCESS_BACKEND_WARNING =
   'processes with resource limits only: they can read files, use the network and signal other processes of ' +
   'the same user. Use the bwrap backend (apt-get install bubblewrap) for untrusted code.';
 
-let warned = false;
-
 export function processBackend(options: { python?: string; warn?: (message: string) => void } = {}): SandboxBackend {
   const python = options.python ?? '/usr/bin/python3';
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (!warned) {
-    warned = true;
-    (options.warn ?? ((m: string) => process.stderr.write(`\n${m}\n\n`)))(PROCESS_BACKEND_WARNING);
-  }
+  (options.warn ?? ((m: string) => process.stderr.write(`\n${m}\n\n`)))(PROCESS_BACKEND_WARNING);
   return {
     name: 'process',
     isolated: false,
