@@ -24,7 +24,7 @@ const checksums = () =>
     .join('\n');
 
 describe('the bird benchmark suite', () => {
-  it('runs every fixture question × the six strategies with the sim, states the comparison mode, and leaves the databases as they were', async () => {
+  it('runs every fixture question × every strategy with the sim, states the comparison mode, and leaves the databases as they were', async () => {
     const before = checksums();
     expect(before).toBe(readFileSync(join(fixtures, 'SHA256SUMS'), 'utf8').trim());
     const dir = folders.make('witness-bench-bird-');
@@ -34,15 +34,14 @@ describe('the bird benchmark suite', () => {
       cwd: root,
       env,
       encoding: 'utf8',
-      timeout: 180_000,
+      timeout: 240_000,
     });
     expect(run.status, run.stderr.slice(-3000)).toBe(0);
     expect(run.stdout).toMatch(/bird · sim \(privileged\)/);
-    for (const strategy of ['zero-shot', 'generic', 'error-only', 'one-example', 'three-example', 'diagnostic']) {
-      expect(run.stdout).toMatch(new RegExp(`│ ${strategy} +│ +46 │`));
-    }
+    const strategies = ['zero-shot', 'generic', 'error-only', 'one-example', 'three-example', 'diagnostic', 'hero-t', 'react', 'cheatsheet'];
+    for (const strategy of strategies) expect(run.stdout).toMatch(new RegExp(`│ ${strategy} +│ +46 │`));
     const results = await readResultsFile(join(dir, 'out', 'results.json'));
-    expect(results.trajectories).toHaveLength(46 * 6);
+    expect(results.trajectories).toHaveLength(46 * strategies.length);
     expect(results.trajectories.every((t) => t.outcome.status !== 'harness-error')).toBe(true);
     expect(new Set(results.trajectories.map((t) => JSON.stringify(t.oracle.settings.mode)))).toEqual(new Set(['"set"']));
     expect(results.trajectories[0]?.caseIds).toEqual(['original', 'perturbed-1', 'perturbed-2', 'perturbed-3']);
@@ -53,5 +52,5 @@ describe('the bird benchmark suite', () => {
     expect(byStrategy('diagnostic')!.passFinal.value!).toBeGreaterThan(byStrategy('generic')!.passFinal.value!);
     expect(byStrategy('diagnostic')!.pass1.value).toBe(byStrategy('zero-shot')!.pass1.value);
     expect(checksums()).toBe(before);
-  }, 180_000);
+  }, 240_000);
 });
