@@ -1,0 +1,94 @@
+/** `witness eval bigcodebench` / `witness eval dscodebench` end to end, through the real binary. */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../bin/witness.js', import.meta.url));
+const fixtures = fileURLToPath(new URL('../fixtures', import.meta.url));
+const witness = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 120_000 });
+const dir = mkdtempSync(join(tmpdir(), 'witness-eval-py-'));
+const lines = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
+
+describe('witness eval bigcodebench', () => {
+  it('scores solutions and completions: pass@1, failing test names, issues; reads .jsonl.gz', () => {
+    const tasks = lines(join(fixtures, 'bigcodebench/bigcodebench.jsonl'));
+    const [t0, t1, t2, t3] = tasks as [Record<string, string>, Record<string, string>, Record<string, string>, Record<string, string>];
+    const data = join(dir, 'tasks.jsonl.gz');
+    writeFileSync(data, gzipSync(tasks.slice(0, 4).map((t) => JSON.stringify(t)).join('\n')));
+    const samples = join(dir, 'bcb-samples.jsonl');
+    writeFileSync(
+      samples,
+      [
+        { task_id: t0.task_id, solution: t0.code_prompt + t0.canonical_solution },
+        { task_id: t1.task_id, completion: t1.canonical_solution },
+        { task_id: t2.task_id, solution: 'import csv, io\ndef task_func(csv_text):\n    return list(csv.DictReader(io.StringIO(csv_text)))\n' },
+        { task_id: t3.task_id, solution: 'def task_func(json_str):\n    while True:\n        pass\n' },
+        { task_id: 'Nope/1', solution: 'x' },
+      ]
+        .map((s) => JSON.stringify(s))
+        .concat('not json')
+        .join('\n'),
+    );
+    const run = witness('eval', 'bigcodebench', '--data', data, '--samples', samples, '--time-limit', '1', '--json');
+    expect(run.status, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result).toMatchObject({ benchmark: 'bigcodebench', tasks: 4, samples: 5, evaluatedTasks: 4, passAt: { 'pass@1': 0.5 } });
+    const byTask = Object.fromEntries(result.results.map((r: { taskId: string; samples: unknown[] }) => [r.taskId, r.samples[0]]));
+    expect(byTask[t0.task_id]).toMatchObject({ status: 'pass', passed: 4, total: 4 });
+    expect(byTask[t1.task_id]).toMatchObject({ status: 'pass' });
+    expect(byTask[t2.task_id]).toMatchObject({ status: 'fail', failing: ['test_basic', 'test_quoted_field'] });
+    expect(byTask[t2.task_id].details.test_basic).toMatch(/AssertionError: Lists differ/);
+    expect(byTask[t3.task_id]).toMatchObject({ status: 'timeout' });
+    expect(result.issues.map((i: { message: string }) => i.message)).toEqual([expect.stringMatching(/invalid JSON/), 'task Nope/1 is not in the dataset']);
+  }, 120_000);
+
+  it('lists tasks whose libraries are missing apart, and explains its options', () => {
+    const task = lines(join(fixtures, 'bigcodebench/bigcodebench.jsonl'))[0] as Record<string, string>;
+    const data = join(dir, 'missing.jsonl');
+    writeFileSync(data, JSON.stringify({ ...task, libs: "['collections', 'string', 'witness_missing_library_probe']" }));
+    const samples = join(dir, 'missing-samples.jsonl');
+    writeFileSync(samples, JSON.stringify({ task_id: task.task_id, solution: 'def task_func(text):\n    return {}\n' }));
+    const run = witness('eval', 'bigcodebench', '--data', data, '--samples', samples);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/bigcodebench: no task evaluated over 0 of 1 tasks \(1 samples\)/);
+    expect(run.stdout).toMatch(/WitnessBCB\/0: environment-missing — environment missing witness_missing_library_probe/);
+    const help = witness('eval', 'bigcodebench', '--help');
+    expect(help.stdout).toMatch(/--no-calibrated/);
+    expect(help.stdout).toMatch(/--sandbox <backend>/);
+    expect(witness('eval', 'bigcodebench', '--data', data).status).toBe(2);
+  });
+});
+
+describe('witness eval dscodebench', () => {
+  it('scores solutions and raw responses on the 200 seeded inputs', () => {
+    const tasks = lines(join(fixtures, 'dscodebench/dscodebench.jsonl')).slice(0, 3);
+    const data = join(dir, 'ds.jsonl');
+    writeFileSync(data, tasks.map((t) => JSON.stringify(t)).join('\n'));
+    const samples = join(dir, 'ds-samples.jsonl');
+    const [a, b, c] = tasks as [Record<string, string>, Record<string, string>, Record<string, string>];
+    writeFileSync(
+      samples,
+      [
+        { problem_id: a.problem_id, solution: a.ground_truth_code },
+        { problem_id: a.problem_id, response: 'Sure:\n```python\ndef word_frequencies(text):\n    return {}\n```\nand a second block\n```python\nprint(1)\n```' },
+        { problem_id: b.problem_id, response: 'no code here' },
+        { problem_id: c.problem_id, solution: c.ground_truth_code },
+      ]
+        .map((s) => JSON.stringify(s))
+        .join('\n'),
+    );
+    const run = witness('eval', 'dscodebench', '--data', data, '--samples', samples, '--json');
+    expect(run.status, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.passAt['pass@1']).toBeCloseTo((0.5 + 0 + 1) / 3, 10);
+    const [first, second, third] = result.results;
+    expect(first.samples.map((s: { status: string; passed: number }) => [s.status, s.passed])).toEqual([['pass', 200], ['fail', expect.any(Number)]]);
+    expect(Object.values(first.samples[1].details)[0]).toMatch(/^input '.*': expected \{.*\}, got \{\}$/);
+    expect(second.samples[0]).toMatchObject({ status: 'fail', error: 'no-artifact: the sample has no program' });
+    expect(third.samples[0]).toMatchObject({ status: 'pass', passed: 200 });
+  }, 120_000);
+});
