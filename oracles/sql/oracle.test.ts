@@ -90,6 +90,9 @@ describe('the SQL oracle', () => {
       const v = await quick.check(q, sql('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c'));
       expect(v.error).toEqual({ kind: 'timeout', message: 'the query did not finish within 300 ms' });
       expect(quick.render.error(v.error!)).toBe('Your query was stopped: the query did not finish within 300 ms.');
+      // Without VES timing, no verdict claims a VES (reports then show none rather than 0).
+      expect(v.detail).not.toHaveProperty('ves');
+      expect((await quick.check(q, sql(q.task.gold))).detail).not.toHaveProperty('ves');
     } finally {
       await quick.dispose?.();
     }

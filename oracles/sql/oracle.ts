@@ -21,7 +21,7 @@ import { SqlPool, type DbRef, type ExecResult } from './pool.ts';
 import { remember } from './remember.ts';
 import { sqlRenderer } from './render.ts';
 import { quoteIdentifier } from './schema.ts';
-import { DEFAULT_VES_ITERATIONS, rvesTerm, timeRatio, vesTerm } from './ves.ts';
+import { DEFAULT_VES_ITERATIONS, timeRatio, vesTerm } from './ves.ts';
 import { formatRow, type ResultSet } from './values.ts';
 import { agreesWith, witnessesFromDiff } from './witnesses.ts';
 
@@ -137,7 +137,8 @@ export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
     const outcomes = await Promise.all(prepared.cases.map((c) => execute(c.db, c.key, sql)));
     const sqliteMs = outcomes.reduce((n, o) => n + o.ms, 0);
     const original = outcomes[0] as ExecResult;
-    const base = { mode, ...(mode === 'ordered' ? { goldOrdered: prepared.goldOrdered } : {}) };
+    // A wrong answer's VES is 0 (when VES is measured at all).
+    const base = { mode, ...(mode === 'ordered' ? { goldOrdered: prepared.goldOrdered } : {}), ...(vesIterations > 0 ? { ves: 0 } : {}) };
     if (!original.ok) {
       return {
         pass: false,
@@ -145,7 +146,7 @@ export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
         witnesses: [],
         error: { kind: original.kind, message: original.message },
         timings: { totalMs: performance.now() - started, sqliteMs },
-        detail: { ...base, ves: 0 },
+        detail: base,
       };
     }
     const cases = prepared.cases.map((c, i) => {
@@ -170,11 +171,10 @@ export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
       result: failingOutcome?.ok ? shape(failingOutcome) : shape(original),
       expected: shape((failing ?? prepared.cases[0] as SqlCase).gold),
       ...(failing ? { failedOn: failing.id } : {}),
-      ves: 0,
     };
     if (pass && vesIterations > 0) {
       const ratio = await efficiency(prepared, sql);
-      if (ratio !== null) Object.assign(detail, { timeRatio: ratio, ves: 100 * vesTerm(ratio), rves: 100 * rvesTerm(ratio), vesIterations });
+      if (ratio !== null) Object.assign(detail, { timeRatio: ratio, ves: 100 * vesTerm(ratio), vesIterations });
     }
     return {
       pass,
