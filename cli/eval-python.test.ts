@@ -11,12 +11,19 @@ const bin = fileURLToPath(new URL('../bin/witness.js', import.meta.url));
 const fixtures = fileURLToPath(new URL('../fixtures', import.meta.url));
 const witness = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 120_000 });
 const dir = mkdtempSync(join(tmpdir(), 'witness-eval-py-'));
-const lines = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
+interface Row {
+  task_id: string;
+  code_prompt: string;
+  canonical_solution: string;
+  problem_id: string;
+  ground_truth_code: string;
+}
+const lines = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Row);
 
 describe('witness eval bigcodebench', () => {
   it('scores solutions and completions: pass@1, failing test names, issues; reads .jsonl.gz', () => {
     const tasks = lines(join(fixtures, 'bigcodebench/bigcodebench.jsonl'));
-    const [t0, t1, t2, t3] = tasks as [Record<string, string>, Record<string, string>, Record<string, string>, Record<string, string>];
+    const [t0, t1, t2, t3] = tasks as [Row, Row, Row, Row];
     const data = join(dir, 'tasks.jsonl.gz');
     writeFileSync(data, gzipSync(tasks.slice(0, 4).map((t) => JSON.stringify(t)).join('\n')));
     const samples = join(dir, 'bcb-samples.jsonl');
@@ -47,7 +54,7 @@ describe('witness eval bigcodebench', () => {
   }, 120_000);
 
   it('lists tasks whose libraries are missing apart, and explains its options', () => {
-    const task = lines(join(fixtures, 'bigcodebench/bigcodebench.jsonl'))[0] as Record<string, string>;
+    const task = lines(join(fixtures, 'bigcodebench/bigcodebench.jsonl'))[0] as Row;
     const data = join(dir, 'missing.jsonl');
     writeFileSync(data, JSON.stringify({ ...task, libs: "['collections', 'string', 'witness_missing_library_probe']" }));
     const samples = join(dir, 'missing-samples.jsonl');
@@ -69,7 +76,7 @@ describe('witness eval dscodebench', () => {
     const data = join(dir, 'ds.jsonl');
     writeFileSync(data, tasks.map((t) => JSON.stringify(t)).join('\n'));
     const samples = join(dir, 'ds-samples.jsonl');
-    const [a, b, c] = tasks as [Record<string, string>, Record<string, string>, Record<string, string>];
+    const [a, b, c] = tasks as [Row, Row, Row];
     writeFileSync(
       samples,
       [
