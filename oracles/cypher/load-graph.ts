@@ -1,9 +1,11 @@
 /**
  * Loads a SimpleKG graph into Neo4j the way CypherBench's loader image does (benchmarks.md §2.5):
  * nodes per label in batches (`name`, `eid`, `description`, `aliases`, `provenance` and the
- * declared properties; dates as Neo4j dates), an index on `eid` per label, relationships per
- * schema triple matched by eid (`rid` is not stored), then an index on every declared node
- * property (plus name, description, aliases, provenance) and every relationship property.
+ * declared properties; dates as Neo4j dates), relationships per schema triple matched by eid
+ * (`rid` is not stored), and the same indexes: `eid` per label, every declared node property
+ * (plus name, description, aliases, provenance) and every relationship property. Unlike the
+ * upstream loader, all indexes are created first, in one schema transaction, on the empty
+ * database: the same end state, several times faster.
  *
  * A graph is only ever loaded into an empty database; `ensureGraph` reuses a database that already
  * holds exactly this graph (same counts and eids) and refuses anything else unless told it may
@@ -76,6 +78,21 @@ export async function loadSimpleKG(driver: Driver, kg: SimpleKG, options: LoadOp
   }
   const session = driver.session({ database, defaultAccessMode: neo4j.session.WRITE });
   try {
+    // The same indexes as the upstream loader, created up front in one schema transaction (many
+    // times faster than one by one) while the database is still empty.
+    const indexes: string[] = [];
+    for (const entitySchema of kg.schema.entities) {
+      for (const key of ['eid', 'name', 'description', 'aliases', 'provenance', ...Object.keys(entitySchema.properties)]) {
+        indexes.push(`CREATE INDEX IF NOT EXISTS FOR (n:${quote(entitySchema.label)}) ON (n.${quote(key)})`);
+      }
+    }
+    for (const relationSchema of kg.schema.relations) {
+      for (const key of Object.keys(relationSchema.properties)) indexes.push(`CREATE INDEX IF NOT EXISTS FOR ()-[r:${quote(relationSchema.label)}]-() ON (r.${quote(key)})`);
+    }
+    await session.executeWrite(async (tx) => {
+      for (const statement of new Set(indexes)) await tx.run(statement);
+    });
+    await session.run('CALL db.awaitIndexes(300)');
     for (const entitySchema of kg.schema.entities) {
       const rows = kg.entities
         .filter((e) => e.label === entitySchema.label)
@@ -89,9 +106,7 @@ export async function loadSimpleKG(driver: Driver, kg: SimpleKG, options: LoadOp
       for (const batch of chunks(rows, batchSize)) {
         await session.executeWrite((tx) => tx.run(`UNWIND $rows AS row CREATE (n:${quote(entitySchema.label)}) SET n = row`, { rows: batch }));
       }
-      await session.run(`CREATE INDEX IF NOT EXISTS FOR (n:${quote(entitySchema.label)}) ON (n.eid)`);
     }
-    await session.run('CALL db.awaitIndexes(300)');
     for (const relationSchema of kg.schema.relations) {
       const subjLabels = new Set(kg.entities.filter((e) => e.label === relationSchema.subj_label).map((e) => e.eid));
       const objLabels = new Set(kg.entities.filter((e) => e.label === relationSchema.obj_label).map((e) => e.eid));
@@ -106,16 +121,6 @@ export async function loadSimpleKG(driver: Driver, kg: SimpleKG, options: LoadOp
         `UNWIND $rows AS row MATCH (a:${quote(relationSchema.subj_label)} {eid: row.s}) MATCH (b:${quote(relationSchema.obj_label)} {eid: row.o}) ` +
         `CREATE (a)-[r:${quote(relationSchema.label)}]->(b) SET r = row.props`;
       for (const batch of chunks(rows, batchSize)) await session.executeWrite((tx) => tx.run(query, { rows: batch }));
-    }
-    for (const entitySchema of kg.schema.entities) {
-      for (const key of ['name', 'description', 'aliases', 'provenance', ...Object.keys(entitySchema.properties)]) {
-        await session.run(`CREATE INDEX IF NOT EXISTS FOR (n:${quote(entitySchema.label)}) ON (n.${quote(key)})`);
-      }
-    }
-    for (const relationSchema of kg.schema.relations) {
-      for (const key of Object.keys(relationSchema.properties)) {
-        await session.run(`CREATE INDEX IF NOT EXISTS FOR ()-[r:${quote(relationSchema.label)}]-() ON (r.${quote(key)})`);
-      }
     }
     await session.run('CALL db.awaitIndexes(300)');
   } finally {

@@ -1,0 +1,230 @@
+/**
+ * The CypherBench oracle: candidates run on a real Neo4j 5.20 behind an EXPLAIN read-only guard,
+ * in read transactions with a server-side timeout, and are judged by CypherBench's execution
+ * accuracy (compare.ts) against the gold result computed once per question. Witnesses are missing,
+ * unexpected and misplaced rows; hardening adds graph variants; the Observer runs and describes
+ * without judging.
+ */
+import { TaskInputError, type Oracle } from '../../core/oracle.ts';
+import type { Rng } from '../../core/random.ts';
+import type { Candidate, Json, JsonObject, Task, Verdict, Witness } from '../../core/types.ts';
+import { compareResults, keyRows, orderMattersFor } from './compare.ts';
+import { extractCypher } from './extract.ts';
+import { cypherHardener } from './hardener.ts';
+import { databaseFingerprint, graphFingerprint } from './load-graph.ts';
+import { mutateCypher } from './mutate.ts';
+import { cypherObserver } from './observer.ts';
+import { variantFromJson } from './perturb.ts';
+import { CYPHER_DEFAULTS, type CypherOracleOptions, type CypherPrepared } from './prepared.ts';
+import { cypherRenderer } from './render.ts';
+import { CypherRunner } from './runner.ts';
+import { schemaText } from './schema-text.ts';
+import type { SimpleKG } from './simplekg.ts';
+import { cellKey, UncomparableValueError, type Cell, type ResultTable } from './values.ts';
+import { countsDetail, errorVerdict, graphCases, judge, rowCases, rowWitnesses, type Judgement } from './verdict.ts';
+
+export type { CypherOracleOptions, CypherPrepared } from './prepared.ts';
+
+const SEP = '\u0001';
+const jsonRowKey = (row: readonly Json[]) => row.map((v) => cellKey(v as Cell)).join(SEP);
+const cellRowKey = (row: readonly Cell[]) => row.map((v) => cellKey(v)).join(SEP);
+
+/** answer_json (a list of rows as lists or as objects) as a result table with the gold's columns. */
+export function answerTable(answerJson: string, columns: string[]): ResultTable {
+  const parsed = JSON.parse(answerJson) as unknown;
+  if (!Array.isArray(parsed)) throw new Error('answer_json is not a JSON list of rows');
+  const rows = parsed.map((row) => (Array.isArray(row) ? row : typeof row === 'object' && row !== null ? Object.values(row) : [row]) as Cell[]);
+  return { columns: rows[0] ? rows[0].map((_, i) => columns[i] ?? `column ${i + 1}`) : columns, rows };
+}
+
+/** The CypherBench oracle over a Neo4j that holds the given graphs' data. */
+export function cypherOracle(options: CypherOracleOptions): Oracle<CypherPrepared> {
+  const settings = {
+    timeoutMs: options.timeoutMs ?? CYPHER_DEFAULTS.timeoutMs,
+    goldTimeoutMs: options.goldTimeoutMs ?? CYPHER_DEFAULTS.goldTimeoutMs,
+    variantsPerRound: options.variantsPerRound ?? CYPHER_DEFAULTS.variantsPerRound,
+    checkAnswers: options.checkAnswers ?? CYPHER_DEFAULTS.checkAnswers,
+    exactStringShortcut: options.exactStringShortcut ?? CYPHER_DEFAULTS.exactStringShortcut,
+    boolEqualsInt: options.boolEqualsInt ?? CYPHER_DEFAULTS.boolEqualsInt,
+  };
+  const runner = new CypherRunner({
+    uri: options.uri,
+    timeoutMs: settings.timeoutMs,
+    goldTimeoutMs: settings.goldTimeoutMs,
+    ...(options.maxRows ? { maxRows: options.maxRows } : {}),
+    ...(options.database ? { database: options.database } : {}),
+    ...(options.env ? { env: options.env } : {}),
+  });
+  const graphs = new Map<string, SimpleKG>(options.graphs.map((g) => [g.schema.name, g]));
+  const schemas = new Map<string, string>();
+  const loadedChecks = new Map<string, Promise<string | null>>();
+  const comparison = { boolEqualsInt: settings.boolEqualsInt };
+  const render = cypherRenderer({ timeoutMs: settings.timeoutMs });
+
+  /** Null when the database holds this graph, else why not (checked once per graph). */
+  const graphProblem = (kg: SimpleKG) => {
+    let check = loadedChecks.get(kg.schema.name);
+    if (!check) {
+      check = databaseFingerprint(runner.driver, options.database).then((db) => {
+        const want = graphFingerprint(kg);
+        return db.nodes === want.nodes && db.relationships === want.relationships && db.eids === want.eids
+          ? null
+          : `the database at ${options.uri} does not hold graph ${kg.schema.name} (it has ${db.nodes} nodes and ${db.relationships} relationships; the graph has ${want.nodes} and ${want.relationships})`;
+      });
+      loadedChecks.set(kg.schema.name, check);
+    }
+    return check;
+  };
+
+  async function prepare(task: Task): Promise<CypherPrepared> {
+    const item = `question ${task.id}`;
+    const graph = String(task.context?.graph ?? '');
+    const kg = graphs.get(graph);
+    if (!kg) throw new TaskInputError(item, `graph ${JSON.stringify(graph)} is not one of the loaded graphs (${[...graphs.keys()].join(', ') || 'none'})`);
+    const problem = await graphProblem(kg);
+    if (problem) throw new TaskInputError(item, problem);
+    const guard = await runner.guard(task.gold);
+    if (!guard.ok) throw new TaskInputError(item, `the gold query cannot be used (${guard.error.kind}): ${guard.error.message}`);
+    const gold = await runner.run(task.gold, 'gold');
+    if (!gold.ok) throw new TaskInputError(item, `the gold query fails (${gold.error.kind}): ${gold.error.message}`);
+    const orderMatters = orderMattersFor(task.gold);
+    try {
+      keyRows(gold.table, comparison);
+    } catch (error) {
+      if (error instanceof UncomparableValueError) throw new TaskInputError(item, `the gold result cannot be compared: ${error.message}`);
+      throw error;
+    }
+    const answer = task.meta?.answer_json;
+    if (settings.checkAnswers && typeof answer === 'string') {
+      let expected: ResultTable;
+      try {
+        expected = answerTable(answer, gold.table.columns);
+      } catch (error) {
+        throw new TaskInputError(item, `answer_json cannot be read: ${(error as Error).message}`);
+      }
+      if (!compareResults(expected, gold.table, { orderMatters, ...comparison }).equal) {
+        throw new TaskInputError(item, `the gold query returns ${gold.table.rows.length} rows on the loaded graph that differ from answer_json (${expected.rows.length} rows): is this the graph the answers were computed on?`);
+      }
+    }
+    const rows = rowCases(gold.table.rows.length);
+    const caseIds = [...rows.map((r) => r.id), 'no-extra-rows', ...(orderMatters ? ['row-order'] : [])];
+    return { task, caseIds, graph, goldResult: gold.table, orderMatters, rows, variants: [] };
+  }
+
+  async function check(prepared: CypherPrepared, candidate: Candidate): Promise<Verdict> {
+    const started = performance.now();
+    const times: Record<string, number> = {};
+    const timings = () => ({ totalMs: performance.now() - started, ...times });
+    if (settings.exactStringShortcut && candidate.source === prepared.task.gold) {
+      return { pass: true, cases: prepared.caseIds.map((id) => ({ id, pass: true })), witnesses: [], timings: timings(), detail: { exactMatch: true } };
+    }
+    const guard = await runner.guard(candidate.source);
+    times.guardMs = guard.ms;
+    if (!guard.ok) return errorVerdict(prepared.caseIds, guard.error, timings());
+    const run = await runner.run(candidate.source, 'candidate');
+    times.runMs = run.ms;
+    if (!run.ok) return errorVerdict(prepared.caseIds, run.error, timings());
+    const cmp = { orderMatters: prepared.orderMatters, ...comparison };
+    const judgement = judge(prepared.goldResult, run.table, cmp);
+    const detail = countsDetail(prepared.goldResult, run.table, judgement);
+    if (judgement.error) return errorVerdict(prepared.caseIds, judgement.error, timings(), detail);
+    const cases = graphCases(prepared.rows, prepared.orderMatters, judgement);
+    const witnesses: Witness[] = rowWitnesses(judgement, null);
+    let variantsFailed = 0;
+    const variantsStarted = performance.now();
+    for (const { id, variant } of prepared.variants) {
+      const [gold, cand] = await runner.runOnVariant(variant, [
+        { query: prepared.task.gold, role: 'gold' },
+        { query: candidate.source, role: 'candidate' },
+      ]);
+      let pass = true;
+      if (gold?.ok && cand) {
+        if (!cand.ok) pass = false;
+        else {
+          const j = judge(gold.table, cand.table, cmp);
+          pass = j.outcome?.equal === true;
+          witnesses.push(...rowWitnesses(j, variant, id));
+        }
+      }
+      if (!pass) variantsFailed++;
+      cases.push({ id, pass });
+    }
+    if (prepared.variants.length) times.variantsMs = performance.now() - variantsStarted;
+    return { pass: cases.every((c) => c.pass), cases, witnesses, timings: timings(), detail: { ...detail, variantsFailed } };
+  }
+
+  /** Does the candidate's result contain (or lack) the witness's row as the gold's does, on the witness's graph? */
+  async function agrees(prepared: CypherPrepared, candidate: Candidate, witness: Witness): Promise<boolean> {
+    const input = (typeof witness.input === 'object' && witness.input !== null && !Array.isArray(witness.input) ? witness.input : {}) as JsonObject;
+    if (!(await runner.guard(candidate.source)).ok) return false;
+    const variant = variantFromJson(input.variant);
+    let gold: ResultTable;
+    let mine: ResultTable;
+    if (variant) {
+      const [g, c] = await runner.runOnVariant(variant, [
+        { query: prepared.task.gold, role: 'gold' },
+        { query: candidate.source, role: 'candidate' },
+      ]);
+      // A variant the gold cannot run on says nothing; a candidate that fails there disagrees.
+      if (!g?.ok) return true;
+      if (!c?.ok) return false;
+      gold = g.table;
+      mine = c.table;
+    } else {
+      const c = await runner.run(candidate.source, 'candidate');
+      if (!c.ok) return false;
+      gold = prepared.goldResult;
+      mine = c.table;
+    }
+    const j: Judgement = judge(gold, mine, { orderMatters: prepared.orderMatters, ...comparison });
+    if (j.error) return false;
+    if (j.outcome?.equal) return true;
+    const diff = j.diff;
+    if (!diff?.aligned || witness.kind === 'failing-variant') return false;
+    const key = jsonRowKey((input.row as Json[] | undefined) ?? []);
+    if (witness.kind === 'missing-row') return !diff.missing.some((r) => cellRowKey(r) === key);
+    if (witness.kind === 'extra-row') return !diff.extra.some((r) => cellRowKey(r) === key);
+    if (witness.kind === 'misordered-row' && diff.permutation) {
+      const row = mine.rows[Number(input.position)];
+      return row !== undefined && cellRowKey(diff.permutation.map((j) => row[j] as Cell)) === key;
+    }
+    return false;
+  }
+
+  return {
+    name: 'cypher',
+    language: 'cypher',
+    render,
+    hardener: cypherHardener({ runner, variantsPerRound: settings.variantsPerRound, comparison }),
+    observer: cypherObserver(runner),
+    settings: () => ({
+      semantics: 'cypherbench-execution-accuracy',
+      columnPermutation: 'exact',
+      rowOrder: 'list when the gold contains "order by", else multiset',
+      timeoutMs: settings.timeoutMs,
+      goldTimeoutMs: settings.goldTimeoutMs,
+      maxRows: options.maxRows ?? 100_000,
+      exactStringShortcut: settings.exactStringShortcut,
+      boolEqualsInt: settings.boolEqualsInt,
+      checkAnswers: settings.checkAnswers,
+      variantsPerRound: settings.variantsPerRound,
+    }),
+    promptVariables: (task) => {
+      const graph = String(task.context?.graph ?? '');
+      const kg = graphs.get(graph);
+      let schema = schemas.get(graph);
+      if (schema === undefined) {
+        schema = kg ? schemaText(kg.schema) : '(unknown graph)';
+        schemas.set(graph, schema);
+      }
+      return { schema, graph };
+    },
+    prepare,
+    extract: extractCypher,
+    check,
+    mutate: (_prepared, program, rng: Rng) => mutateCypher(program, rng)?.query ?? null,
+    answer: (_prepared, program) => '```cypher\n' + program + '\n```',
+    agrees,
+    dispose: () => runner.close(),
+  };
+}
