@@ -42,6 +42,12 @@ export interface SqlOracleOptions {
   maxImageBytes?: number;
   /** A pool to share; by default the oracle starts its own and disposes it. */
   pool?: SqlPool;
+  /**
+   * Run the gold's one-step mutants at prepare, so the sim's first mistakes change the result
+   * (default true). It costs one query per mutant (≤ 2 s each): turn it off for real models on
+   * large databases.
+   */
+  checkGoldMutants?: boolean;
 }
 
 export interface SqlCase {
@@ -60,7 +66,7 @@ export interface SqlPrepared extends PreparedTask {
   database: DatabaseContext;
   cases: SqlCase[];
   goldOrdered: boolean;
-  /** One-step mutants of the gold that SQLite prepares and whose result differs (the sim's first mistakes). */
+  /** One-step mutants of the gold that SQLite prepares and whose result differs (the sim's first mistakes; empty when not checked). */
   goldMutants: string[];
 }
 
@@ -88,6 +94,7 @@ export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
   const vesIterations = options.ves === false ? 0 : (options.ves?.iterations ?? DEFAULT_VES_ITERATIONS);
   const probeDatabases = options.probeDatabases ?? 24;
   const maxImageBytes = options.maxImageBytes ?? 64 * 1024 * 1024;
+  const checkGoldMutants = options.checkGoldMutants ?? true;
   let pool = options.pool;
   const getPool = () => (pool ??= new SqlPool());
   const render = sqlRenderer();
@@ -265,7 +272,7 @@ export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
         return g.ok ? [{ ...r, gold: { columns: g.columns, rows: g.rows }, required: i === 0 }] : [];
       });
       const goldOrdered = hasTopLevelOrderBy(task.gold);
-      const mutants = sqlMutants(task.gold, context.schema).filter((m) => context.canPrepare(m.sql));
+      const mutants = checkGoldMutants ? sqlMutants(task.gold, context.schema).filter((m) => context.canPrepare(m.sql)) : [];
       const probed = await Promise.all(mutants.map((m) => execute(refs[0]!.db, refs[0]!.key, m.sql, Math.min(timeoutMs, 2000))));
       const goldMutants = mutants.filter((_, i) => {
         const r = probed[i] as ExecResult;
