@@ -3,6 +3,7 @@
  * its `check` / `eval` groups and adds its subcommands; add one import and one entry per module.
  */
 import { registerEvalBird } from './eval-bird.ts';
+import { registerEvalCypherbench } from './eval-cypherbench.ts';
 import { registerPythonCommands } from './eval-python.ts';
 import { registerOptimizeHero } from './optimize-hero.ts';
 import { registerReports } from './report.ts';
@@ -11,4 +12,4 @@ import type { Registrar } from './registrar.ts';
 // Command modules import their types from ./registrar.ts (not from here), so no import cycle forms.
 export type { CommandGroups, Registrar } from './registrar.ts';
 
-export const REGISTRARS: Registrar[] = [registerOptimizeHero, registerEvalBird, registerReports, registerPythonCommands];
+export const REGISTRARS: Registrar[] = [registerOptimizeHero, registerEvalBird, registerReports, registerPythonCommands, registerEvalCypherbench];

@@ -1,0 +1,57 @@
+/** `witness eval cypherbench`: CypherBench execution accuracy of a predictions file on a real Neo4j 5.20. */
+import { InvalidArgumentError } from 'commander';
+import { evaluateCypherBench, type CypherBenchEvaluation } from '../oracles/cypher/evaluate.ts';
+import type { Registrar } from './registrar.ts';
+
+function positiveSeconds(value: string): number {
+  const n = Number(value);
+  if (!(n > 0)) throw new InvalidArgumentError('expected a positive number of seconds');
+  return n;
+}
+
+const percent = (x: number) => `${(100 * x).toFixed(2)}%`;
+
+/** The text report: accuracy, executable rate, statuses, and accuracy by graph and category. */
+export function formatCypherBench(e: CypherBenchEvaluation): string {
+  const s = e.byStatus;
+  const groups = (title: string, scores: CypherBenchEvaluation['byGraph']) =>
+    Object.keys(scores).length ? [`  by ${title}: ${Object.entries(scores).map(([k, v]) => `${k} ${percent(v.accuracy)} (${v.correct}/${v.total})`).join(', ')}`] : [];
+  return [
+    `execution accuracy ${percent(e.accuracy)} (${e.correct}/${e.total}), executable ${percent(e.executableRate)} (${e.executable}/${e.total})`,
+    `  exact string ${s.exact}, correct ${s.correct}, wrong ${s.wrong}, syntax error ${s.syntax}, runtime error ${s.runtime}, timeout ${s.timeout}, unsafe ${s.unsafe}, no prediction ${s['no-prediction']}, invalid gold ${s['invalid-gold']}`,
+    ...groups('graph', e.byGraph),
+    ...groups('category', e.byCategory),
+    ...e.items.filter((i) => i.status === 'invalid-gold').map((i) => `  warning: ${i.message}`),
+    ...e.issues.map((i) => `  warning: ${i.item}: ${i.message}`),
+    `  server: ${e.server}`,
+  ].join('\n');
+}
+
+/** Registers `witness eval cypherbench`. */
+export const registerEvalCypherbench: Registrar = ({ evaluate }) => {
+  evaluate
+    .command('cypherbench')
+    .description('CypherBench execution accuracy of predicted Cypher queries, run on Neo4j 5.20 (NEO4J_URI, Docker or the Java launcher; or --uri)')
+    .requiredOption('--data <file>', 'CypherBench question file (JSON list with qid, graph, gold_cypher, nl_question, answer_json)')
+    .requiredOption('--predictions <file>', "CypherBench's result.json (items with pred_cypher), a JSON map qid → query, or one query per line")
+    .option('--uri <uri>', 'a Neo4j that already holds the graph; it is used as it is and never modified')
+    .option('--graph <file...>', 'SimpleKG graph file(s) (default: <graph>_simplekg.json next to the data file, or in graphs/ or graphs/simplekg/)')
+    .option('--timeout <seconds>', 'server-side timeout per predicted query', positiveSeconds, 120)
+    .option('--no-check-answers', "do not check gold results against the items' answer_json")
+    .option('--json', 'print the scores and per-item results as JSON')
+    .addHelpText('after', '\nExit status: 0 when scored (whatever the accuracy), 1 when Neo4j or the files are unusable, 2 on usage errors.')
+    .action(async (o: { data: string; predictions: string; uri?: string; graph?: string[]; timeout: number; checkAnswers: boolean; json?: boolean }) => {
+      const progress = process.stderr.isTTY ? (done: number, total: number) => process.stderr.write(`\r\x1b[2Kscored ${done}/${total}${done === total ? '\n' : ''}`) : undefined;
+      const result = await evaluateCypherBench({
+        data: o.data,
+        predictions: o.predictions,
+        ...(o.uri ? { uri: o.uri } : {}),
+        ...(o.graph ? { graphFiles: o.graph } : {}),
+        timeoutMs: o.timeout * 1000,
+        checkAnswers: o.checkAnswers,
+        log: (line) => process.stderr.write(`${line}\n`),
+        ...(progress ? { onProgress: progress } : {}),
+      });
+      process.stdout.write(o.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatCypherBench(result)}\n`);
+    });
+};
