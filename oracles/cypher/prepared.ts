@@ -21,6 +21,8 @@ export interface CypherOracleOptions {
   uri: string;
   /** The SimpleKG graphs the questions use (for the schema in prompts and to check what is loaded). */
   graphs: SimpleKG[];
+  /** Names of graphs the server holds without a SimpleKG file at hand (not checked, no schema in prompts). */
+  trustedGraphs?: string[];
   /** Server-side timeout of a candidate query (default 120 s, as CypherBench). */
   timeoutMs?: number;
   /** Timeout of gold queries (default 600 s; the original runs them without one). */

@@ -1,0 +1,210 @@
+/**
+ * Scores precomputed predictions the way CypherBench's `evaluate.py` reports execution accuracy:
+ * an identical string counts without running, otherwise the prediction runs (read-only guard,
+ * read transaction, timeout) and its result is compared with the gold's. Also reported: the share
+ * of executable predictions, and accuracy by graph and by match category. Graphs are loaded one
+ * at a time into a server Witness started, or used as they are on a server given by URI.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { TaskInputError } from '../../core/oracle.ts';
+import type { Task } from '../../core/types.ts';
+import { createDriver } from './driver.ts';
+import { ensureGraph } from './load-graph.ts';
+import { cypherOracle } from './oracle.ts';
+import { readPredictions } from './predictions.ts';
+import { loadCypherBenchQuestions } from './questions.ts';
+import type { Neo4jServer } from './server/server.ts';
+import { startNeo4j } from './server/start.ts';
+import { readSimpleKG, type SimpleKG } from './simplekg.ts';
+
+export type ItemStatus = 'exact' | 'correct' | 'wrong' | 'syntax' | 'runtime' | 'timeout' | 'unsafe' | 'no-prediction' | 'invalid-gold';
+
+export interface ItemResult {
+  qid: string;
+  graph: string;
+  category: string | null;
+  correct: boolean;
+  /** The prediction ran without an error (CypherBench's `executable` metric). */
+  executable: boolean;
+  status: ItemStatus;
+  message?: string;
+  rows?: { expected: number; actual: number };
+}
+
+export interface Score {
+  total: number;
+  correct: number;
+  accuracy: number;
+}
+
+export interface CypherBenchEvaluation extends Score {
+  executable: number;
+  executableRate: number;
+  byStatus: Record<ItemStatus, number>;
+  byGraph: Record<string, Score>;
+  byCategory: Record<string, Score>;
+  items: ItemResult[];
+  /** Items of the question file that could not be read. */
+  issues: { item: string; message: string }[];
+  server: string;
+}
+
+export interface EvaluateCypherBenchOptions {
+  /** CypherBench question file (a JSON list of items). */
+  data: string;
+  /** Predictions: CypherBench's result.json (items with pred_cypher), a JSON map qid → query, or one query per line. */
+  predictions: string;
+  /** A Neo4j that already holds the graph (as CypherBench's per-graph servers); default: start one. */
+  uri?: string;
+  /** SimpleKG files of the graphs; default: `<graph>_simplekg.json` found next to the data file. */
+  graphFiles?: string[];
+  timeoutMs?: number;
+  checkAnswers?: boolean;
+  concurrency?: number;
+  env?: NodeJS.ProcessEnv;
+  log?: (line: string) => void;
+  onProgress?: (done: number, total: number) => void;
+}
+
+const STATUSES: ItemStatus[] = ['exact', 'correct', 'wrong', 'syntax', 'runtime', 'timeout', 'unsafe', 'no-prediction', 'invalid-gold'];
+
+/** The SimpleKG file of a graph: given with --graph, or in the usual places next to the data file. */
+function findGraphFile(graph: string, data: string, given: Map<string, { file: string; kg: SimpleKG }>): { file: string; kg: SimpleKG } | null {
+  const known = given.get(graph);
+  if (known) return known;
+  const dir = dirname(data);
+  for (const file of [join(dir, 'graphs', `${graph}_simplekg.json`), join(dir, 'graphs', 'simplekg', `${graph}_simplekg.json`), join(dir, `${graph}_simplekg.json`)]) {
+    if (existsSync(file)) return { file, kg: readSimpleKG(file) };
+  }
+  return null;
+}
+
+function score(items: ItemResult[]): Score {
+  const correct = items.filter((i) => i.correct).length;
+  return { total: items.length, correct, accuracy: items.length ? correct / items.length : 0 };
+}
+
+function groupScores(items: ItemResult[], key: (i: ItemResult) => string | null): Record<string, Score> {
+  const groups = new Map<string, ItemResult[]>();
+  for (const item of items) {
+    const k = key(item);
+    if (k !== null) groups.set(k, [...(groups.get(k) ?? []), item]);
+  }
+  return Object.fromEntries([...groups].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, list]) => [k, score(list)]));
+}
+
+async function mapLimit<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await work(items[i] as T);
+      }
+    }),
+  );
+  return out;
+}
+
+/** Evaluates a predictions file against a CypherBench question file. */
+export async function evaluateCypherBench(options: EvaluateCypherBenchOptions): Promise<CypherBenchEvaluation> {
+  const log = options.log ?? (() => {});
+  const loaded = loadCypherBenchQuestions(options.data);
+  if (loaded.tasks.length === 0 && loaded.issues.length > 0 && loaded.issues[0]?.item === options.data) throw new Error(loaded.issues[0].message);
+  const predictions = readPredictions(options.predictions, loaded.tasks.map((t) => t.id));
+  const given = new Map((options.graphFiles ?? []).map((file) => {
+    const kg = readSimpleKG(file);
+    return [kg.schema.name, { file, kg }] as const;
+  }));
+  const byGraph = new Map<string, Task[]>();
+  for (const task of loaded.tasks) byGraph.set(String(task.context?.graph), [...(byGraph.get(String(task.context?.graph)) ?? []), task]);
+
+  const server: Neo4jServer = options.uri
+    ? { uri: options.uri, way: 'uri', startupMs: 0, describe: `the server at ${options.uri}`, stop: async () => {} }
+    : await startNeo4j({ env: options.env ?? process.env, log });
+  const owned = server.way !== 'uri';
+  const items: ItemResult[] = [];
+  let done = 0;
+  try {
+    for (const [graph, tasks] of byGraph) {
+      const found = findGraphFile(graph, options.data, given);
+      const fail = (message: string) => tasks.map((t): ItemResult => ({ qid: t.id, graph, category: category(t), correct: false, executable: false, status: 'invalid-gold', message }));
+      if (owned && !found) {
+        items.push(...fail(`no SimpleKG file for graph ${graph}: give it with --graph FILE (or run against a loaded server with --uri)`));
+        continue;
+      }
+      if (found) {
+        const driver = createDriver(server.uri, options.env);
+        try {
+          const outcome = await ensureGraph(driver, found.kg, { replace: owned });
+          log(`graph ${graph}: ${outcome} from ${found.file}`);
+        } catch (error) {
+          items.push(...fail(`graph ${graph} could not be loaded: ${(error as Error).message}`));
+          continue;
+        } finally {
+          await driver.close();
+        }
+      }
+      const oracle = cypherOracle({
+        uri: server.uri,
+        graphs: found ? [found.kg] : [],
+        trustedGraphs: found ? [] : [graph],
+        ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+        ...(options.checkAnswers === false ? { checkAnswers: false } : {}),
+        ...(options.env ? { env: options.env } : {}),
+      });
+      try {
+        items.push(
+          ...(await mapLimit(tasks, options.concurrency ?? 4, async (task) => {
+            const result = await scoreItem(oracle, task, predictions.get(task.id));
+            options.onProgress?.(++done, loaded.tasks.length);
+            return result;
+          })),
+        );
+      } finally {
+        await oracle.dispose?.();
+      }
+    }
+  } finally {
+    if (owned) await server.stop();
+  }
+  const byStatus = Object.fromEntries(STATUSES.map((s) => [s, items.filter((i) => i.status === s).length])) as Record<ItemStatus, number>;
+  const executable = items.filter((i) => i.executable).length;
+  return {
+    ...score(items),
+    executable,
+    executableRate: items.length ? executable / items.length : 0,
+    byStatus,
+    byGraph: groupScores(items, (i) => i.graph),
+    byCategory: groupScores(items, (i) => i.category),
+    items,
+    issues: loaded.issues,
+    server: server.describe,
+  };
+}
+
+function category(task: Task): string | null {
+  return typeof task.meta?.match_category === 'string' ? task.meta.match_category : null;
+}
+
+async function scoreItem(oracle: ReturnType<typeof cypherOracle>, task: Task, prediction: string | undefined): Promise<ItemResult> {
+  const base = { qid: task.id, graph: String(task.context?.graph), category: category(task) };
+  if (prediction === undefined) return { ...base, correct: false, executable: false, status: 'no-prediction' };
+  let prepared;
+  try {
+    prepared = await oracle.prepare(task);
+  } catch (error) {
+    if (error instanceof TaskInputError) return { ...base, correct: false, executable: false, status: 'invalid-gold', message: error.message };
+    throw error;
+  }
+  const verdict = await oracle.check(prepared, { source: prediction, extraction: 'whole-reply' });
+  const detail = verdict.detail ?? {};
+  const rows = typeof detail.rows === 'object' && detail.rows !== null && !Array.isArray(detail.rows) ? (detail.rows as { expected: number; actual: number }) : undefined;
+  if (verdict.error) {
+    return { ...base, correct: false, executable: false, status: verdict.error.kind === 'no-artifact' ? 'runtime' : verdict.error.kind, message: verdict.error.message };
+  }
+  const status: ItemStatus = verdict.pass ? (detail.exactMatch === true ? 'exact' : 'correct') : 'wrong';
+  return { ...base, correct: verdict.pass, executable: true, status, ...(rows ? { rows } : {}) };
+}
