@@ -139,4 +139,19 @@ describe('WitnessReporter (hooks)', () => {
       else process.env.WITNESS_GATE_BASELINE = saved;
     }
   });
+
+  it('fails closed, still writing the reports, when the configured baseline cannot be read', async () => {
+    const saved = process.env.WITNESS_GATE_BASELINE;
+    process.env.WITNESS_GATE_BASELINE = join(dir, 'no-such-baseline.json');
+    try {
+      const reporter = startReporter('gate-missing');
+      await reporter.onTestRunEnd([fakeModule([fakeCase('a', { witness: a })])]);
+      expect(errors[0]).toMatch(/^Witness reporter: failed to run the regression gate: Error: .*no-such-baseline\.json: cannot read/);
+      expect(process.exitCode).toBe(1);
+      expect((await readResultsFile(join(dir, 'gate-missing', 'results.json'))).trajectories).toHaveLength(1);
+    } finally {
+      if (saved === undefined) delete process.env.WITNESS_GATE_BASELINE;
+      else process.env.WITNESS_GATE_BASELINE = saved;
+    }
+  });
 });

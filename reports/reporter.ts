@@ -124,7 +124,13 @@ export default class WitnessReporter implements Reporter {
       );
     }
     const outDir = this.outDir();
-    const gate = trajectories.length > 0 ? await this.gate(trajectories, resolve(outDir, 'results.json')) : undefined;
+    let gate: GateVerdict | undefined;
+    try {
+      gate = trajectories.length > 0 ? await this.gate(trajectories, resolve(outDir, 'results.json')) : undefined;
+    } catch (error) {
+      // A gate that cannot run fails closed, but the reports are still written.
+      this.fail('run the regression gate', error);
+    }
     if (trajectories.length > 0) {
       const written = await writeReports(outDir, trajectories, gate ? { gate } : {});
       lines.push('', ...runTotalLines(written.report.runs));
