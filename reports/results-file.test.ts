@@ -55,4 +55,15 @@ describe('trajectoryProblem', () => {
     expect(trajectoryProblem({ ...t, outcome: { status: 'done', solvedAtTurn: null } })).toMatch(/outcome\.status/);
     expect(trajectoryProblem({ ...t, turns: [{ ...t.turns[0], phase: 'probe' }] })).toMatch(/^turns\[0\]/);
   });
+
+  it('checks the fields the spend, plots and trajectory views read', () => {
+    const t = trajectories[0]!;
+    const turn = t.turns[0]!;
+    expect(trajectoryProblem({ ...t, turns: [{ ...turn, usage: { promptTokens: '10' } }] })).toBe('turns[0].usage must have numeric "promptTokens" and "completionTokens"');
+    expect(trajectoryProblem({ ...t, turns: [{ ...turn, candidate: { source: 5 } }] })).toBe('turns[0].candidate must be null or have a string "source"');
+    expect(trajectoryProblem({ ...t, turns: [{ ...turn, calls: [{ purpose: 'judge', model: 'j' }] }] })).toBe('turns[0].calls[0] must have a string "purpose" and "model" and a numeric "usage"');
+    expect(trajectoryProblem({ ...t, pricing: { sim: { input: -1, output: 0 } } })).toBe('pricing of "sim" must have non-negative numeric "input" and "output"');
+    expect(trajectoryProblem({ ...t, budget: 0 })).toBe('field "budget" must be a positive integer');
+    expect(trajectoryProblem({ ...t, pricing: { sim: { input: 1, output: 2 } }, turns: [{ ...turn, calls: [{ purpose: 'judge', model: 'j', usage: { promptTokens: 1, completionTokens: 0 }, latencyMs: 1, cached: false }] }] })).toBeNull();
+  });
 });

@@ -5,6 +5,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+function isCount(value: unknown): boolean {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+function isUsage(value: unknown): boolean {
+  return isRecord(value) && isCount(value.promptTokens) && isCount(value.completionTokens);
+}
+
 /**
  * The first problem that keeps `value` from being read as a Trajectory, naming the field, or null
  * when it is usable. Checks the schema tag and version and the fields the metrics read; it does
@@ -33,8 +41,26 @@ export function trajectoryProblem(value: unknown): string | null {
       return `turns[${i}] must have a numeric "index" and a "phase" of solve or hardening`;
     }
     if (!isRecord(turn.verdict) || !Array.isArray(turn.verdict.cases)) return `turns[${i}].verdict.cases must be an array`;
-    if (!isRecord(turn.usage)) return `turns[${i}].usage must be an object`;
+    if (!isUsage(turn.usage)) return `turns[${i}].usage must have numeric "promptTokens" and "completionTokens"`;
+    if (turn.candidate !== null && (!isRecord(turn.candidate) || typeof turn.candidate.source !== 'string')) {
+      return `turns[${i}].candidate must be null or have a string "source"`;
+    }
+    if (turn.calls !== undefined) {
+      if (!Array.isArray(turn.calls)) return `turns[${i}].calls must be an array`;
+      for (const [j, call] of turn.calls.entries()) {
+        if (!isRecord(call) || typeof call.purpose !== 'string' || typeof call.model !== 'string' || !isUsage(call.usage)) {
+          return `turns[${i}].calls[${j}] must have a string "purpose" and "model" and a numeric "usage"`;
+        }
+      }
+    }
   }
+  if (value.pricing !== undefined) {
+    if (!isRecord(value.pricing)) return 'field "pricing" must be an object';
+    for (const [model, price] of Object.entries(value.pricing)) {
+      if (!isRecord(price) || !isCount(price.input) || !isCount(price.output)) return `pricing of "${model}" must have non-negative numeric "input" and "output"`;
+    }
+  }
+  if (typeof value.budget !== 'number' || !Number.isInteger(value.budget) || value.budget < 1) return 'field "budget" must be a positive integer';
   const outcome = value.outcome;
   if (!isRecord(outcome) || !['solved', 'unsolved', 'model-error', 'harness-error'].includes(outcome.status as string)) {
     return 'field "outcome.status" must be solved, unsolved, model-error or harness-error';
