@@ -8,6 +8,7 @@ const window = "import time\nstart = time.time()\ntime.sleep(0.6)\nprint(start, 
 describe('the warm worker pool', () => {
   it('runs jobs on its workers at the same time, each in a fresh process', async () => {
     const pool = new WorkerPool({ size: 2 });
+    await pool.warm();
     const [a, b] = await Promise.all([runProgram(pool, window), runProgram(pool, window)]);
     const [a0, a1] = (a?.stdout ?? '').split(' ').map(Number) as [number, number];
     const [b0, b1] = (b?.stdout ?? '').split(' ').map(Number) as [number, number];
