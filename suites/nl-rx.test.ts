@@ -10,7 +10,7 @@ import { readResultsFile } from '../reports/results-file.ts';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 describe('the nl-rx benchmark suite', () => {
-  it('runs every fixture task × the six strategies with the sim and writes the reports', async () => {
+  it('runs every fixture task × the six A-CEGIS strategies and HERO-T with its baselines, with the sim, and writes the reports', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'witness-bench-'));
     const env: NodeJS.ProcessEnv = { ...process.env, WITNESS_OUT: join(dir, 'out'), WITNESS_STORE: join(dir, 'store'), WITNESS_RUN_ID: 'e2e-run', NO_COLOR: '1', FORCE_COLOR: '0' };
     delete env.WITNESS_MODEL;
@@ -23,12 +23,13 @@ describe('the nl-rx benchmark suite', () => {
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/no model configured, using the privileged `sim` model/);
     expect(run.stdout).toMatch(/nl-rx · sim \(privileged\)/);
-    for (const strategy of ['zero-shot', 'generic', 'error-only', 'one-example', 'three-example', 'diagnostic']) {
+    const strategies = ['zero-shot', 'generic', 'error-only', 'one-example', 'three-example', 'diagnostic', 'cheatsheet', 'hero-t', 'react'];
+    for (const strategy of strategies) {
       expect(run.stdout).toMatch(new RegExp(`│ ${strategy} +│ +37 │`));
     }
 
     const results = await readResultsFile(join(dir, 'out', 'results.json'));
-    expect(results.trajectories).toHaveLength(37 * 6);
+    expect(results.trajectories).toHaveLength(37 * strategies.length);
     expect(new Set(results.trajectories.map((t) => t.runId))).toEqual(new Set(['e2e-run']));
     expect(results.trajectories.every((t) => t.model.privileged && t.outcome.status !== 'harness-error')).toBe(true);
     const byStrategy = (name: string) => results.summary.find((row) => row.strategy === name);
@@ -36,6 +37,10 @@ describe('the nl-rx benchmark suite', () => {
     expect(byStrategy('diagnostic')!.passFinal.value!).toBeGreaterThan(byStrategy('generic')!.passFinal.value!);
     expect(byStrategy('diagnostic')!.pass1.value).toBe(byStrategy('zero-shot')!.pass1.value);
     expect(readFileSync(join(dir, 'out', 'summary.md'), 'utf8')).toMatch(/privileged/i);
-    expect(readdirSync(join(dir, 'store', 'e2e-run', 'trajectories'))).toHaveLength(37 * 6);
+    expect(readdirSync(join(dir, 'store', 'e2e-run', 'trajectories'))).toHaveLength(37 * strategies.length);
+    // Refiners record what they did and account their auxiliary calls apart.
+    const hero = results.trajectories.filter((t) => t.strategy === 'hero-t');
+    expect(hero.every((t) => (t.refinement?.log.length ?? 0) > 0)).toBe(true);
+    expect(hero.some((t) => t.turns[0]?.calls?.some((c) => c.purpose === 'judge'))).toBe(true);
   }, 120_000);
 });
