@@ -6,6 +6,10 @@
 import { fileURLToPath } from 'node:url';
 import type { Oracle, PreparedTask } from '../core/oracle.ts';
 import type { LoadedTasks } from '../core/types.ts';
+import { loadBigCodeBench } from '../oracles/python/bigcodebench/loader.ts';
+import { bigCodeBenchOracle } from '../oracles/python/bigcodebench/oracle.ts';
+import { loadDsCodeBench } from '../oracles/python/dscodebench/loader.ts';
+import { dsCodeBenchOracle } from '../oracles/python/dscodebench/oracle.ts';
 import { loadNlRx } from '../oracles/regex/nlrx.ts';
 import { regexOracle } from '../oracles/regex/oracle.ts';
 
@@ -29,8 +33,41 @@ export function nlRxSpec(): BenchmarkSpec {
   };
 }
 
+/**
+ * DSCodeBench-style tasks (standard library, numpy, pandas): candidate and reference on the same 200
+ * inputs of seed 42 in the Python sandbox. WITNESS_DSCODEBENCH_DATA points at another file in the
+ * official format (then with the original's 200 s limit; the fixtures need well under a second, so
+ * 20 s keeps a looping mutant from stalling the run).
+ */
+export function dsCodeBenchSpec(): BenchmarkSpec {
+  const data = process.env.WITNESS_DSCODEBENCH_DATA;
+  return {
+    name: 'dscodebench',
+    tasks: loadDsCodeBench(data ?? here('../fixtures/dscodebench/dscodebench.jsonl')),
+    oracle: dsCodeBenchOracle(data ? {} : { candidateDeadlineMs: 20_000 }) as unknown as Oracle<PreparedTask>,
+    prompt: here('../prompts/dscodebench.md'),
+  };
+}
+
+/**
+ * BigCodeBench-style tasks: each TestCases method is one case. WITNESS_BIGCODEBENCH_DATA points at
+ * another file in the official format (then with the original's max(240 s, reference) + 1 s limit;
+ * the fixtures get 20 s).
+ */
+export function bigCodeBenchSpec(): BenchmarkSpec {
+  const data = process.env.WITNESS_BIGCODEBENCH_DATA;
+  return {
+    name: 'bigcodebench',
+    tasks: loadBigCodeBench(data ?? here('../fixtures/bigcodebench/bigcodebench.jsonl')),
+    oracle: bigCodeBenchOracle(data ? {} : { timeLimitS: 20 }) as unknown as Oracle<PreparedTask>,
+    prompt: here('../prompts/bigcodebench.md'),
+  };
+}
+
 export const SPECS: Record<string, () => BenchmarkSpec> = {
   'nl-rx': nlRxSpec,
+  dscodebench: dsCodeBenchSpec,
+  bigcodebench: bigCodeBenchSpec,
 };
 
 /** A spec by name; an unknown name is an error listing the known ones. */
