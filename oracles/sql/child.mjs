@@ -56,13 +56,20 @@ function gate(db, sql) {
   }
   if (!(stmt.readonly && stmt.reader)) return { failure: { ok: false, kind: 'unsafe', message: unsafeReason(sql) } };
   stmt.raw(true);
-  stmt.safeIntegers(true);
   return { stmt };
 }
 
-// Integers within ±2^53 travel as numbers; only larger ones stay bigint (exact comparison).
+// Integers travel as numbers, except beyond ±2^53 where a double would round them: a result with
+// such a number is read again with exact (bigint) integers, the rest of it converted back.
 const LIMIT = 9007199254740991n;
-function normalize(rows) {
+function needsExactIntegers(rows) {
+  for (const row of rows) {
+    for (const v of row) if (typeof v === 'number' && (v > Number.MAX_SAFE_INTEGER || v < -Number.MAX_SAFE_INTEGER) && Number.isInteger(v)) return true;
+  }
+  return false;
+}
+function exactRows(stmt) {
+  const rows = stmt.safeIntegers(true).all();
   for (const row of rows) {
     for (let i = 0; i < row.length; i++) {
       const v = row[i];
@@ -77,9 +84,10 @@ function execute(db, sql) {
   const { stmt, failure } = gate(db, sql);
   if (failure) return { ...failure, ms: performance.now() - started };
   try {
-    const rows = stmt.all();
+    let rows = stmt.all();
     const ms = performance.now() - started;
-    return { ok: true, columns: stmt.columns().map((c) => c.name), rows: normalize(rows), ms };
+    if (needsExactIntegers(rows)) rows = exactRows(stmt);
+    return { ok: true, columns: stmt.columns().map((c) => c.name), rows, ms };
   } catch (error) {
     return { ok: false, kind: 'runtime', message: String(error && error.message), ms: performance.now() - started };
   }
