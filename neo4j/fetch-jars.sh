@@ -26,9 +26,14 @@ command -v javac >/dev/null 2>&1 || { echo "neo4j/fetch-jars.sh: a JDK 17+ (java
 say "Witness: fetching the Neo4j 5.20 jars from Maven Central into neo4j/lib (first use: about 120 MB, about a minute)..."
 rm -f "$lib"/*.jar "$lib/.complete"
 rm -rf "$lib/classes"
-mvn -q -B -f "$here/pom.xml" \
+log="$lib/fetch.log"
+if ! mvn -q -B -f "$here/pom.xml" \
   org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy-dependencies \
-  -DincludeScope=runtime -DoutputDirectory="$lib" -Dstyle.color=never >&2
+  -DincludeScope=runtime -DoutputDirectory="$lib" >"$log" 2>&1; then
+  echo "neo4j/fetch-jars.sh: Maven could not fetch the Neo4j jars (log: $log):" >&2
+  tail -n 20 "$log" >&2
+  exit 1
+fi
 say "Witness: compiling the Neo4j launcher..."
 mkdir -p "$lib/classes"
 javac -nowarn --release 17 -cp "$lib/*" -d "$lib/classes" "$source_file" >&2

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.neo4j.configuration.GraphDatabaseSettings;
 import org.neo4j.configuration.connectors.BoltConnector;
+import org.neo4j.configuration.connectors.BoltConnectorInternalSettings;
 import org.neo4j.configuration.connectors.ConnectorPortRegister;
 import org.neo4j.configuration.connectors.ConnectorType;
 import org.neo4j.configuration.helpers.SocketAddress;
@@ -80,7 +81,9 @@ public final class Launcher {
                     .setConfig(GraphDatabaseSettings.pagecache_memory, ByteUnit.mebiBytes(pageCacheMb))
                     .setConfig(GraphDatabaseSettings.memory_transaction_max_size, ByteUnit.mebiBytes(txMemoryMb))
                     .setConfig(GraphDatabaseSettings.preallocate_logical_logs, false)
-                    .setConfig(GraphDatabaseSettings.udc_enabled, false);
+                    .setConfig(GraphDatabaseSettings.udc_enabled, false)
+                    // Bolt's worker pool waits 5 s by default on shutdown; our clients are gone by then.
+                    .setConfig(BoltConnectorInternalSettings.thread_pool_shutdown_wait_time, Duration.ofMillis(500));
             if (txTimeoutS > 0) builder.setConfig(GraphDatabaseSettings.transaction_timeout, Duration.ofSeconds(txTimeoutS));
             dbms = builder.build();
         } catch (Throwable error) {

@@ -1,0 +1,78 @@
+/** `witness eval cypherbench` end to end, against the run's Neo4j holding the skyways fixture. */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from '../oracles/cypher/fixture-paths.ts';
+import { readCypherBenchItems, type CypherBenchItem } from '../oracles/cypher/questions.ts';
+import { acquireNeo4j } from '../oracles/cypher/server/acquire.ts';
+
+const bin = fileURLToPath(new URL('../bin/witness.js', import.meta.url));
+const witness = (args: string[], env: NodeJS.ProcessEnv = process.env) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 120_000, env });
+const items = readCypherBenchItems(SKYWAYS_QUESTIONS_FILE) as CypherBenchItem[];
+const dir = mkdtempSync(join(tmpdir(), 'witness-eval-cypher-'));
+
+let uri = '';
+beforeAll(async () => {
+  const neo = await acquireNeo4j(SKYWAYS_GRAPH_FILE);
+  if (!neo.ok) throw new Error(neo.reason);
+  uri = neo.uri;
+}, 600_000);
+
+describe('witness eval cypherbench', () => {
+  it('scores a CypherBench result.json: exact, correct, wrong, errors, unsafe and missing predictions', () => {
+    const gold = (i: number) => (items[i] as CypherBenchItem).gold_cypher;
+    const predictions: Record<number, string | null> = {
+      0: gold(0), // exact string
+      1: `${gold(1)} <end_of_turn>`, // exact once the turn marker is stripped
+      2: gold(2).replace('RETURN m0.name', 'RETURN m0.name AS city'), // same result, other text
+      3: gold(3).replace('RETURN n.name', 'RETURN n.name LIMIT 1'), // wrong
+      4: 'MATCH (n:Airline RETURN n', // syntax error
+      5: 'MATCH (n:Airline) DETACH DELETE n', // unsafe: never run
+      6: null, // no prediction
+    };
+    const result = items.map((item, i) => ({ ...item, pred_cypher: i in predictions ? predictions[i] : gold(i) }));
+    const file = join(dir, 'result.json');
+    writeFileSync(file, JSON.stringify(result));
+    const run = witness(['eval', 'cypherbench', '--data', SKYWAYS_QUESTIONS_FILE, '--predictions', file, '--uri', uri, '--json']);
+    expect(run.status, run.stderr).toBe(0);
+    const out = JSON.parse(run.stdout);
+    expect(out.total).toBe(48);
+    expect(out.correct).toBe(44);
+    expect(out.byStatus).toMatchObject({ exact: 43, correct: 1, wrong: 1, syntax: 1, unsafe: 1, 'no-prediction': 1, 'invalid-gold': 0 });
+    expect(out.executable).toBe(45);
+    expect(out.items[3]).toMatchObject({ qid: 'skyways-004', status: 'wrong', rows: { expected: 6, actual: 1 } });
+    expect(out.items[5].message).toMatch(/writes/);
+    expect(out.byGraph).toEqual({ skyways: { total: 48, correct: 44, accuracy: 44 / 48 } });
+    expect(out.byCategory.lookup).toEqual({ total: 8, correct: 4, accuracy: 0.5 });
+  }, 120_000);
+
+  it('prints a text report for one query per line', () => {
+    const file = join(dir, 'pred.txt');
+    writeFileSync(file, `${items.map((item) => item.gold_cypher.replace(/\bRETURN\b/, 'RETURN DISTINCT')).join('\n')}\n`);
+    const run = witness(['eval', 'cypherbench', '--data', SKYWAYS_QUESTIONS_FILE, '--predictions', file, '--uri', uri]);
+    expect(run.status, run.stderr).toBe(0);
+    // RETURN DISTINCT breaks the ORDER BY questions that sort on an unreturned property (Neo4j reports a SyntaxError).
+    expect(run.stdout).toMatch(/^execution accuracy \d+\.\d\d% \(\d+\/48\), executable \d+\.\d\d% \(4\d\/48\)\n/);
+    expect(run.stdout).toMatch(/\n {2}exact string 0, correct \d+, wrong \d+, syntax error [1-9]\d*, runtime error 0, timeout 0, unsafe 0, no prediction 0, invalid gold 0\n/);
+    expect(run.stdout).toMatch(/by graph: skyways/);
+    expect(run.stdout).toMatch(/by category: aggregation .*time-filter/);
+  }, 120_000);
+
+  it('fails clearly on a predictions file that does not fit, and when no Neo4j can be had', () => {
+    const file = join(dir, 'short.txt');
+    writeFileSync(file, 'MATCH (n) RETURN n\n');
+    const short = witness(['eval', 'cypherbench', '--data', SKYWAYS_QUESTIONS_FILE, '--predictions', file, '--uri', uri]);
+    expect(short.status).toBe(1);
+    expect(short.stderr).toMatch(/has 1 predictions but the question file has 48 questions/);
+    const env = { ...process.env, NEO4J_URI: '', WITNESS_JAVA: '/nonexistent/java', DOCKER_HOST: 'unix:///nonexistent/docker.sock' };
+    const full = join(dir, 'full.txt');
+    writeFileSync(full, `${items.map((item) => item.gold_cypher).join('\n')}\n`);
+    const none = witness(['eval', 'cypherbench', '--data', SKYWAYS_QUESTIONS_FILE, '--predictions', full], env);
+    expect(none.status).toBe(1);
+    expect(none.stderr).toMatch(/Neo4j 5\.20 is not available[\s\S]*1\. NEO4J_URI: not set[\s\S]*2\. Docker[^\n]*no Docker engine reachable[\s\S]*3\. Java launcher[^\n]*no Java found/);
+    expect(witness(['eval', 'cypherbench', '--data', SKYWAYS_QUESTIONS_FILE]).status).toBe(2);
+  }, 120_000);
+});
