@@ -57,7 +57,7 @@ const rng = new Rng(1);
 const baseMutants = base.map((q) => mutated(q, rng));
 const predictionFiles = {
   'gold-as-prediction': questions.map((q) => q.SQL),
-  'mutated predictions': questions.map((q, i) => baseMutants[i % base.length] as string),
+  'mutated predictions': questions.map((_, i) => baseMutants[i % base.length] as string),
 };
 
 /** One connection per question, predicted then gold, in this process: the baseline. */
