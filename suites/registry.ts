@@ -11,6 +11,8 @@ import { bigCodeBenchOracle } from '../oracles/python/bigcodebench/oracle.ts';
 import { loadDsCodeBench } from '../oracles/python/dscodebench/loader.ts';
 import { dsCodeBenchOracle } from '../oracles/python/dscodebench/oracle.ts';
 import { loadNlRx } from '../oracles/regex/nlrx.ts';
+import { BIRD_FIXTURES, loadBird } from '../oracles/sql/bird.ts';
+import { sqlOracle } from '../oracles/sql/oracle.ts';
 import { regexOracle } from '../oracles/regex/oracle.ts';
 
 export interface BenchmarkSpec {
@@ -64,8 +66,26 @@ export function bigCodeBenchSpec(): BenchmarkSpec {
   };
 }
 
+/**
+ * BIRD-SQL on the fixture databases, EX in BIRD's `set` mode so published numbers reproduce. VES
+ * times each correct query with 10 interleaved runs here (BIRD uses 100) so the suite stays fast;
+ * WITNESS_VES_ITERATIONS overrides it (0 turns timing off).
+ */
+export function birdSpec(): BenchmarkSpec {
+  const raw = process.env.WITNESS_VES_ITERATIONS ?? '10';
+  const iterations = Number(raw);
+  if (!Number.isInteger(iterations) || iterations < 0) throw new Error(`WITNESS_VES_ITERATIONS must be a non-negative integer, got ${raw}`);
+  return {
+    name: 'bird',
+    tasks: loadBird(BIRD_FIXTURES),
+    oracle: sqlOracle({ mode: 'set', ves: iterations > 0 ? { iterations } : false }) as unknown as Oracle<PreparedTask>,
+    prompt: here('../prompts/bird.md'),
+  };
+}
+
 export const SPECS: Record<string, () => BenchmarkSpec> = {
   'nl-rx': nlRxSpec,
+  bird: birdSpec,
   dscodebench: dsCodeBenchSpec,
   bigcodebench: bigCodeBenchSpec,
 };

@@ -48,6 +48,7 @@ describe('leak filter', () => {
     expect(findLeaks("When asked about Alameda, filter county = 'Alameda'.", leaks)).toEqual(['alameda']);
     expect(findLeaks('Use enrollment > 250 for large schools.', leaks)).toEqual(['250']);
     expect(findLeaks('Always qualify columns with table aliases and use ORDER BY … LIMIT 1 for superlatives.', leaks)).toEqual([]);
+    expect(findLeaks('For example: which district has the most\nstudents?', leaks)).toEqual(['which district has the most students?']);
   });
 
   it('treats tokens shared by many diagnosis tasks as vocabulary', () => {

@@ -3,7 +3,7 @@
  * rejected when it mentions an instance specific of a diagnosis task — a quoted literal of its
  * statement or programs, a number of two or more digits from its programs, or an identifier of its
  * programs (three characters or more) that is neither in the environment's schema text nor a
- * keyword of the program language. A token that occurs in more than a third of the diagnosis
+ * keyword of the program language — or quotes a diagnosis statement whole (24 characters or more). A token that occurs in more than a third of the diagnosis
  * tasks (and in at least two) is shared vocabulary of the benchmark (a vowel class, a common
  * column), not an instance specific. Matching is case-insensitive and on whole words.
  */
@@ -41,6 +41,8 @@ export function leakTokens(sources: readonly LeakSource[]): Set<string> {
   for (const source of sources) {
     const vocabulary = words(source.schema);
     const mine = new Set<string>();
+    const statement = source.statement.trim().toLowerCase().replace(/\s+/g, ' ');
+    if (statement.length >= 24) mine.add(statement);
     for (const literal of [...quoted(source.statement), ...source.programs.flatMap(quoted)]) mine.add(literal.toLowerCase());
     for (const program of source.programs) {
       for (const m of program.matchAll(/\b\d{2,}(?:\.\d+)?\b/g)) mine.add(m[0]);
@@ -60,6 +62,6 @@ function escape(text: string): string {
 
 /** The leak tokens a candidate prompt mentions (empty = clean). */
 export function findLeaks(prompt: string, leaks: ReadonlySet<string>): string[] {
-  const lower = prompt.toLowerCase();
+  const lower = prompt.toLowerCase().replace(/\s+/g, ' ');
   return [...leaks].filter((leak) => new RegExp(`(^|[^a-z0-9_])${escape(leak)}($|[^a-z0-9_])`).test(lower)).sort();
 }
