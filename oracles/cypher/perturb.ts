@@ -33,6 +33,8 @@ export interface RelationshipRef {
   type: string;
   from: string;
   to: string;
+  /** Within two hops of an entity the queries name. */
+  near: boolean;
 }
 
 export interface PropertyRef {
@@ -41,13 +43,17 @@ export interface PropertyRef {
   owner: string;
   key: string;
   current: TypedValue;
+  /** Adjacent to an entity the queries name. */
+  near: boolean;
 }
 
 export interface Pools {
   relationships: RelationshipRef[];
   properties: PropertyRef[];
-  /** Values to try per property key: literals from the queries, neighbours of them, values seen. */
-  values: Map<string, TypedValue[]>;
+  /** Per property key: the queries' literals of that key's type and their neighbours (±1), and no value. */
+  boundary: Map<string, TypedValue[]>;
+  /** Per property key: values seen in the graph. */
+  seen: Map<string, TypedValue[]>;
 }
 
 /** A stable key for a variant (for caches and de-duplication). */
@@ -98,89 +104,104 @@ function shiftDate(iso: string, days: number): string {
 }
 
 const show = (v: TypedValue) => (v.type === 'null' ? 'no value' : v.type === 'str' ? JSON.stringify(v.value) : String(v.value));
+const same = (a: TypedValue, b: TypedValue) => JSON.stringify(a) === JSON.stringify(b);
+
+function addTo(map: Map<string, TypedValue[]>, key: string, value: TypedValue): void {
+  const list = map.get(key) ?? [];
+  if (!list.some((v) => same(v, value))) list.push(value);
+  map.set(key, list);
+}
 
 /** Relationships and properties the queries touch, near the entities they name; values to set. */
 export async function buildPools(driver: Driver, queries: string[], options: { database?: string; limit?: number } = {}): Promise<Pools> {
-  const limit = options.limit ?? 400;
+  const limit = neo4j.int(options.limit ?? 400);
   const m = queries.map(mentions);
   const names = [...new Set(m.flatMap((x) => [...x.strings]))];
   const types = [...new Set(m.flatMap((x) => [...x.types]))];
   const labels = [...new Set(m.flatMap((x) => [...x.labels]))];
   const keys = [...new Set(m.flatMap((x) => [...x.properties]))].filter((k) => !['name', 'eid'].includes(k));
-  const run = (query: string, params: Record<string, unknown>) => driver.executeQuery(query, params, { database: options.database, routing: 'READ' });
-  const nameOf = 'coalesce(n.name, n.eid, elementId(n))';
+  const run = (query: string) => driver.executeQuery(query, { names, types, labels, keys, limit }, { database: options.database, routing: 'READ' });
 
-  const relQuery =
-    'MATCH (x) WHERE x.name IN $names MATCH (x)-[*0..1]-(n)-[r]-() WHERE size($types) = 0 OR type(r) IN $types ' +
-    `WITH DISTINCT r RETURN elementId(r) AS id, type(r) AS type, coalesce(startNode(r).name, startNode(r).eid) AS from, coalesce(endNode(r).name, endNode(r).eid) AS to ORDER BY id LIMIT $limit`;
-  const globalRelQuery =
-    'MATCH (a)-[r]->(b) WHERE size($types) > 0 AND type(r) IN $types RETURN elementId(r) AS id, type(r) AS type, coalesce(a.name, a.eid) AS from, coalesce(b.name, b.eid) AS to ORDER BY id LIMIT $limit';
+  const ends = 'coalesce(startNode(r).name, startNode(r).eid) AS from, coalesce(endNode(r).name, endNode(r).eid) AS to';
+  const nearRels = `MATCH (x) WHERE x.name IN $names MATCH (x)-[*0..1]-(n)-[r]-() WHERE size($types) = 0 OR type(r) IN $types WITH DISTINCT r RETURN elementId(r) AS id, type(r) AS type, ${ends} ORDER BY id LIMIT $limit`;
+  const allRels = `MATCH ()-[r]->() WHERE size($types) > 0 AND type(r) IN $types RETURN elementId(r) AS id, type(r) AS type, ${ends} ORDER BY id LIMIT $limit`;
   const relationships = new Map<string, RelationshipRef>();
-  for (const query of [relQuery, globalRelQuery]) {
-    const result = await run(query, { names, types, limit: neo4j.int(limit) });
-    for (const r of result.records) relationships.set(r.get('id'), { id: r.get('id'), type: r.get('type'), from: String(r.get('from')), to: String(r.get('to')) });
+  for (const [query, near] of [[nearRels, true], [allRels, false]] as const) {
+    for (const r of (await run(query)).records) {
+      if (!relationships.has(r.get('id'))) relationships.set(r.get('id'), { id: r.get('id'), type: r.get('type'), from: String(r.get('from')), to: String(r.get('to')), near });
+    }
   }
 
   const properties: PropertyRef[] = [];
-  const values = new Map<string, TypedValue[]>();
-  const seen = (key: string, value: TypedValue) => {
-    const list = values.get(key) ?? [];
-    if (!list.some((v) => JSON.stringify(v) === JSON.stringify(value))) list.push(value);
-    values.set(key, list);
-  };
+  const seen = new Map<string, TypedValue[]>();
   if (keys.length > 0) {
-    const nodeQuery =
-      `MATCH (n) WHERE any(l IN labels(n) WHERE l IN $labels) AND any(k IN $keys WHERE n[k] IS NOT NULL) ` +
-      `OPTIONAL MATCH (x)--(n) WHERE x.name IN $names WITH n, count(x) AS near ORDER BY near DESC, elementId(n) LIMIT $limit ` +
-      `RETURN elementId(n) AS id, ${nameOf} AS owner, [k IN $keys WHERE n[k] IS NOT NULL | [k, n[k]]] AS props`;
-    const relPropQuery =
-      'MATCH (a)-[r]->(b) WHERE any(k IN $keys WHERE r[k] IS NOT NULL) RETURN elementId(r) AS id, ' +
-      "type(r) + ' from ' + coalesce(a.name, a.eid) + ' to ' + coalesce(b.name, b.eid) AS owner, [k IN $keys WHERE r[k] IS NOT NULL | [k, r[k]]] AS props ORDER BY id LIMIT $limit";
-    for (const [query, target] of [[nodeQuery, 'node'], [relPropQuery, 'relationship']] as const) {
-      const result = await run(query, { labels, keys, names, limit: neo4j.int(limit) });
-      for (const r of result.records) {
+    const nodes =
+      'MATCH (n) WHERE any(l IN labels(n) WHERE l IN $labels) AND any(k IN $keys WHERE n[k] IS NOT NULL) ' +
+      'OPTIONAL MATCH (x)--(n) WHERE x.name IN $names WITH n, count(x) > 0 AS near ORDER BY near DESC, elementId(n) LIMIT $limit ' +
+      'RETURN elementId(n) AS id, coalesce(n.name, n.eid, elementId(n)) AS owner, near, [k IN $keys WHERE n[k] IS NOT NULL | [k, n[k]]] AS props';
+    const rels =
+      'MATCH (a)-[r]->(b) WHERE any(k IN $keys WHERE r[k] IS NOT NULL) WITH a, r, b, a.name IN $names OR b.name IN $names AS near ORDER BY near DESC, elementId(r) LIMIT $limit ' +
+      "RETURN elementId(r) AS id, type(r) + ' from ' + coalesce(a.name, a.eid) + ' to ' + coalesce(b.name, b.eid) AS owner, near, [k IN $keys WHERE r[k] IS NOT NULL | [k, r[k]]] AS props";
+    for (const [query, target] of [[nodes, 'node'], [rels, 'relationship']] as const) {
+      for (const r of (await run(query)).records) {
         for (const [key, raw] of r.get('props') as [string, unknown][]) {
           const current = typed(fromNeo4j(raw));
           if (current.type === 'list') continue;
-          properties.push({ target, id: r.get('id'), owner: String(r.get('owner')), key, current });
-          seen(key, current);
+          properties.push({ target, id: r.get('id'), owner: String(r.get('owner')), key, current, near: r.get('near') === true });
+          addTo(seen, key, current);
         }
       }
     }
   }
-  // Boundary values: the queries' literals and their neighbours, for every key of a matching type.
-  for (const key of values.keys()) {
-    const sample = (values.get(key) as TypedValue[])[0] as TypedValue;
-    const extra: TypedValue[] = [{ type: 'null', value: null }];
-    if (sample.type === 'date') for (const d of m.flatMap((x) => [...x.dates])) for (const s of [-1, 0, 1]) extra.push({ type: 'date', value: shiftDate(d, s) });
-    if (sample.type === 'int' || sample.type === 'float') for (const n of m.flatMap((x) => [...x.numbers])) for (const s of [-1, 0, 1]) extra.push({ type: Number.isInteger(n + s) ? sample.type : 'float', value: n + s });
-    for (const v of extra) seen(key, v);
+  const boundary = new Map<string, TypedValue[]>();
+  for (const [key, values] of seen) {
+    const kind = (values[0] as TypedValue).type;
+    if (kind === 'date') for (const d of m.flatMap((x) => [...x.dates])) for (const shift of [0, -1, 1]) addTo(boundary, key, { type: 'date', value: shiftDate(d, shift) });
+    if (kind === 'int' || kind === 'float') for (const n of m.flatMap((x) => [...x.numbers])) for (const shift of [0, -1, 1]) addTo(boundary, key, { type: Number.isInteger(n + shift) ? kind : 'float', value: n + shift });
+    if (kind === 'str') for (const text of m.flatMap((x) => [...x.strings])) addTo(boundary, key, { type: 'str', value: text });
+    addTo(boundary, key, { type: 'null', value: null });
   }
-  return { relationships: [...relationships.values()], properties, values };
+  return { relationships: [...relationships.values()], properties, boundary, seen };
+}
+
+/** Picks near items three times as often as others. */
+function preferNear<T extends { near: boolean }>(items: T[]): fc.Arbitrary<T> | null {
+  const near = items.filter((i) => i.near);
+  const far = items.filter((i) => !i.near);
+  const choices = [
+    ...(near.length ? [{ weight: 3, arbitrary: fc.constantFrom(...near) }] : []),
+    ...(far.length ? [{ weight: 1, arbitrary: fc.constantFrom(...far) }] : []),
+  ];
+  return choices.length ? fc.oneof(...choices) : null;
 }
 
 /** The fast-check arbitrary of variants over the pools (null when the pools are empty). */
 export function variantArbitrary(pools: Pools): fc.Arbitrary<GraphVariant> | null {
-  const ops: fc.Arbitrary<PerturbationOp>[] = [];
-  if (pools.relationships.length > 0) {
-    const rel = fc.constantFrom(...pools.relationships);
-    ops.push(rel.map((r): PerturbationOp => ({ op: 'remove-relationship', id: r.id, text: `the ${r.type} relationship from ${r.from} to ${r.to} is removed` })));
-    ops.push(rel.map((r): PerturbationOp => ({ op: 'duplicate-relationship', id: r.id, type: r.type, text: `the ${r.type} relationship from ${r.from} to ${r.to} appears twice` })));
+  const ops: { weight: number; arbitrary: fc.Arbitrary<PerturbationOp> }[] = [];
+  const rel = preferNear(pools.relationships);
+  if (rel) {
+    ops.push({ weight: 1, arbitrary: rel.map((r): PerturbationOp => ({ op: 'remove-relationship', id: r.id, text: `the ${r.type} relationship from ${r.from} to ${r.to} is removed` })) });
+    ops.push({ weight: 1, arbitrary: rel.map((r): PerturbationOp => ({ op: 'duplicate-relationship', id: r.id, type: r.type, text: `the ${r.type} relationship from ${r.from} to ${r.to} appears twice` })) });
   }
-  const settable = pools.properties.filter((p) => (pools.values.get(p.key) ?? []).length > 1);
-  if (settable.length > 0) {
-    ops.push(
-      fc.tuple(fc.constantFrom(...settable), fc.nat()).map(([p, k]): PerturbationOp => {
-        const options = (pools.values.get(p.key) as TypedValue[]).filter((v) => JSON.stringify(v) !== JSON.stringify(p.current));
-        const value = options[k % options.length] as TypedValue;
-        return { op: 'set-property', target: p.target, id: p.id, key: p.key, value, text: `${p.owner} has ${p.key} = ${show(value)} (instead of ${show(p.current)})` };
-      }),
-    );
+  const prop = preferNear(pools.properties);
+  if (prop) {
+    const set = prop.chain((p) => {
+      const boundary = (pools.boundary.get(p.key) ?? []).filter((v) => !same(v, p.current));
+      const seen = (pools.seen.get(p.key) ?? []).filter((v) => !same(v, p.current));
+      const values = [
+        ...(boundary.length ? [{ weight: 3, arbitrary: fc.constantFrom(...boundary) }] : []),
+        ...(seen.length ? [{ weight: 1, arbitrary: fc.constantFrom(...seen) }] : []),
+      ];
+      if (!values.length) return fc.constant(null);
+      return fc.oneof(...values).map((value): PerturbationOp => ({ op: 'set-property', target: p.target, id: p.id, key: p.key, value, text: `${p.owner} has ${p.key} = ${show(value)} (instead of ${show(p.current)})` }));
+    });
+    const weight = [...pools.boundary.values()].some((list) => list.length > 1) ? 2 : 1;
+    ops.push({ weight, arbitrary: set.filter((op): op is PerturbationOp => op !== null) });
   }
   if (ops.length === 0) return null;
   return fc
     .array(fc.oneof(...ops), { minLength: 1, maxLength: 3 })
-    .map((list) => ({ ops: list.filter((o, i) => list.findIndex((x) => x.id === o.id) === i) }));
+    .map((list) => ({ ops: list.filter((o, i) => list.findIndex((x) => x.id === o.id && ('key' in x ? x.key : '') === ('key' in o ? o.key : '')) === i) }));
 }
 
 /** Applies a variant's operations inside an open write transaction. */
