@@ -12,8 +12,8 @@
  * skipped with a note the reporter prints, and a resume can finish them.
  */
 import { afterAll, describe, it } from 'vitest';
-import { BUDGET_SKIP_NOTE, BudgetSpentError, budgetSpent, describeSpend, hasLimit, meteredModel, SpendLedger } from './budget.ts';
-import { ConfigError, loadConfig, type WitnessConfig } from './config.ts';
+import { BUDGET_SKIP_NOTE, BudgetSpentError, describeSpend } from './budget.ts';
+import { loadConfig, type WitnessConfig } from './config.ts';
 import { attachPricing } from './cost.ts';
 import { harnessErrorTrajectory, runEpisode } from './episode.ts';
 import { DEFAULT_HARDENING, type HardeningOptions } from './hardening.ts';
@@ -22,8 +22,8 @@ import { createModel, NO_MODEL_NOTICE } from './models/create.ts';
 import type { ChatModel } from './models/model.ts';
 import type { Oracle, PreparedTask } from './oracle.ts';
 import { loadPrompt, type PromptTemplate } from './prompt.ts';
-import { RESUMED_META_KEY, ResumePlan, settingsConflict } from './resume.ts';
-import { newRunId, RunStore } from './store.ts';
+import { RESUMED_META_KEY } from './resume.ts';
+import { openRunSession } from './session.ts';
 import type { Strategy } from './strategy.ts';
 import type { Json, LoadedTasks, Task, Trajectory } from './types.ts';
 
@@ -74,59 +74,31 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
   const budget = definition.turns ?? config.turns;
   const hardening = resolveHardening(definition.hardening, config);
   const trials = definition.trials ?? config.trials;
-  const runId = config.run.resume ?? process.env.WITNESS_RUN_ID ?? newRunId();
-  const store = new RunStore(config.storeDir, runId);
   const oracle = definition.oracle;
   const modelName = definition.model?.info.name ?? config.model.name;
-  const settings: Record<string, Json> = {
-    model: modelName,
-    seed: config.seed,
-    turns: budget,
-    hardening: hardening as unknown as Json,
-    promptHash: prompt.hash,
-    // Strategies with a prompt of their own (HERO-T's learned prompt) change results when it changes.
-    strategyPrompts: Object.fromEntries(strategies.flatMap((s) => (s.prompt ? [[s.name, s.prompt.hash]] : []))),
-    oracle: { name: oracle.name, settings: oracle.settings() },
+  const session = openRunSession({
+    benchmark: definition.name,
+    config,
+    modelName,
+    settings: {
+      model: modelName,
+      seed: config.seed,
+      turns: budget,
+      hardening: hardening as unknown as Json,
+      promptHash: prompt.hash,
+      // Strategies with a prompt of their own (HERO-T's learned prompt) change results when it changes.
+      strategyPrompts: Object.fromEntries(strategies.flatMap((s) => (s.prompt ? [[s.name, s.prompt.hash]] : []))),
+      oracle: { name: oracle.name, settings: oracle.settings() },
+      trials,
+    },
+    strategies,
+    taskIds: loaded.tasks.map((t) => t.id),
     trials,
-  };
-  const plan = config.run.resume ? ResumePlan.load(store, config.run.rerun) : undefined;
-  if (plan) {
-    for (const problem of plan.unreadable) console.warn(`witness: resume: ${problem} (that episode runs again)`);
-    const stored = store.readSettings(definition.name);
-    const conflict = stored && settingsConflict(runId, definition.name, stored, settings);
-    if (conflict) throw new ConfigError(conflict);
-    if (!stored) store.writeSettings(definition.name, settings);
-  } else {
-    store.writeSettings(definition.name, settings);
-  }
-  const keyOf = (task: Task, strategy: Strategy, trial: number) =>
-    RunStore.key({ benchmark: definition.name, model: { name: modelName }, taskId: task.id, strategy: strategy.name, trial });
-  // A sequential strategy carries a memory from one instance to the next, so its stored episodes
-  // can be reused only when all of them are: an interrupted sequence is redone from its first task.
-  const restarted = new Set<string>();
-  if (plan) {
-    for (const strategy of strategies.filter((s) => s.sequential)) {
-      const keys = loaded.tasks.flatMap((task) => Array.from({ length: trials }, (_, trial) => keyOf(task, strategy, trial)));
-      const reusable = keys.filter((k) => plan.reusable(k) !== undefined).length;
-      if (reusable > 0 && reusable < keys.length) {
-        restarted.add(strategy.name);
-        console.info(`witness: resume: ${definition.name} · ${strategy.name} runs in task order with a memory and was not finished: its ${reusable} stored episodes are redone in order`);
-      }
-    }
-  }
-  const spending = config.budget;
-  if (spending.usd !== undefined && !config.prices[modelName]) {
-    throw new ConfigError(`a budget in USD needs a price for model '${modelName}': add "prices": { "${modelName}": { "input": …, "output": … } } (USD per million tokens) to witness.config.json`);
-  }
-  const ledger = hasLimit(spending) ? new SpendLedger(store.spendDir) : undefined;
+  });
+  const { runId, store } = session;
 
   let model: ChatModel | undefined;
-  const meter = (m: ChatModel) => {
-    if (!ledger) return m;
-    const price = config.prices[m.info.name];
-    return meteredModel(m, { ledger, budget: spending, ...(price ? { price } : {}) });
-  };
-  const getModel = () => (model ??= meter(definition.model ?? createModel(config)));
+  const getModel = () => (model ??= session.meter(definition.model ?? createModel(config)));
   const preparedTasks = new Map<string, Promise<P>>();
   const prepare = (task: Task) => {
     let p = preparedTasks.get(task.id);
@@ -152,17 +124,15 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
         for (let trial = 0; trial < trials; trial++) {
           const name = `${task.id} · ${strategy.name}${trials > 1 ? ` · trial ${trial}` : ''}`;
           declare(name, async ({ task: test, skip }) => {
-            const stored = restarted.has(strategy.name) ? undefined : plan?.reusable(keyOf(task, strategy, trial));
+            const stored = session.reusable(task.id, strategy.name, trial);
             if (stored) {
               test.meta.witness = stored;
               test.meta[RESUMED_META_KEY] = true;
               if (stored.outcome.status === 'harness-error') throw new Error(stored.outcome.error);
               return;
             }
-            if (ledger) {
-              const spent = ledger.total();
-              if (budgetSpent(spent, spending)) skip(`${BUDGET_SKIP_NOTE}: ${describeSpend(spent, spending)}; episode not run`);
-            }
+            const spentNote = session.budgetSpentNote();
+            if (spentNote) skip(spentNote);
             const base = { runId, oracle, strategy, model: getModel(), prompt, budget, trial, seed: config.seed, hardening };
             let trajectory: Trajectory;
             try {
