@@ -23,7 +23,7 @@ fi
 command -v mvn >/dev/null 2>&1 || { echo "neo4j/fetch-jars.sh: Maven (mvn) is not installed; on Debian: apt-get install maven" >&2; exit 3; }
 command -v javac >/dev/null 2>&1 || { echo "neo4j/fetch-jars.sh: a JDK 17+ (javac) is needed; on Debian: apt-get install openjdk-17-jdk-headless" >&2; exit 3; }
 
-say "Witness: fetching the Neo4j 5.20 jars from Maven Central into neo4j/lib (first use: about 120 MB, about a minute)..."
+say "Witness: fetching the Neo4j 5.20 jars from Maven Central into neo4j/lib (first use, or the launcher changed: about 120 MB from Maven Central the first time, about a minute)..."
 rm -f "$lib"/*.jar "$lib/.complete"
 rm -rf "$lib/classes"
 log="$lib/fetch.log"

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.neo4j.configuration.GraphDatabaseInternalSettings;
 import org.neo4j.configuration.GraphDatabaseSettings;
 import org.neo4j.configuration.connectors.BoltConnector;
 import org.neo4j.configuration.connectors.BoltConnectorInternalSettings;
@@ -82,8 +83,11 @@ public final class Launcher {
                     .setConfig(GraphDatabaseSettings.memory_transaction_max_size, ByteUnit.mebiBytes(txMemoryMb))
                     .setConfig(GraphDatabaseSettings.preallocate_logical_logs, false)
                     .setConfig(GraphDatabaseSettings.udc_enabled, false)
-                    // Bolt's worker pool waits 5 s by default on shutdown; our clients are gone by then.
-                    .setConfig(BoltConnectorInternalSettings.thread_pool_shutdown_wait_time, Duration.ofMillis(500));
+                    // Bolt waits 5 s by default on shutdown (worker pool, then Netty's quiet period);
+                    // Witness's clients are gone by then, so a short wait is still a clean stop.
+                    .setConfig(BoltConnectorInternalSettings.thread_pool_shutdown_wait_time, Duration.ofMillis(500))
+                    .setConfig(GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period, 0)
+                    .setConfig(GraphDatabaseInternalSettings.netty_server_shutdown_timeout, Duration.ofSeconds(2));
             if (txTimeoutS > 0) builder.setConfig(GraphDatabaseSettings.transaction_timeout, Duration.ofSeconds(txTimeoutS));
             dbms = builder.build();
         } catch (Throwable error) {
