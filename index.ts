@@ -41,3 +41,4 @@ export { startNeo4j, type StartOptions } from './oracles/cypher/server/start.ts'
 export { Neo4jUnavailableError, type Neo4jServer } from './oracles/cypher/server/server.ts';
 export { compareResults as compareCypherResults, orderMattersFor } from './oracles/cypher/compare.ts';
 export { evaluateCypherBench, type CypherBenchEvaluation } from './oracles/cypher/evaluate.ts';
+export { acquireNeo4j, type Acquired } from './oracles/cypher/server/acquire.ts';
