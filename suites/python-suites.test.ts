@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { readResultsFile } from '../reports/results-file.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const STRATEGIES = ['zero-shot', 'generic', 'error-only', 'one-example', 'three-example', 'diagnostic'];
+const STRATEGIES = ['zero-shot', 'generic', 'error-only', 'one-example', 'three-example', 'diagnostic', 'cheatsheet', 'hero-t', 'react'];
 
 function bench(suite: string, extraEnv: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), `witness-${suite}-`));
@@ -29,13 +29,13 @@ function bench(suite: string, extraEnv: Record<string, string> = {}) {
 }
 
 describe('the Python benchmark suites on the sim model', () => {
-  it('bigcodebench: every fixture task × the six strategies, per-test cases, no harness errors', async () => {
+  it('bigcodebench: every fixture task × every strategy (A-CEGIS grid, HERO-T and baselines), per-test cases, no harness errors', async () => {
     const { run, dir } = bench('bigcodebench');
     expect(run.status, run.stderr.slice(-2000)).toBe(0);
     expect(run.stdout).toMatch(/bigcodebench · sim \(privileged\)/);
     for (const strategy of STRATEGIES) expect(run.stdout).toMatch(new RegExp(`│ ${strategy} +│ +23 │`));
     const results = await readResultsFile(join(dir, 'out', 'results.json'));
-    expect(results.trajectories).toHaveLength(23 * 6);
+    expect(results.trajectories).toHaveLength(23 * STRATEGIES.length);
     expect(results.trajectories.every((t) => t.model.privileged && t.outcome.status !== 'harness-error')).toBe(true);
     const first = results.trajectories.find((t) => t.taskId === 'WitnessBCB/9' && t.strategy === 'diagnostic');
     expect(first?.caseIds).toEqual(['test_empty', 'test_even_median', 'test_multimode_smallest', 'test_simple']);
@@ -55,7 +55,7 @@ describe('the Python benchmark suites on the sim model', () => {
     expect(run.stdout).toMatch(/dscodebench · sim \(privileged\)/);
     for (const strategy of STRATEGIES) expect(run.stdout).toMatch(new RegExp(`│ ${strategy} +│ +4 │`));
     const results = await readResultsFile(join(dir, 'out', 'results.json'));
-    expect(results.trajectories).toHaveLength(4 * 6);
+    expect(results.trajectories).toHaveLength(4 * STRATEGIES.length);
     expect(results.trajectories.every((t) => t.outcome.status !== 'harness-error' && t.caseIds.length >= 200)).toBe(true);
     const solved = results.trajectories.filter((t) => t.outcome.status === 'solved');
     expect(solved.length).toBeGreaterThan(0);
