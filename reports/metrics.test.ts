@@ -16,6 +16,7 @@ import {
   rerPooled,
   rerTaskMean,
   robustSuccess,
+  solvedFirst,
   structuralStability,
   timeToSuccess,
   tokenUsage,
@@ -156,5 +157,27 @@ describe('group metrics', () => {
       expect(robustSuccess(g)).toBeNull();
     }
     expect(tokenUsage([])).toEqual({ total: 0, meanPerTrajectory: null, estimated: false });
+  });
+});
+
+describe('refinement strategies and oracles without hardening', () => {
+  it('Pass@1 is the initial program, Pass@final the refined one', () => {
+    // A refiner whose initial program passed and whose adopted revision broke it.
+    const broke = makeTrajectory({ taskId: 'r1', strategy: 'react', turns: [{ source: 'a', pass: CASES }, { source: 'b', pass: [] }], solvedAtTurn: null, status: 'unsolved' });
+    // One whose revision fixed a failing initial program (solved from turn 2 on).
+    const fixed = makeTrajectory({ taskId: 'r2', strategy: 'react', turns: [{ source: 'a', pass: [] }, { source: 'b', pass: CASES }], solvedAtTurn: 2 });
+    expect([broke, fixed].map(solvedFirst)).toEqual([1, 0]);
+    expect(passAt1([broke, fixed])).toBe(0.5);
+    expect(passAtFinal([broke, fixed])).toBe(0.5);
+  });
+
+  it('hardening rates are unknown (null), not zero, when solved trajectories were never hardened', () => {
+    const solvedNoHardening = [makeTrajectory({ taskId: 'a', turns: [{ source: 'x', pass: CASES }] })];
+    expect(hardenedRate(solvedNoHardening)).toBeNull();
+    expect(robustSuccess(solvedNoHardening)).toBeNull();
+    const unsolved = [makeTrajectory({ taskId: 'b', turns: [{ source: 'x', pass: [] }] })];
+    expect(hardenedRate(unsolved)).toBe(0);
+    const withHardening = [...solvedNoHardening, makeTrajectory({ taskId: 'c', turns: [{ source: 'x', pass: CASES }], hardening: { status: 'robust' } })];
+    expect(hardenedRate(withHardening)).toBe(0.5);
   });
 });

@@ -62,9 +62,15 @@ export function timeToSuccess(t: Trajectory): number | null {
   return t.outcome.status === 'model-error' ? null : t.outcome.solvedAtTurn;
 }
 
-/** 1 when solved at turn 1, else 0. Pass@1 is its mean. */
+/**
+ * 1 when the first program passed, else 0. Pass@1 is its mean. For feedback strategies (which stop
+ * at the first pass) this is τ = 1; for refinement strategies (HERO-T, ReAct, Dynamic Cheatsheet)
+ * it is the initial program, before refinement, while Pass@final is the refined one.
+ */
 export function solvedFirst(t: Trajectory): number {
-  return timeToSuccess(t) === 1 ? 1 : 0;
+  if (t.outcome.status === 'model-error' && t.outcome.solvedAtTurn === null) return 0;
+  const first = t.turns.find((turn) => turn.phase === 'solve');
+  return first?.verdict.pass ? 1 : 0;
 }
 
 /** 1 when solved at any solve turn (τ ≠ null), else 0. Pass@final is its mean. */
@@ -220,12 +226,21 @@ export function structuralStability(group: readonly Trajectory[]): number | null
 
 /** Hardened rate: fraction of counted trajectories whose hardening status is `hardened` or `robust`. */
 export function hardenedRate(group: readonly Trajectory[]): number | null {
-  return meanOver(group, hardenedIndicator);
+  return hardeningRan(group) ? meanOver(group, hardenedIndicator) : null;
 }
 
 /** Robust success: fraction of counted trajectories whose hardening status is `robust`. */
 export function robustSuccess(group: readonly Trajectory[]): number | null {
-  return meanOver(group, robustIndicator);
+  return hardeningRan(group) ? meanOver(group, robustIndicator) : null;
+}
+
+/**
+ * False when the group has solved trajectories and none of them was hardened — the oracle has no
+ * hardener or hardening was off — so the rates are unknown, not zero.
+ */
+export function hardeningRan(group: readonly Trajectory[]): boolean {
+  const solved = group.filter((t) => t.outcome.status !== 'harness-error' && timeToSuccess(t) !== null);
+  return solved.length === 0 || solved.some((t) => t.outcome.hardening !== undefined);
 }
 
 /**
