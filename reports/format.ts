@@ -74,7 +74,8 @@ export function rowCells(row: SummaryRow): string[] {
 /** How to read the table, printed under it. */
 export const LEGEND =
   'Pass@1, Pass@final, hardened, robust in %; [low–high] = 95% percentile bootstrap interval over trajectories ' +
-  '(2,000 resamples, fixed seed). MRR = mean 1/τ (0 if unsolved). RER (pooled) = Σfixes / max(1, Σbreaks); ' +
+  '(2,000 resamples, fixed seed). Pass@1 = the first program passes (for hero-t, react and cheatsheet: before refinement); ' +
+  'Pass@final = the final program passes. hardened/robust — = no hardening ran. MRR = mean 1/τ (0 if unsolved). RER (pooled) = Σfixes / max(1, Σbreaks); ' +
   'RER (task mean) = mean of fixes/max(1, breaks) over trajectories with ≥ 2 solve turns. ~ = token counts estimated.';
 
 function plural(count: number, word: string): string {
