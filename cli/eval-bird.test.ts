@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { evaluateBird } from '../oracles/sql/evaluate.ts';
-import { progressLine } from './eval-bird.ts';
+import { progressLine } from './options.ts';
 import { temporaryFolders } from '../oracles/sql/testing.ts';
 
 const folders = temporaryFolders();
@@ -119,10 +119,10 @@ describe('gold results kept across runs', () => {
 
 describe('the progress line', () => {
   it('appears only on a terminal, only after a second, at most every 200 ms, and ends the line', () => {
-    expect(progressLine({ isTTY: false, write: () => true })).toBeUndefined();
+    expect(progressLine('questions', { isTTY: false, write: () => true })).toBeUndefined();
     const written: string[] = [];
     let now = 0;
-    const progress = progressLine({ isTTY: true, write: (t: string) => written.push(t) }, () => now)!;
+    const progress = progressLine('questions', { isTTY: true, write: (t: string) => written.push(t) }, () => now)!;
     progress(1, 10);
     now = 1200;
     progress(5, 10);
@@ -133,7 +133,7 @@ describe('the progress line', () => {
     progress(10, 10);
     expect(written).toEqual(['\r\x1b[2Kevaluated 5/10 questions (1.2 s)', '\r\x1b[2Kevaluated 7/10 questions (1.5 s)', '\r\x1b[2Kevaluated 10/10 questions (1.5 s)\n']);
     const quick: string[] = [];
-    const short = progressLine({ isTTY: true, write: (t: string) => quick.push(t) }, () => 0)!;
+    const short = progressLine('questions', { isTTY: true, write: (t: string) => quick.push(t) }, () => 0)!;
     short(10, 10);
     expect(quick).toEqual([]);
   });

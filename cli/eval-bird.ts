@@ -1,23 +1,12 @@
 /** `witness eval bird`: a faster drop-in for BIRD's evaluation scripts (EX by difficulty, VES, R-VES). */
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { InvalidArgumentError, Option } from 'commander';
+import { Option } from 'commander';
 import { COMPARE_MODES, type CompareMode } from '../oracles/sql/compare.ts';
 import { evaluateBird, formatBirdTable, type BirdEvaluation } from '../oracles/sql/evaluate.ts';
 import { formatSeconds } from '../oracles/sql/pool.ts';
+import { positiveInteger, positiveNumber, progressLine } from './options.ts';
 import type { Registrar } from './registrar.ts';
-
-function positiveInteger(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
-  return n;
-}
-
-function positiveNumber(value: string): number {
-  const n = Number(value);
-  if (!(n > 0)) throw new InvalidArgumentError('expected a positive number');
-  return n;
-}
 
 interface EvalBirdOptions {
   data: string;
@@ -33,25 +22,6 @@ interface EvalBirdOptions {
   goldCache: string | false;
   json?: boolean;
   out?: string;
-}
-
-/** A progress line for runs longer than a second, and only on a terminal (logs and pipes stay clean). */
-export function progressLine(
-  stream: { isTTY?: boolean; write(text: string): unknown } = process.stderr,
-  clock: () => number = () => performance.now(),
-): ((done: number, total: number) => void) | undefined {
-  if (!stream.isTTY) return undefined;
-  const started = clock();
-  let last = 0;
-  let shown = false;
-  return (done, total) => {
-    const now = clock();
-    if (done < total && (now - started < 1000 || now - last < 200)) return;
-    if (done === total && !shown) return;
-    last = now;
-    shown = true;
-    stream.write(`\r\x1b[2Kevaluated ${done}/${total} questions (${formatSeconds(now - started)})${done === total ? '\n' : ''}`);
-  };
 }
 
 function summary(e: BirdEvaluation): string {
@@ -85,7 +55,7 @@ export const registerEvalBird: Registrar = ({ evaluate }) => {
     .option('--out <file>', 'also write the scores and per-question results as JSON to a file')
     .addHelpText('after', '\nExit status: 0 when every question could be evaluated, 1 when some input was broken (each listed on stderr, its question scored 0), 2 on usage errors.')
     .action(async (o: EvalBirdOptions) => {
-      const onProgress = progressLine();
+      const onProgress = progressLine('questions');
       const evaluation = await evaluateBird({
         data: o.data,
         predictions: o.predictions,

@@ -15,6 +15,7 @@ import { evaluateSamples, readSamples, type Evaluation } from '../oracles/python
 import { extractPython } from '../oracles/python/extract.ts';
 import { BACKEND_CHOICES, parseBackendChoice, type BackendChoice } from '../oracles/python/sandbox/select.ts';
 import type { CommandGroups } from './registrar.ts';
+import { positiveInteger, positiveNumber, progressLine } from './options.ts';
 
 interface CommonOptions {
   data: string;
@@ -24,14 +25,9 @@ interface CommonOptions {
   workers?: number;
 }
 
-function positive(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`expected a positive number, got ${value}`);
-  return n;
-}
-
 function progress(): { onProgress?: (done: number, total: number) => void } {
-  return process.stderr.isTTY ? { onProgress: (done, total) => process.stderr.write(`\rscored ${done}/${total} tasks${done === total ? '\n' : ''}`) } : {};
+  const onProgress = progressLine('tasks');
+  return onProgress ? { onProgress } : {};
 }
 
 /** The evaluation as text: pass@k, then one line per task. */
@@ -113,7 +109,7 @@ function common(command: Command): Command {
   return command
     .option('--json', 'print pass@k and per-task results as JSON')
     .addOption(new Option('--sandbox <backend>', 'Python sandbox (default: WITNESS_PYTHON_SANDBOX, else auto = bwrap, then docker)').choices([...BACKEND_CHOICES]))
-    .option('--workers <n>', 'warm sandboxed Python workers', (v) => Math.round(positive(v)));
+    .option('--workers <n>', 'warm sandboxed Python workers', positiveInteger);
 }
 
 function print(json: boolean | undefined, evaluation: Evaluation): void {
@@ -129,7 +125,7 @@ export function registerPythonCommands({ evaluate }: CommandGroups): void {
       .requiredOption('--data <file>', 'BigCodeBench tasks, JSON Lines (.jsonl or .jsonl.gz)')
       .requiredOption('--samples <file>', 'samples, JSON Lines: {"task_id", "solution"} (or "completion", appended to complete_prompt)')
       .option('--no-calibrated', 'run the solution alone, without the code_prompt preamble and stub')
-      .option('--time-limit <seconds>', 'the per-task limit before the reference time is added (official: 240)', positive),
+      .option('--time-limit <seconds>', 'the per-task limit before the reference time is added (official: 240)', positiveNumber),
   ).action(async (o: CommonOptions & { calibrated: boolean; timeLimit?: number }) => {
     print(o.json, await evaluateBigCodeBench(o));
   });
@@ -139,7 +135,7 @@ export function registerPythonCommands({ evaluate }: CommandGroups): void {
       .description('run DSCodeBench samples (problem_id + solution) on the 200 seeded inputs of each task against its reference in the Python sandbox: pass@k and the failing inputs')
       .requiredOption('--data <file>', 'DSCodeBench tasks, JSON Lines (.json, .jsonl or .gz)')
       .requiredOption('--samples <file>', 'samples, JSON Lines: {"problem_id", "solution"} (or "response": its first code block is used)')
-      .option('--time-limit <seconds>', 'limit of a candidate over all 200 inputs (official: 200)', positive)
+      .option('--time-limit <seconds>', 'limit of a candidate over all 200 inputs (official: 200)', positiveNumber)
       .option('--replicate-no-op-float-branches', 'replicate the original comparator bug: same-typed floats, tensors and masked arrays always match'),
   ).action(async (o: CommonOptions & { timeLimit?: number; replicateNoOpFloatBranches?: boolean }) => {
     print(o.json, await evaluateDsCodeBench({ ...o, noOpFloatBranches: Boolean(o.replicateNoOpFloatBranches) }));

@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { parseBudget } from '../core/budget.ts';
 import { loadConfig } from '../core/config.ts';
 import { RERUN_MODES } from '../core/resume.ts';
@@ -11,21 +11,10 @@ import type { Dialect } from '../oracles/regex/ast.ts';
 import { checkRegex, formatCheckRegex } from './check-regex.ts';
 import { REGISTRARS } from './commands.ts';
 import { evaluateNlRx } from './eval-nlrx.ts';
+import { nonNegativeInteger, positiveInteger, progressLine } from './options.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dialectOption = (flags: string, description: string) => new Option(flags, description).choices(['ecmascript', 'brics']);
-
-function integer(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a non-negative integer');
-  return n;
-}
-
-function positive(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
-  return n;
-}
 
 /** A usage error: printed with the command's help hint and exit status 2. */
 function usageError(message: string): Error {
@@ -51,7 +40,7 @@ export function buildProgram(): Command {
     .addOption(dialectOption('--dialect <dialect>', 'dialect of both regexes').default('ecmascript'))
     .addOption(dialectOption('--gold-dialect <dialect>', 'dialect of the gold (overrides --dialect)'))
     .addOption(dialectOption('--candidate-dialect <dialect>', 'dialect of the candidate (overrides --dialect)'))
-    .option('--seed <n>', 'seed of the hidden tests', integer, 0)
+    .option('--seed <n>', 'seed of the hidden tests', nonNegativeInteger, 0)
     .option('--json', 'print the result as JSON')
     .addHelpText('after', '\nExit status: 0 when the languages are equal (or, if undecidable, all hidden tests pass), 1 otherwise, 2 on usage errors.')
     .action(async (o: { gold: string; candidate: string; dialect: Dialect; goldDialect?: Dialect; candidateDialect?: Dialect; seed: number; json?: boolean }) => {
@@ -77,13 +66,14 @@ export function buildProgram(): Command {
     .option('--tokenized', 'predictions use DeepRegex tokens (<M0>, <NUM>, …, space separated)')
     .option('--json', 'print accuracy and per-item results as JSON')
     .action((o: { data: string; predictions: string; dialect: Dialect; tokenized?: boolean; json?: boolean }) => {
+      const progress = progressLine('regexes');
       const result = evaluateNlRx({
         data: o.data,
         predictions: o.predictions,
         dialect: o.dialect,
         tokenized: Boolean(o.tokenized),
         // Progress only on a terminal, so logs and pipes stay clean.
-        ...(process.stderr.isTTY ? { onProgress: (done: number, total: number) => process.stderr.write(`\rscored ${done}/${total}${done === total ? '\n' : ''}`) } : {}),
+        ...(progress ? { onProgress: progress } : {}),
       });
       print(Boolean(o.json), result, () => {
         const s = result.byStatus;
@@ -103,7 +93,7 @@ export function buildProgram(): Command {
     .argument('[args...]', 'vitest arguments')
     .option('--resume <run>', 'reuse the finished episodes of run <run> in the run store ("latest" = the most recent run)')
     .addOption(new Option('--rerun <which>', 'with --resume: redo the stored episodes that errored (harness or model error) or failed (not solved)').choices([...RERUN_MODES]))
-    .option('--trials <n>', 'repeats per (task, strategy), for pass@k and per-task agreement', positive)
+    .option('--trials <n>', 'repeats per (task, strategy), for pass@k and per-task agreement', positiveInteger)
     .option('--budget <amount>', 'stop the run cleanly once it has spent this many tokens (120000, 120k, 1.5M) or USD ($2.50, needs prices in the config)')
     .allowUnknownOption()
     .addHelpText(

@@ -2,28 +2,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { InvalidArgumentError } from 'commander';
 import { loadConfig } from '../core/config.ts';
 import { createModel, NO_MODEL_NOTICE } from '../core/models/create.ts';
 import { loadPrompt } from '../core/prompt.ts';
 import { DEFAULT_HERO, optimizePrompt } from '../strategies/hero/optimize.ts';
 import { renderHeroReport } from '../strategies/hero/report.ts';
 import { specByName } from '../suites/registry.ts';
+import { fraction, positiveInteger, proportion } from './options.ts';
 import type { Registrar } from './registrar.ts';
 
 const REFLECT_PROMPT = fileURLToPath(new URL('../prompts/hero/reflect.md', import.meta.url));
-
-function positive(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
-  return n;
-}
-
-function fraction(value: string): number {
-  const n = Number(value);
-  if (!(n > 0 && n < 1)) throw new InvalidArgumentError('expected a number between 0 and 1');
-  return n;
-}
 
 export const registerOptimizeHero: Registrar = ({ program }) => {
   const optimize = program.commands.find((c) => c.name() === 'optimize') ?? program.command('optimize').description('learn prompts offline from execution evidence');
@@ -31,13 +19,13 @@ export const registerOptimizeHero: Registrar = ({ program }) => {
     .command('hero')
     .description('HERO-O: learn a reusable prompt for a suite from execution evidence (paired acceptance, leak filter)')
     .requiredOption('--suite <name>', 'the benchmark, e.g. nl-rx')
-    .option('--rounds <n>', 'optimization rounds (no early stop)', positive, DEFAULT_HERO.rounds)
-    .option('--candidates <n>', 'prompt revisions proposed per round', positive, DEFAULT_HERO.candidates)
-    .option('--evidence <n>', 'successes and failures shown to the reflector, each', positive, DEFAULT_HERO.evidencePerSide)
-    .option('--margin <x>', 'pass-rate improvement a revision must exceed', Number, DEFAULT_HERO.acceptance.margin)
-    .option('--first-slice <n>', 'update instances in the first acceptance slice', positive, DEFAULT_HERO.acceptance.firstSlice)
+    .option('--rounds <n>', 'optimization rounds (no early stop)', positiveInteger, DEFAULT_HERO.rounds)
+    .option('--candidates <n>', 'prompt revisions proposed per round', positiveInteger, DEFAULT_HERO.candidates)
+    .option('--evidence <n>', 'successes and failures shown to the reflector, each', positiveInteger, DEFAULT_HERO.evidencePerSide)
+    .option('--margin <x>', 'pass-rate improvement a revision must exceed', proportion, DEFAULT_HERO.acceptance.margin)
+    .option('--first-slice <n>', 'update instances in the first acceptance slice', positiveInteger, DEFAULT_HERO.acceptance.firstSlice)
     .option('--train-fraction <x>', 'share of the tasks used for optimization (the rest is the test split)', fraction, 0.5)
-    .option('--seed <n>', 'seed of the pools', positive, DEFAULT_HERO.seed)
+    .option('--seed <n>', 'seed of the pools', positiveInteger, DEFAULT_HERO.seed)
     .option('--reflector <model>', 'reflector model at the same endpoint (default: the configured model)')
     .option('--out <dir>', 'where to write learned.md, hero-report.json and hero-report.md (default .witness/hero/<suite>)')
     .action(async (o: { suite: string; rounds: number; candidates: number; evidence: number; margin: number; firstSlice: number; trainFraction: number; seed: number; reflector?: string; out?: string }) => {

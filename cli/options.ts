@@ -1,0 +1,60 @@
+/** Option parsers and the progress line shared by the commands. A bad value is a usage error (exit 2). */
+import { InvalidArgumentError } from 'commander';
+
+export function nonNegativeInteger(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a non-negative integer');
+  return n;
+}
+
+export function positiveInteger(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+export function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!(n > 0) || !Number.isFinite(n)) throw new InvalidArgumentError('expected a positive number');
+  return n;
+}
+
+export function fraction(value: string): number {
+  const n = Number(value);
+  if (!(n > 0 && n < 1)) throw new InvalidArgumentError('expected a number between 0 and 1');
+  return n;
+}
+
+/** A share from 0 to 1 inclusive (e.g. a margin on a pass rate). */
+export function proportion(value: string): number {
+  const n = Number(value);
+  if (!(n >= 0 && n <= 1)) throw new InvalidArgumentError('expected a number from 0 to 1');
+  return n;
+}
+
+function formatElapsed(ms: number): string {
+  return ms >= 1000 ? `${+(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`;
+}
+
+/**
+ * A progress line ("evaluated 5/10 questions (1.2 s)") for runs longer than a second, at most every
+ * 200 ms, ending the line when done — and only on a terminal, so logs and pipes stay clean.
+ */
+export function progressLine(
+  noun: string,
+  stream: { isTTY?: boolean; write(text: string): unknown } = process.stderr,
+  clock: () => number = () => performance.now(),
+): ((done: number, total: number) => void) | undefined {
+  if (!stream.isTTY) return undefined;
+  const started = clock();
+  let last = 0;
+  let shown = false;
+  return (done, total) => {
+    const now = clock();
+    if (done < total && (now - started < 1000 || now - last < 200)) return;
+    if (done === total && !shown) return;
+    last = now;
+    shown = true;
+    stream.write(`\r\x1b[2Kevaluated ${done}/${total} ${noun} (${formatElapsed(now - started)})${done === total ? '\n' : ''}`);
+  };
+}
