@@ -1,4 +1,4 @@
-/** The unbiased pass@k estimator (HumanEval, BigCodeBench): per task 1 − C(n−c, k) / C(n, k), averaged. */
+/** The unbiased pass@k estimator (HumanEval, BigCodeBench): per task 1 − C(n−c, k) / C(n, k), averaged. Shared by reports and evaluators. */
 
 /** pass@k of one task with n samples of which c are correct (requires k ≤ n). */
 export function passAtK(n: number, c: number, k: number): number {

@@ -5,6 +5,10 @@
  */
 import type { Trajectory } from '../core/types.ts';
 import { countedTrajectories, solvedFinal } from './metrics.ts';
+import { passAtK } from '../core/pass-at-k.ts';
+
+/** The unbiased estimator lives in core (the Python evaluators use it too). */
+export { passAtK };
 
 export interface TaskRepeats {
   taskId: string;
@@ -12,20 +16,6 @@ export interface TaskRepeats {
   n: number;
   /** Of those, the ones that solved it. */
   c: number;
-}
-
-/**
- * Unbiased pass@k of one task (Chen et al. 2021, as BigCodeBench computes it):
- * 1 − C(n−c, k) / C(n, k), evaluated as 1 − Π_{i=n−c+1}^{n} (1 − k/i) to stay exact for large n.
- */
-export function passAtK(n: number, c: number, k: number): number {
-  if (!Number.isInteger(n) || !Number.isInteger(c) || !Number.isInteger(k) || k < 1 || k > n || c < 0 || c > n) {
-    throw new RangeError(`passAtK: need integers 1 ≤ k ≤ n and 0 ≤ c ≤ n, got n=${n}, c=${c}, k=${k}`);
-  }
-  if (n - c < k) return 1;
-  let product = 1;
-  for (let i = n - c + 1; i <= n; i++) product *= 1 - k / i;
-  return 1 - product;
 }
 
 /** n and c per task over the counted trajectories of a group, by task id. */

@@ -8,7 +8,7 @@ import type { Oracle, PreparedTask } from '../../core/oracle.ts';
 import type { Candidate, LoadedTasks, Task, Verdict } from '../../core/types.ts';
 import { EnvironmentMissingError } from './environment.ts';
 import { readJsonl } from './jsonl.ts';
-import { passAtKTable } from './pass-at-k.ts';
+import { passAtKTable } from '../../core/pass-at-k.ts';
 
 export interface SampleInput {
   taskId: string;
