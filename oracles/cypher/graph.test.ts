@@ -74,6 +74,21 @@ describe('the SimpleKG loader', () => {
   });
 });
 
+describe('values from the driver', () => {
+  it('are integers as numbers where safe, exact bigints beyond, dates as ISO strings, nodes as property maps', async () => {
+    const [r] = await read(
+      "MATCH (c:Country) WITH c ORDER BY c.eid LIMIT 1 RETURN 42 AS small, 2^53 AS float, toInteger(2^53) + 1 AS big, date('2001-09-11') AS d, [date('1999-01-02')] AS ds, null AS nothing, {b: [2, 1], a: 'x'} AS m, c",
+    );
+    const { fromNeo4j, OpaqueValue } = await import('./values.ts');
+    const cells = Object.fromEntries(r!.keys.map((k) => [k, fromNeo4j(r!.get(k))]));
+    expect(cells).toMatchObject({ small: 42, float: 2 ** 53, big: 2n ** 53n + 1n, d: '2001-09-11', ds: ['1999-01-02'], nothing: null, m: { b: [2, 1], a: 'x' } });
+    expect(cells.c).toMatchObject({ eid: expect.stringMatching(/^Country#W/), population: expect.any(Number), area_km2: expect.any(Number) });
+    const [t] = await read('RETURN datetime(\'2020-01-01T10:00:00Z\') AS dt, point({x: 1, y: 2}) AS p');
+    expect(fromNeo4j(t!.get('dt'))).toBeInstanceOf(OpaqueValue);
+    expect(fromNeo4j(t!.get('p'))).toBeInstanceOf(OpaqueValue);
+  });
+});
+
 describe('graph variants', () => {
   it('apply inside a transaction and vanish when it rolls back', async () => {
     const [r] = await read("MATCH (:Airline {name: 'Pavotaes Airlines'})-[r:serves]->(a:Airport) RETURN elementId(r) AS id, a.name AS airport ORDER BY airport LIMIT 1");

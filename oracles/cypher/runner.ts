@@ -33,7 +33,13 @@ class BoundedCache<V> {
     this.map.set(key, value);
     if (this.map.size > this.limit) this.map.delete(this.map.keys().next().value as string);
   }
+  delete(key: string): void {
+    this.map.delete(key);
+  }
 }
+
+/** Results longer than this are not kept in the caches (memory). */
+const CACHED_ROWS = 10_000;
 
 const TRANSIENT_RETRIES = 4;
 
@@ -72,6 +78,9 @@ export class CypherRunner {
       const timeoutMs = role === 'gold' ? this.options.goldTimeoutMs : this.options.timeoutMs;
       cached = runReadQuery(this.driver, query, { timeoutMs, maxRows: this.maxRows, database: this.options.database });
       this.results.set(key, cached);
+      void cached.then((run) => {
+        if (run.ok && run.table.rows.length > CACHED_ROWS && role === 'candidate') this.results.delete(key);
+      });
     }
     return cached;
   }
