@@ -10,7 +10,7 @@ import type { Rng } from '../../core/random.ts';
 import type { Candidate, Json, JsonObject, Task, Verdict, Witness } from '../../core/types.ts';
 import { compareResults, keyRows, orderMattersFor } from './compare.ts';
 import { extractCypher } from './extract.ts';
-import { cypherHardener } from './hardener.ts';
+import { cypherHardener, failingVariantWitness } from './hardener.ts';
 import { databaseFingerprint, graphFingerprint } from './load-graph.ts';
 import { mutateCypher } from './mutate.ts';
 import { cypherObserver } from './observer.ts';
@@ -142,12 +142,11 @@ export function cypherOracle(options: CypherOracleOptions): Oracle<CypherPrepare
       ]);
       let pass = true;
       if (gold?.ok && cand) {
-        if (!cand.ok) pass = false;
-        else {
-          const j = judge(gold.table, cand.table, cmp);
-          pass = j.outcome?.equal === true;
-          witnesses.push(...rowWitnesses(j, variant, id));
-        }
+        const j = cand.ok ? judge(gold.table, cand.table, cmp) : null;
+        const failure = cand.ok ? j?.error?.message : cand.error.message;
+        pass = j?.outcome?.equal === true;
+        if (failure !== undefined) witnesses.push({ ...failingVariantWitness(variant, failure), caseId: id });
+        else if (j) witnesses.push(...rowWitnesses(j, variant, id));
       }
       if (!pass) variantsFailed++;
       cases.push({ id, pass });
