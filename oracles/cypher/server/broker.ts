@@ -10,11 +10,11 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { createDriver } from '../driver.ts';
-import { ensureGraph, graphFingerprint } from '../load-graph.ts';
-import { readSimpleKG } from '../simplekg.ts';
 import type { Neo4jServer } from './server.ts';
-import { startNeo4j, type StartOptions } from './start.ts';
+import type { StartOptions } from './start.ts';
+
+// The driver, dockerode and the loader are imported on the first request only: every vitest run
+// starts this broker, and most never ask for Neo4j.
 
 export interface BrokerReply {
   ok: boolean;
@@ -40,7 +40,7 @@ export interface BrokerOptions extends StartOptions {
 /** Starts the broker on a free loopback port. */
 export async function startBroker(options: BrokerOptions = {}): Promise<Broker> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const start = options.start ?? startNeo4j;
+  const start = options.start ?? (async (o: StartOptions) => (await import('./start.ts')).startNeo4j(o));
   const token = randomBytes(12).toString('hex');
   let started: Neo4jServer | undefined;
   let serverPromise: Promise<Neo4jServer> | undefined;
@@ -55,7 +55,11 @@ export async function startBroker(options: BrokerOptions = {}): Promise<Broker> 
       return server;
     })());
 
-  const ensureLoaded = (server: Neo4jServer, path: string): Promise<void> => {
+  const ensureLoaded = async (server: Neo4jServer, path: string): Promise<void> => {
+    if (loadedGraph?.path === path) return loadedGraph.promise;
+    const { readSimpleKG } = await import('../simplekg.ts');
+    const { createDriver } = await import('../driver.ts');
+    const { ensureGraph, graphFingerprint } = await import('../load-graph.ts');
     if (loadedGraph?.path === path) return loadedGraph.promise;
     const kg = readSimpleKG(path);
     const eids = graphFingerprint(kg).eids;
