@@ -1,13 +1,7 @@
 /** `witness eval cypherbench`: CypherBench execution accuracy of a predictions file on a real Neo4j 5.20. */
-import { InvalidArgumentError } from 'commander';
 import { evaluateCypherBench, type CypherBenchEvaluation } from '../oracles/cypher/evaluate.ts';
+import { positiveNumber, progressLine } from './options.ts';
 import type { Registrar } from './registrar.ts';
-
-function positiveSeconds(value: string): number {
-  const n = Number(value);
-  if (!(n > 0)) throw new InvalidArgumentError('expected a positive number of seconds');
-  return n;
-}
 
 const percent = (x: number) => `${(100 * x).toFixed(2)}%`;
 
@@ -36,12 +30,12 @@ export const registerEvalCypherbench: Registrar = ({ evaluate }) => {
     .requiredOption('--predictions <file>', "CypherBench's result.json (items with pred_cypher), a JSON map qid → query, or one query per line")
     .option('--uri <uri>', 'a Neo4j that already holds the graph; it is used as it is and never modified')
     .option('--graph <file...>', 'SimpleKG graph file(s) (default: <graph>_simplekg.json next to the data file, or in graphs/ or graphs/simplekg/)')
-    .option('--timeout <seconds>', 'server-side timeout per predicted query', positiveSeconds, 120)
+    .option('--timeout <seconds>', 'server-side timeout per predicted query', positiveNumber, 120)
     .option('--no-check-answers', "do not check gold results against the items' answer_json")
     .option('--json', 'print the scores and per-item results as JSON')
     .addHelpText('after', '\nExit status: 0 when scored (whatever the accuracy), 1 when Neo4j or the files are unusable, 2 on usage errors.')
     .action(async (o: { data: string; predictions: string; uri?: string; graph?: string[]; timeout: number; checkAnswers: boolean; json?: boolean }) => {
-      const progress = process.stderr.isTTY ? (done: number, total: number) => process.stderr.write(`\r\x1b[2Kscored ${done}/${total}${done === total ? '\n' : ''}`) : undefined;
+      const progress = progressLine('questions');
       const result = await evaluateCypherBench({
         data: o.data,
         predictions: o.predictions,
