@@ -29,7 +29,7 @@ export const registerOptimizeHero: Registrar = ({ program }) => {
     .option('--reflector <model>', 'reflector model at the same endpoint (default: the configured model)')
     .option('--out <dir>', 'where to write learned.md, hero-report.json and hero-report.md (default .witness/hero/<suite>)')
     .action(async (o: { suite: string; rounds: number; candidates: number; evidence: number; margin: number; firstSlice: number; trainFraction: number; seed: number; reflector?: string; out?: string }) => {
-      const spec = specByName(o.suite);
+      const spec = await specByName(o.suite);
       const { config, defaultedToSim } = loadConfig(process.cwd());
       if (defaultedToSim) process.stderr.write(`${NO_MODEL_NOTICE}\n`);
       const model = createModel(config);
@@ -59,6 +59,7 @@ export const registerOptimizeHero: Registrar = ({ program }) => {
         await model.close?.();
         if (reflector !== model) await reflector.close?.();
         await spec.oracle.dispose?.();
+        await spec.dispose?.();
       }
     });
 };

@@ -1,6 +1,6 @@
 /**
  * `npm run bench` on the CypherBench suite, end to end: it starts its own Neo4j (the Java launcher
- * here), runs the questions × the six strategies with the sim, prints the reporter's table, and
+ * here), runs the questions × every strategy (the A-CEGIS grid, HERO-T and its baselines) with the sim, prints the reporter's table, and
  * stops the JVM when the run ends; without Java or Docker it reports the suite as not run, with
  * the reason, and still exits 0.
  */
@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { readResultsFile } from '../reports/results-file.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const STRATEGIES = ['zero-shot', 'generic', 'error-only', 'one-example', 'three-example', 'diagnostic'];
+const STRATEGIES = ['zero-shot', 'generic', 'error-only', 'one-example', 'three-example', 'diagnostic', 'cheatsheet', 'hero-t', 'react'];
 
 function bench(env: NodeJS.ProcessEnv, ...args: string[]) {
   const dir = mkdtempSync(join(tmpdir(), 'witness-cypherbench-'));
@@ -50,7 +50,7 @@ describe('the cypherbench benchmark suite', () => {
     for (const strategy of STRATEGIES) expect(run.stdout).toMatch(new RegExp(`│ ${strategy} +│ +10 │`));
 
     const results = await readResultsFile(join(dir, 'out', 'results.json'));
-    expect(results.trajectories).toHaveLength(60);
+    expect(results.trajectories).toHaveLength(10 * STRATEGIES.length);
     expect(results.trajectories.every((t) => t.outcome.status !== 'harness-error' && t.oracle.name === 'cypher')).toBe(true);
     const row = (name: string) => results.summary.find((r) => r.strategy === name)!;
     expect(row('diagnostic').passFinal.value!).toBeGreaterThanOrEqual(row('generic').passFinal.value!);

@@ -10,6 +10,13 @@ import { loadBigCodeBench } from '../oracles/python/bigcodebench/loader.ts';
 import { bigCodeBenchOracle } from '../oracles/python/bigcodebench/oracle.ts';
 import { loadDsCodeBench } from '../oracles/python/dscodebench/loader.ts';
 import { dsCodeBenchOracle } from '../oracles/python/dscodebench/oracle.ts';
+import { createDriver } from '../oracles/cypher/driver.ts';
+import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from '../oracles/cypher/fixture-paths.ts';
+import { ensureGraph } from '../oracles/cypher/load-graph.ts';
+import { cypherOracle } from '../oracles/cypher/oracle.ts';
+import { loadCypherBenchQuestions } from '../oracles/cypher/questions.ts';
+import { startNeo4j } from '../oracles/cypher/server/start.ts';
+import { readSimpleKG } from '../oracles/cypher/simplekg.ts';
 import { loadNlRx } from '../oracles/regex/nlrx.ts';
 import { BIRD_FIXTURES, loadBird } from '../oracles/sql/bird.ts';
 import { sqlOracle } from '../oracles/sql/oracle.ts';
@@ -21,6 +28,8 @@ export interface BenchmarkSpec {
   oracle: Oracle<PreparedTask>;
   /** Path of the seed prompt template. */
   prompt: string;
+  /** Releases what the spec started besides the oracle (e.g. a Neo4j server); the oracle is disposed too. */
+  dispose?: () => Promise<void>;
 }
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -83,7 +92,34 @@ export function birdSpec(): BenchmarkSpec {
   };
 }
 
-export const SPECS: Record<string, () => BenchmarkSpec> = {
+/** CypherBench on the skyways fixture graph, on a Neo4j at `uri`. */
+export function cypherBenchSpec(uri: string): BenchmarkSpec {
+  return {
+    name: 'cypherbench',
+    tasks: loadCypherBenchQuestions(SKYWAYS_QUESTIONS_FILE),
+    oracle: cypherOracle({ uri, graphs: [readSimpleKG(SKYWAYS_GRAPH_FILE)] }) as unknown as Oracle<PreparedTask>,
+    prompt: here('../prompts/cypherbench.md'),
+  };
+}
+
+/** CypherBench outside vitest: starts Neo4j (NEO4J_URI, Docker or the launcher), loads the graph, stops it on dispose. */
+async function startedCypherBenchSpec(): Promise<BenchmarkSpec> {
+  const server = await startNeo4j();
+  const driver = createDriver(server.uri);
+  try {
+    await ensureGraph(driver, readSimpleKG(SKYWAYS_GRAPH_FILE));
+  } catch (error) {
+    await server.stop();
+    throw error;
+  } finally {
+    await driver.close();
+  }
+  const spec = cypherBenchSpec(server.uri);
+  return { ...spec, dispose: () => server.stop() };
+}
+
+export const SPECS: Record<string, () => BenchmarkSpec | Promise<BenchmarkSpec>> = {
+  cypherbench: startedCypherBenchSpec,
   'nl-rx': nlRxSpec,
   bird: birdSpec,
   dscodebench: dsCodeBenchSpec,
@@ -91,7 +127,7 @@ export const SPECS: Record<string, () => BenchmarkSpec> = {
 };
 
 /** A spec by name; an unknown name is an error listing the known ones. */
-export function specByName(name: string): BenchmarkSpec {
+export async function specByName(name: string): Promise<BenchmarkSpec> {
   const factory = SPECS[name];
   if (!factory) throw new Error(`unknown suite "${name}" (known: ${Object.keys(SPECS).sort().join(', ')})`);
   return factory();
