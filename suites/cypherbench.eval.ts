@@ -1,9 +1,9 @@
-import { describe, it } from 'vitest';
 import { defineBenchmark } from '../core/suite.ts';
 import { SKYWAYS_GRAPH_FILE } from '../oracles/cypher/fixture-paths.ts';
 import { acquireNeo4j } from '../oracles/cypher/server/acquire.ts';
 import { pickStrategies } from '../strategies/index.ts';
 import { heroStrategies } from './hero-strategies.ts';
+import { declareNotRun } from './not-run.ts';
 import { cypherBenchSpec } from './registry.ts';
 
 // CypherBench on the skyways fixture against a real Neo4j 5.20 (started for this run, or NEO4J_URI):
@@ -15,8 +15,5 @@ if (neo4j.ok) {
   const spec = cypherBenchSpec(neo4j.uri);
   defineBenchmark({ ...spec, strategies: [...pickStrategies(), ...heroStrategies(spec)] });
 } else {
-  console.warn(`cypherbench: not run.\n${neo4j.reason}`);
-  describe('cypherbench', () => {
-    it.skip(`not run: ${neo4j.reason.split('\n').map((l) => l.trim()).join(' ')}`, () => {});
-  });
+  declareNotRun('cypherbench', neo4j.reason);
 }

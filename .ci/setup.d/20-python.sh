@@ -7,9 +7,6 @@ command -v bwrap >/dev/null 2>&1 || needed+=(bubblewrap)
 command -v prlimit >/dev/null 2>&1 || needed+=(util-linux)
 /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || needed+=(python3-numpy)
 /usr/bin/python3 -c 'import pandas' >/dev/null 2>&1 || needed+=(python3-pandas)
-if [ ${#needed[@]} -gt 0 ]; then
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -q >/dev/null
-  apt-get install -y -q --no-install-recommends "${needed[@]}" >/dev/null
-fi
+source "$(dirname "$0")/../apt.sh"
+apt_install "${needed[@]}"
 echo "python sandbox: $(bwrap --version), $(/usr/bin/python3 -c 'import sys, numpy, pandas; print("python", sys.version.split()[0], "numpy", numpy.__version__, "pandas", pandas.__version__)')"

@@ -7,10 +7,7 @@ cd "$(dirname "$0")/../.."
 needed=()
 command -v javac >/dev/null 2>&1 || needed+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null 2>&1 || needed+=(maven)
-if [ ${#needed[@]} -gt 0 ]; then
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -q >/dev/null
-  apt-get install -y -q --no-install-recommends "${needed[@]}" >/dev/null
-fi
+source "$(dirname "$0")/../apt.sh"
+apt_install "${needed[@]}"
 bash neo4j/fetch-jars.sh --quiet
 echo "neo4j launcher: $(java -version 2>&1 | head -n 1), $(ls neo4j/lib/*.jar | wc -l) jars in neo4j/lib"
