@@ -1,6 +1,8 @@
 /** Reading JSON Lines datasets (plain or gzipped), one record per line, each bad line reported by number. */
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import type { LoadedTasks, Task } from '../../core/types.ts';
 
 export interface JsonlRecord {
   line: number;
@@ -66,4 +68,44 @@ export function stringFields<K extends string>(value: Record<string, unknown>, k
     else missing.push(key);
   }
   return { fields, missing };
+}
+
+/**
+ * Tasks from a JSON Lines dataset: each record must have the string `fields`; `toTask` validates
+ * the rest and builds the task (or returns the problem). Broken lines, missing fields, failed checks
+ * and repeated ids become issues naming file and line; the other records load. `prepare` may
+ * normalize a record before its fields are read.
+ */
+export function loadJsonlTasks<K extends string>(
+  path: string,
+  fields: readonly K[],
+  idField: K,
+  toTask: (fields: Record<K, string>) => Omit<Task, 'meta'> | { problem: string },
+  prepare: (value: Record<string, unknown>) => Record<string, unknown> = (value) => value,
+): LoadedTasks {
+  const { records, issues: parseIssues } = readJsonl(path);
+  const name = basename(path);
+  const issues = parseIssues.map((i) => ({ item: `${name}:${i.line}`, message: i.message }));
+  const tasks: Task[] = [];
+  const seen = new Set<string>();
+  for (const { line, value } of records) {
+    const item = `${name}:${line}`;
+    const { fields: found, missing } = stringFields(prepare(value), fields);
+    if (missing.length) {
+      issues.push({ item, message: `missing or non-string field(s): ${missing.join(', ')}` });
+      continue;
+    }
+    const built = toTask(found);
+    if ('problem' in built) {
+      issues.push({ item, message: built.problem });
+      continue;
+    }
+    if (seen.has(found[idField])) {
+      issues.push({ item, message: `${idField} ${found[idField]} appears twice` });
+      continue;
+    }
+    seen.add(found[idField]);
+    tasks.push({ ...built, meta: { source: name, line } });
+  }
+  return { tasks, issues };
 }
