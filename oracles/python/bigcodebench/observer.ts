@@ -5,7 +5,8 @@
  */
 import type { Observation, Observer } from '../../../core/oracle.ts';
 import { describeEnvironment, formatModules } from '../environment.ts';
-import { explainException, terminationFailure, workerFailure } from '../pool/outcome.ts';
+import { runObservedPhase } from '../observe-phase.ts';
+import { explainException, terminationFailure } from '../pool/outcome.ts';
 import type { WorkerPool } from '../pool/pool.ts';
 import type { ResourceLimits } from '../sandbox/limits.ts';
 import type { BcbPrepared } from './oracle.ts';
@@ -16,15 +17,9 @@ export function bigCodeBenchObserver(deps: { pool: () => WorkerPool; calibrated:
     async observe(prepared, candidate): Promise<Observation> {
       const limits = deps.limitsFor(prepared.deadlineMs);
       const payload = { program: programFor(candidate.source, prepared.codePrompt, deps.calibrated), entryPoint: prepared.entryPoint, prompt: prepared.completePrompt };
-      let result;
-      try {
-        [result] = await deps.pool().run([{ name: 'observe', kind: 'bcb.observe', payload, limits, deadlineMs: prepared.deadlineMs, capture: true }]);
-      } catch (error) {
-        const failure = workerFailure(error);
-        if (!failure) throw error;
-        return { ok: false, error: { kind: failure.kind, message: failure.reason }, output: '' };
-      }
-      if (!result) throw new Error('the sandbox returned no result');
+      const run = await runObservedPhase(deps.pool(), { name: 'observe', kind: 'bcb.observe', payload, limits, deadlineMs: prepared.deadlineMs, capture: true });
+      if ('failed' in run) return run.failed;
+      const { result } = run;
       const lines: string[] = [];
       let error: Observation['error'];
       let examples = 0;

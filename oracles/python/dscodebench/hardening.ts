@@ -13,7 +13,7 @@ import { workerFailure } from '../pool/outcome.ts';
 import type { WorkerPool } from '../pool/pool.ts';
 import { sampleInputs } from './arbitrary.ts';
 import type { DsPrepared } from './oracle.ts';
-import { checkPhases, interpretCheck, type DsSettings, type InputsMode, type ProbeSpec } from './run.ts';
+import { checkPhases, interpretCheck, judgeWitness, type DsSettings, type InputsMode, type ProbeSpec } from './run.ts';
 
 /** Remembers what input each probe witness stands for, so `extend` can add it as a case. */
 export function probeRegistry() {
@@ -80,17 +80,7 @@ export function dsCodeBenchHardener(deps: HardenerDeps): Hardener<DsPrepared> {
     const outsideDomain = new Set(judge.goldRaised.map((g) => g.index));
     const disagreements = judge.witnesses
       .filter((w) => !outsideDomain.has(w.index) && !w.expected.startsWith('raised '))
-      .map(
-        (w): Witness => ({
-          kind: 'failing-input',
-          label: w.actual.startsWith('raised ') ? 'raised an exception' : 'wrong output',
-          input: w.input ?? `probe #${w.index + 1}`,
-          expected: w.expected,
-          actual: w.actual,
-          size: (w.input ?? '').length,
-          caseId: registry.register(specOf(w.index)),
-        }),
-      );
+      .map((w): Witness => judgeWitness(w, registry.register(specOf(w.index)), `probe #${w.index + 1}`));
     return { probed: judge.total - judge.goldRaisedCount, disagreements };
   }
 

@@ -4,7 +4,8 @@
  */
 import type { Observation, Observer } from '../../../core/oracle.ts';
 import { describeEnvironment, formatModules, moduleForLibrary } from '../environment.ts';
-import { explainException, findEvent, workerFailure } from '../pool/outcome.ts';
+import { runObservedPhase } from '../observe-phase.ts';
+import { explainException, findEvent } from '../pool/outcome.ts';
 import type { WorkerPool } from '../pool/pool.ts';
 import type { DsPrepared } from './oracle.ts';
 import { type DsSettings } from './run.ts';
@@ -24,15 +25,9 @@ export function dsCodeBenchObserver(deps: { pool: () => WorkerPool; settings: Ds
         forceRandomState: settings.forceRandomState,
         observe: OBSERVED_INPUTS,
       };
-      let result;
-      try {
-        [result] = await deps.pool().run([{ name: 'observe', kind: 'ds.run', payload, limits: settings.limits, deadlineMs: settings.candidateDeadlineMs, capture: true }]);
-      } catch (error) {
-        const failure = workerFailure(error);
-        if (!failure) throw error;
-        return { ok: false, error: { kind: failure.kind, message: failure.reason }, output: '' };
-      }
-      if (!result) throw new Error('the sandbox returned no result');
+      const run = await runObservedPhase(deps.pool(), { name: 'observe', kind: 'ds.run', payload, limits: settings.limits, deadlineMs: settings.candidateDeadlineMs, capture: true });
+      if ('failed' in run) return run.failed;
+      const { result } = run;
       const lines: string[] = [];
       let firstError: Observation['error'];
       for (const event of result.events) {

@@ -20,7 +20,7 @@ import type { ArgumentsSchema } from './arbitrary.ts';
 import { dsCodeBenchHardener, probeRegistry } from './hardening.ts';
 import { dsCodeBenchObserver } from './observer.ts';
 import { dsCodeBenchRenderer } from './render.ts';
-import { checkPhases, interpretCheck, scoreCases, verdictError, type ComparatorOptions, type DsProgram, type DsRunReport, type DsSettings, type ProbeSpec } from './run.ts';
+import { checkPhases, interpretCheck, judgeWitness, scoreCases, verdictError, type ComparatorOptions, type DsProgram, type DsRunReport, type DsSettings, type ProbeSpec } from './run.ts';
 
 export interface DsCodeBenchOptions {
   /** A pool to use; default: a shared pool for `sandbox`. */
@@ -123,15 +123,9 @@ export function dsCodeBenchOracle(options: DsCodeBenchOptions = {}): Oracle<DsPr
     }
     const total = prepared.caseIds.length;
     const pass = scoreCases(report, total, settings.isolateCaseExceptions);
-    const witnesses: Witness[] = (report.judge?.witnesses ?? []).map((w) => ({
-      kind: 'failing-input',
-      label: w.actual.startsWith('raised ') ? 'raised an exception' : 'wrong output',
-      input: w.input ?? `input #${w.index + 1}`,
-      expected: w.expected,
-      actual: w.actual,
-      size: (w.input ?? '').length,
-      caseId: prepared.caseIds[w.index] ?? `input-${w.index + 1}`,
-    }));
+    const witnesses: Witness[] = (report.judge?.witnesses ?? []).map((w) =>
+      judgeWitness(w, prepared.caseIds[w.index] ?? `input-${w.index + 1}`, `input #${w.index + 1}`),
+    );
     const error = verdictError(report, inputLabel(prepared, report));
     const detail: JsonObject = {
       passed: pass.filter(Boolean).length,

@@ -3,7 +3,7 @@
  * same seed), then the judge comparing their outputs — and what their results mean. The candidate
  * phase is forked before the reference program is ever read by the worker, so it cannot find it.
  */
-import type { Json, VerdictError } from '../../../core/types.ts';
+import type { Json, VerdictError, Witness } from '../../../core/types.ts';
 import { explainException, findEvent, harnessEventFailure, silentExit, terminationFailure } from '../pool/outcome.ts';
 import type { PhaseEvent, PhaseResult, PhaseSpec } from '../pool/protocol.ts';
 import type { ResourceLimits } from '../sandbox/limits.ts';
@@ -48,6 +48,19 @@ export interface JudgeReport {
   goldRaisedCount: number;
   unreadable?: string;
   missing?: boolean;
+}
+
+/** A judge witness as a verdict witness: the failing input, expected and actual values (truncated by the judge). */
+export function judgeWitness(w: JudgeReport['witnesses'][number], caseId: string, unnamedInput: string): Witness {
+  return {
+    kind: 'failing-input',
+    label: w.actual.startsWith('raised ') ? 'raised an exception' : 'wrong output',
+    input: w.input ?? unnamedInput,
+    expected: w.expected,
+    actual: w.actual,
+    size: (w.input ?? '').length,
+    caseId,
+  };
 }
 
 export interface DsRunReport {
