@@ -18,6 +18,7 @@ import { attachPricing } from './cost.ts';
 import { harnessErrorTrajectory, runEpisode } from './episode.ts';
 import { DEFAULT_HARDENING, type HardeningOptions } from './hardening.ts';
 import './meta.ts';
+import { preparedOnce } from './prepared.ts';
 import { createModel, NO_MODEL_NOTICE } from './models/create.ts';
 import type { ChatModel } from './models/model.ts';
 import type { Oracle, PreparedTask } from './oracle.ts';
@@ -99,15 +100,7 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
 
   let model: ChatModel | undefined;
   const getModel = () => (model ??= session.meter(definition.model ?? createModel(config)));
-  const preparedTasks = new Map<string, Promise<P>>();
-  const prepare = (task: Task) => {
-    let p = preparedTasks.get(task.id);
-    if (!p) {
-      p = oracle.prepare(task);
-      preparedTasks.set(task.id, p);
-    }
-    return p;
-  };
+  const prepare = (task: Task) => preparedOnce(oracle, task);
 
   describe(definition.name, () => {
     afterAll(async () => {

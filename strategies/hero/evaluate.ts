@@ -6,6 +6,7 @@
 import { publicView, runEpisode } from '../../core/episode.ts';
 import type { ChatModel } from '../../core/models/model.ts';
 import type { Oracle, PreparedTask } from '../../core/oracle.ts';
+import { preparedOnce } from '../../core/prepared.ts';
 import type { PromptTemplate } from '../../core/prompt.ts';
 import type { Task } from '../../core/types.ts';
 import { diagnostic } from '../diagnostic.ts';
@@ -24,7 +25,6 @@ export interface InstanceResult {
 
 export class PromptEvaluator {
   private readonly memo = new Map<string, Promise<InstanceResult>>();
-  private readonly prepared = new Map<string, Promise<PreparedTask>>();
   /** Task-model tokens spent evaluating prompts. */
   tokens = 0;
   calls = 0;
@@ -36,12 +36,7 @@ export class PromptEvaluator {
   ) {}
 
   prepare(task: Task): Promise<PreparedTask> {
-    let p = this.prepared.get(task.id);
-    if (!p) {
-      p = this.oracle.prepare(task);
-      this.prepared.set(task.id, p);
-    }
-    return p;
+    return preparedOnce(this.oracle, task);
   }
 
   evaluate(prompt: PromptTemplate, task: Task): Promise<InstanceResult> {

@@ -2,9 +2,11 @@
  * The retrieval pool of HERO-T when no HERO-O report is given: the training split of the
  * benchmark (the same seeded split HERO-O uses), each task's gold written as a model would answer
  * and kept only if the oracle passes it — execution-verified. This is harness-side setup code: it
- * reads training golds, and the refiner only ever sees other tasks' verified programs.
+ * reads training golds, and the refiner only ever sees other tasks' verified programs. Tasks are
+ * prepared through the shared cache, so the suite does not prepare them a second time.
  */
 import type { Oracle, PreparedTask } from '../../core/oracle.ts';
+import { preparedOnce } from '../../core/prepared.ts';
 import type { Task } from '../../core/types.ts';
 import { drawPools } from './pools.ts';
 import type { VerifiedExample } from './retrieve.ts';
@@ -16,7 +18,7 @@ export async function verifiedTrainExamples(tasks: readonly Task[], oracle: Orac
   const examples: VerifiedExample[] = [];
   for (const task of train) {
     try {
-      const prepared = await oracle.prepare(task);
+      const prepared = await preparedOnce(oracle, task);
       const candidate = oracle.extract(oracle.answer(prepared, task.gold));
       if (candidate && (await oracle.check(prepared, candidate)).pass) {
         examples.push({ taskId: task.id, statement: task.description, program: candidate.source });
