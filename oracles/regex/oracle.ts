@@ -7,7 +7,7 @@
 import type { Hardener, Observer, Oracle, PreparedTask } from '../../core/oracle.ts';
 import { TaskInputError } from '../../core/oracle.ts';
 import { deriveSeed, Rng } from '../../core/random.ts';
-import type { Candidate, JsonObject, Verdict, Witness } from '../../core/types.ts';
+import type { Candidate, JsonObject, Verdict, VerdictError, Witness } from '../../core/types.ts';
 import type { Dialect, RegexNode } from './ast.ts';
 import { printBrics, printEcmascript } from './ast.ts';
 import { parseBrics } from './brics.ts';
@@ -63,12 +63,19 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
     return contextDialect === 'brics' || contextDialect === 'ecmascript' ? contextDialect : 'ecmascript';
   }
 
-  function compileCandidate(candidate: Candidate): CompiledRegex {
+  /** The candidate compiled, or why it cannot be: a syntax error, or (brics only) an automaton past the budget. */
+  function compileCandidate(candidate: Candidate): CompiledRegex | VerdictError {
     const literal = candidate.extraction === 'literal' ? parseRegexLiteral(candidate.source) : null;
-    return literal
-      ? compileRegex(literal.source, candidateDialect, literal.flags)
-      : compileRegex(candidate.source, candidateDialect);
+    try {
+      return literal ? compileRegex(literal.source, candidateDialect, literal.flags) : compileRegex(candidate.source, candidateDialect);
+    } catch (error) {
+      if (error instanceof RegexSyntaxError) return { kind: 'syntax', message: error.message };
+      // Only brics candidates get here: ECMAScript ones past the budget go to V8 instead.
+      if (error instanceof RegexTooComplexError) return { kind: 'runtime', message: error.message };
+      throw error;
+    }
   }
+  const failed = (compiled: CompiledRegex | VerdictError): compiled is VerdictError => 'kind' in compiled;
 
   function parseInDialect(program: string, dialect: Dialect): RegexNode | null {
     try {
@@ -99,22 +106,15 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
 
   async function check(prepared: RegexPrepared, candidate: Candidate): Promise<Verdict> {
     const started = performance.now();
-    const failAll = (kind: 'syntax' | 'timeout' | 'runtime', message: string, extra: Record<string, number> = {}): Verdict => ({
+    const failAll = (kind: VerdictError['kind'], message: string, extra: Record<string, number> = {}): Verdict => ({
       pass: false,
       cases: prepared.cases.map((c) => ({ id: c.id, pass: false })),
       witnesses: [],
       error: { kind, message },
       timings: { totalMs: performance.now() - started, ...extra },
     });
-    let compiled: CompiledRegex;
-    try {
-      compiled = compileCandidate(candidate);
-    } catch (error) {
-      if (error instanceof RegexSyntaxError) return failAll('syntax', error.message);
-      // Only brics candidates can get here: ECMAScript ones past the budget go to V8 instead.
-      if (error instanceof RegexTooComplexError) return failAll('runtime', error.message);
-      throw error;
-    }
+    const compiled = compileCandidate(candidate);
+    if (failed(compiled)) return failAll(compiled.kind, compiled.message);
     const compileMs = performance.now() - started;
     const outcome = await matcher().matchAll(compiled, prepared.cases.map((c) => c.input), deadlineMs);
     if (!outcome.ok) return failAll('timeout', `matching did not finish within ${deadlineMs} ms`, { compileMs, matchMs: outcome.ms });
@@ -148,12 +148,8 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
 
   const hardener: Hardener<RegexPrepared> = {
     async probe(prepared, candidate, { rng, maxProbes }) {
-      let compiled: CompiledRegex;
-      try {
-        compiled = compileCandidate(candidate);
-      } catch {
-        return { probed: 0, disagreements: [] };
-      }
+      const compiled = compileCandidate(candidate);
+      if (failed(compiled)) return { probed: 0, disagreements: [] };
       const known = new Set(prepared.cases.map((c) => c.input));
       const probes = buildProbePool({
         description: prepared.task.description,
@@ -184,24 +180,18 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
       return { ...prepared, cases, caseIds: cases.map((c) => c.id) };
     },
     async exact(prepared, candidate) {
-      try {
-        const comparison = compareLanguages(prepared.gold, compileCandidate(candidate));
-        return comparison.decided ? comparison.equivalent : null;
-      } catch {
-        return null;
-      }
+      const compiled = compileCandidate(candidate);
+      if (failed(compiled)) return null;
+      const comparison = compareLanguages(prepared.gold, compiled);
+      return comparison.decided ? comparison.equivalent : null;
     },
   };
 
   const observer: Observer<RegexPrepared> = {
     async observe(prepared, candidate) {
-      try {
-        return await observeRegex(matcher(), prepared.task.description, compileCandidate(candidate), deadlineMs);
-      } catch (error) {
-        if (error instanceof RegexSyntaxError) return { ok: false, error: { kind: 'syntax', message: error.message }, output: '' };
-        if (error instanceof RegexTooComplexError) return { ok: false, error: { kind: 'runtime', message: error.message }, output: '' };
-        throw error;
-      }
+      const compiled = compileCandidate(candidate);
+      if (failed(compiled)) return { ok: false, error: compiled, output: '' };
+      return observeRegex(matcher(), prepared.task.description, compiled, deadlineMs);
     },
     describe: async () =>
       [
@@ -258,12 +248,8 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
     },
     answer: (prepared, program) => '```regex\n' + translate(program, prepared.goldDialect, candidateDialect) + '\n```',
     async agrees(prepared, candidate, witness) {
-      let compiled: CompiledRegex;
-      try {
-        compiled = compileCandidate(candidate);
-      } catch {
-        return false;
-      }
+      const compiled = compileCandidate(candidate);
+      if (failed(compiled)) return false;
       const outcome = await matcher().matchAll(compiled, [String(witness.input)], deadlineMs);
       return outcome.ok && outcome.results[0] === witness.expected;
     },
