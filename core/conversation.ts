@@ -24,6 +24,11 @@ export function noArtifactVerdict(prepared: PreparedTask, message: string): Verd
   };
 }
 
+/** Identifies an episode to the sim model, which keeps its own state per episode. */
+export function episodeKey(prepared: PreparedTask, strategy: string, trial: number): string {
+  return `${prepared.task.benchmark}\u0000${prepared.task.id}\u0000${strategy}\u0000${trial}`;
+}
+
 /** The conversation of one episode: the messages so far, the turns taken, what was disclosed. */
 export class Conversation<P extends PreparedTask> {
   readonly messages: ChatMessage[] = [];
@@ -103,7 +108,7 @@ export class Conversation<P extends PreparedTask> {
 
   private key(): string {
     const { prepared, strategy, trial } = this.setup;
-    return `${prepared.task.benchmark}\u0000${prepared.task.id}\u0000${strategy}\u0000${trial}`;
+    return episodeKey(prepared, strategy, trial);
   }
 }
 

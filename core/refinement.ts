@@ -9,7 +9,7 @@
  * Outcome: the final program decides. `solvedAtTurn` is the first turn from which every later
  * program passes (for a feedback strategy, which stops at the first pass, this is the usual τ).
  */
-import { Conversation, noArtifactVerdict } from './conversation.ts';
+import { Conversation, episodeKey, noArtifactVerdict } from './conversation.ts';
 import { ModelCallError, type CallPurpose, type ChatModel } from './models/model.ts';
 import type { Observation, Oracle, PreparedTask } from './oracle.ts';
 import type { Candidate, ChatMessage, JsonObject, PublicTask, Turn } from './types.ts';
@@ -76,7 +76,7 @@ export async function runRefinement<P extends PreparedTask>(input: RefinementInp
   const log: JsonObject[] = [];
   let conversation: Conversation<P> | undefined;
   const simContext = () => ({
-    episodeKey: `${prepared.task.benchmark}\u0000${prepared.task.id}\u0000${input.strategy}\u0000${input.trial}`,
+    episodeKey: episodeKey(prepared, input.strategy, input.trial),
     oracle: oracle as unknown as Oracle<PreparedTask>,
     prepared,
     seed: input.seed,
