@@ -8,7 +8,7 @@
 import { pickCodeBlock } from '../../core/extract.ts';
 import { renderPrompt, type PromptTemplate } from '../../core/prompt.ts';
 import { formatObservation } from './refiner.ts';
-import type { RefinementSession } from './session.ts';
+import type { RefinementSession } from '../../core/refinement.ts';
 
 export interface CheatsheetOptions {
   curatorPrompt: PromptTemplate;

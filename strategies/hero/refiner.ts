@@ -13,7 +13,7 @@ import type { Observation } from '../../core/oracle.ts';
 import type { Candidate, ChatMessage } from '../../core/types.ts';
 import { parseAction } from './protocol.ts';
 import type { ExampleIndex, VerifiedExample } from './retrieve.ts';
-import type { RefinementSession } from './session.ts';
+import type { RefinementSession } from '../../core/refinement.ts';
 
 export interface RefinerOptions {
   /** Evidence actions per instance (default 3). */
