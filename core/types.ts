@@ -47,8 +47,14 @@ export interface Candidate {
   extraction: 'code-block' | 'whole-reply' | 'literal';
 }
 
-export type ErrorKind = 'syntax' | 'runtime' | 'timeout' | 'unsafe' | 'no-artifact';
-export const ERROR_KINDS: readonly ErrorKind[] = ['syntax', 'runtime', 'timeout', 'unsafe', 'no-artifact'];
+/**
+ * Why a candidate failed without a judgement on its output. Every kind is a model failure, counted in
+ * the score: `too-complex` = no engine can run the answer (a regex V8 or the automaton budget cannot
+ * take, a program or query text beyond the engine's limits); `too-large` = it ran but its result or
+ * output exceeded the oracle's byte or row caps. Broken datasets and our own bugs are never verdicts.
+ */
+export type ErrorKind = 'syntax' | 'runtime' | 'timeout' | 'unsafe' | 'no-artifact' | 'too-complex' | 'too-large';
+export const ERROR_KINDS: readonly ErrorKind[] = ['syntax', 'runtime', 'timeout', 'unsafe', 'no-artifact', 'too-complex', 'too-large'];
 
 export interface CaseResult {
   /** Stable id of a test case (a hidden test, a probe database, a seeded input, a test method). */
