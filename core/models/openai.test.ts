@@ -221,17 +221,17 @@ describe('createOpenAIModel: faults', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('rejects a malformed JSON body', async () => {
+  it('names a malformed JSON body when no retry is left', async () => {
     const server = await serve([{ malformed: true }]);
     const err = await failure(model(server).complete(ask()));
-    expect(err.message).toMatch(/malformed JSON in the response body \(SyntaxError/);
+    expect(err.message).toMatch(/invalid reply: the endpoint answered HTTP 200 with truncated or malformed JSON \(SyntaxError/);
+    expect(err.message).toContain('maxRetries 0, 1 attempt)');
+    expect(server.requests).toHaveLength(1);
   });
 
-  it('rejects a reply without choices or with null content', async () => {
-    const server = await serve([{ noChoices: true }, { content: null, finishReason: 'content_filter' }]);
-    const m = model(server);
-    expect((await failure(m.complete(ask()))).message).toContain('the response has no choices');
-    expect((await failure(m.complete(ask()))).message).toContain('no message content (finish_reason content_filter)');
+  it('names a reply without choices when no retry is left', async () => {
+    const server = await serve([{ noChoices: true }]);
+    expect((await failure(model(server).complete(ask()))).message).toContain('invalid reply: the endpoint answered HTTP 200 with no choices');
   });
 
   it('reports a refused connection and a 404 without leaking the key, even when the server echoes it', async () => {
@@ -255,5 +255,72 @@ describe('createOpenAIModel: concurrency', () => {
     expect(replies).toHaveLength(6);
     expect(server.requests).toHaveLength(6);
     expect(server.maxInFlight).toBe(2);
+  });
+});
+
+describe('createOpenAIModel: broken 200 replies are transient', () => {
+  const broken = [
+    ['a truncated body', { malformed: true }, /truncated or malformed JSON/],
+    ['no choices', { noChoices: true }, /no choices/],
+    ['a choice without a message', { noMessage: true }, /a choice without a message/],
+    ['a body that is not JSON', { nonJson: true }, /a body that is not JSON \(text\/html: <html>/],
+    ['a connection reset in the middle of the body', { reset: 'mid-body' }, /terminated|other side closed|socket/],
+  ] as const;
+
+  for (const [what, reply, named] of broken) {
+    it(`retries ${what} within maxRetries and returns the retried reply`, async () => {
+      const server = await serve([reply, { content: 'recovered' }]);
+      const answer = await model(server, { maxRetries: 1 }).complete(ask());
+      expect(answer.content).toBe('recovered');
+      expect(server.requests.map((r) => r.headers.retryCount)).toEqual([0, 1]);
+      // With no retry left the failure names what was wrong.
+      const once = await serve([reply]);
+      expect((await failure(model(once, { maxRetries: 0 }).complete(ask()))).message).toMatch(named);
+    });
+  }
+
+  it('counts broken bodies and HTTP failures against one budget: never more than maxRetries + 1 attempts', async () => {
+    const faults = [{ status: 500 }, { malformed: true }, { status: 429, retryAfterMs: 10 }, { noChoices: true }, { content: 'ok' }];
+    const short = await serve(faults);
+    const err = await failure(model(short, { maxRetries: 3 }).complete(ask()));
+    expect(short.requests).toHaveLength(4);
+    expect(err.message).toContain('no choices');
+    expect(err.message).toContain('maxRetries 3, 4 attempts');
+    const enough = await serve(faults);
+    expect((await model(enough, { maxRetries: 4 }).complete(ask())).content).toBe('ok');
+    expect(enough.requests.map((r) => r.headers.retryCount)).toEqual([0, 1, 2, 3, 4]);
+  }, 20_000);
+
+  it('backs off before retrying a broken body as the client does after a 500', async () => {
+    const server = await serve([{ malformed: true }, { content: 'ok' }]);
+    await model(server, { maxRetries: 1 }).complete(ask());
+    const [a, b] = server.requests.map((r) => r.receivedAtMs);
+    // The client's first backoff: 0.5 s less up to 25 % jitter.
+    expect(b! - a!).toBeGreaterThanOrEqual(350);
+  });
+
+  it('times out a body that stalls after the headers within the attempt, and retries it', async () => {
+    const server = await serve([{ stallBody: true }, { content: 'ok' }]);
+    const started = performance.now();
+    expect((await model(server, { timeoutMs: 200, maxRetries: 1, deadlineMs: 5_000 }).complete(ask())).content).toBe('ok');
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('keeps the deadline while retrying broken bodies', async () => {
+    const server = await serve([{ malformed: true }]);
+    const started = performance.now();
+    const err = await failure(model(server, { maxRetries: 5, deadlineMs: 700 }).complete(ask()));
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(err.message).toContain('deadline of 700 ms exceeded');
+    expect(server.requests.length).toBeLessThan(6);
+  });
+
+  it('takes empty content, and null content without a tool call, as a reply that says nothing (not retried)', async () => {
+    const server = await serve([{ content: '' }, { content: null, finishReason: 'content_filter' }, { content: 'unused' }]);
+    const m = model(server, { maxRetries: 3 });
+    expect(await m.complete(ask())).toMatchObject({ content: '', finishReason: 'stop' });
+    expect(await m.complete(ask())).toMatchObject({ content: '', finishReason: 'content_filter' });
+    expect(server.requests).toHaveLength(2);
   });
 });

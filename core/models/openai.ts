@@ -2,10 +2,18 @@
  * A ChatModel over any OpenAI-compatible chat-completions endpoint (OpenAI, vLLM, Ollama, …),
  * through the official `openai` client.
  *
- * Time limits: `timeoutMs` bounds each attempt, the client retries `maxRetries` times (429, 408,
- * 409, 5xx and timeouts; `maxRetries: 0` is exactly one attempt), and the optional `deadlineMs`
- * caps the wall-clock time of the whole call across retries. The deadline and `latencyMs` start
- * when the call gets a concurrency slot, so waiting in the queue does not count against either.
+ * Time limits: `timeoutMs` bounds each attempt (body included), the client retries `maxRetries`
+ * times (429, 408, 409, 5xx, timeouts and connection failures; `maxRetries: 0` is exactly one
+ * attempt), and the optional `deadlineMs` caps the wall-clock time of the whole call across
+ * retries. The deadline and `latencyMs` start when the call gets a concurrency slot, so waiting in
+ * the queue does not count against either.
+ *
+ * Broken 200 replies — a truncated or non-JSON body, no choices, a choice without a message, a
+ * connection reset in the middle of the body — are transient too: the body is read and checked
+ * inside the attempt, and a broken one is handed to the client as a retryable failure, so the
+ * client's own retry loop, backoff and `maxRetries` budget serve both kinds (never more than
+ * `maxRetries + 1` attempts in all) and the deadline covers them. A message with no text
+ * (`content: ""`, or `null` with a refusal or a tool call) is a valid reply that says nothing.
  *
  * Every failure leaves as a ModelCallError whose message names the failure, the endpoint and the
  * model; the API key is scrubbed from messages.
@@ -16,6 +24,7 @@ import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'ope
 import type { ModelInfo, Usage } from '../types.ts';
 import { createLimiter } from './limiter.ts';
 import { ModelCallError, estimateTokens } from './model.ts';
+import { brokenReplyProblem } from './reply-body.ts';
 import type { ChatModel, ChatReply, ChatRequest } from './model.ts';
 
 export const DEFAULT_OPENAI_ENDPOINT = 'https://api.openai.com/v1';
@@ -68,8 +77,17 @@ export function createOpenAIModel(options: OpenAIModelOptions): ChatModel {
     fetch: async (input, init) => {
       const state = attempts.getStore();
       if (state) state.attempts++;
-      const response = await fetch(input, init);
-      return state ? refuseRetryPastDeadline(response, state) : response;
+      try {
+        const response = await fetch(input, init);
+        if (!response.ok) {
+          if (state) state.lastFailure = `HTTP ${response.status}`;
+          return state ? refuseRetryPastDeadline(response, state) : response;
+        }
+        return await checkedReply(response, state);
+      } catch (error) {
+        if (state) state.lastFailure = `connection failed (${error instanceof Error ? error.message : String(error)})`;
+        throw error;
+      }
     },
   });
   const limiter = createLimiter(options.concurrency);
@@ -117,7 +135,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): ChatModel {
       completion = await Promise.race([pending, aborted]);
     } catch (error) {
       let what = deadlineHit
-        ? `deadline of ${deadlineMs} ms exceeded`
+        ? `deadline of ${deadlineMs} ms exceeded${state.lastFailure ? ` (the last failed attempt: ${state.lastFailure})` : ''}`
         : request.signal?.aborted
           ? 'aborted by the caller'
           : describeError(error, timeoutMs);
@@ -129,8 +147,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): ChatModel {
       clearTimeout(timer);
       request.signal?.removeEventListener('abort', onCallerAbort);
     }
-    const latencyMs = performance.now() - started;
-    return toReply(completion, request, latencyMs, (what) => fail(what, undefined, state.attempts));
+    return toReply(completion, request, performance.now() - started);
   };
 
   return {
@@ -150,6 +167,8 @@ export function createOpenAIModel(options: OpenAIModelOptions): ChatModel {
 
 interface CallState {
   attempts: number;
+  /** What went wrong with the latest failed attempt, for the deadline's message. */
+  lastFailure?: string;
   /** `performance.now()` time at which the call's deadline fires. */
   deadlineAt: number | undefined;
   /** Set when a retry was refused because the server's retry-after outlasted the deadline. */
@@ -173,6 +192,32 @@ function refuseRetryPastDeadline(response: Response, state: CallState): Response
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
+/** Marks the failure {@link checkedReply} makes of a broken 200 body. */
+const INVALID_REPLY_HEADER = 'x-witness-invalid-reply';
+
+/**
+ * Reads a 200 body within the attempt (so the per-attempt timeout and the abort cover it, and a
+ * reset mid-body fails the attempt as a connection error, which the client retries). A broken body
+ * becomes a retryable 502 naming the problem; a good one is handed on as JSON.
+ */
+async function checkedReply(response: Response, state: CallState | undefined): Promise<Response> {
+  const text = await response.text();
+  const problem = brokenReplyProblem(text, response.headers.get('content-type'));
+  if (problem === null) {
+    const headers = new Headers(response.headers);
+    headers.delete('content-encoding');
+    headers.delete('content-length');
+    headers.set('content-type', 'application/json');
+    return new Response(text, { status: response.status, statusText: response.statusText, headers });
+  }
+  const message = `the endpoint answered HTTP 200 with ${problem}`;
+  if (state) state.lastFailure = message;
+  return new Response(JSON.stringify({ error: { message, type: 'invalid_reply' } }), {
+    status: 502,
+    headers: { 'content-type': 'application/json', 'x-should-retry': 'true', [INVALID_REPLY_HEADER]: '1' },
+  });
+}
+
 function rejectOnAbort(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => {
     const fire = (): void => reject(signal.reason);
@@ -181,27 +226,14 @@ function rejectOnAbort(signal: AbortSignal): Promise<never> {
   });
 }
 
-function toReply(
-  completion: ChatCompletion,
-  request: ChatRequest,
-  latencyMs: number,
-  fail: (what: string) => ModelCallError,
-): ChatReply {
-  // A body that is not JSON at all arrives as a string; one without choices as an object.
-  if (completion === null || typeof completion !== 'object') {
-    throw fail(`the response body is not a chat completion (got ${completion === null ? 'null' : typeof completion})`);
-  }
-  const choices: unknown = (completion as { choices?: unknown }).choices;
-  if (!Array.isArray(choices) || choices.length === 0) throw fail('the response has no choices');
-  const choice = choices[0] as ChatCompletion.Choice;
-  const content: unknown = choice?.message?.content;
-  const finishReason = typeof choice?.finish_reason === 'string' ? choice.finish_reason : undefined;
-  if (typeof content !== 'string') {
-    const refusal = choice?.message?.refusal;
-    throw fail(
-      `the response has no message content (finish_reason ${finishReason ?? 'missing'}${refusal ? `, refusal: ${refusal}` : ''})`,
-    );
-  }
+function toReply(completion: ChatCompletion, request: ChatRequest, latencyMs: number): ChatReply {
+  // checkedReply let through only completions with a first choice and a message.
+  const choice = completion.choices[0] as ChatCompletion.Choice;
+  const message = choice.message;
+  const refusal = typeof message.refusal === 'string' ? message.refusal : '';
+  // No text (null content, a refusal or a tool call we did not ask for) is an answer that says nothing.
+  const content = typeof message.content === 'string' ? message.content : refusal;
+  const finishReason = typeof choice.finish_reason === 'string' ? choice.finish_reason : undefined;
   return { content, usage: readUsage(completion.usage, request, content), latencyMs, cached: false, finishReason };
 }
 
@@ -224,11 +256,14 @@ function describeError(error: unknown, timeoutMs: number): string {
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
     return `connection failed (APIConnectionError: ${error.message}${cause})`;
   }
+  if (error instanceof OpenAI.APIError && error.headers?.get(INVALID_REPLY_HEADER)) {
+    const said = (error.error as { message?: unknown } | undefined)?.message;
+    return `invalid reply: ${typeof said === 'string' ? said : error.message}`;
+  }
   if (error instanceof OpenAI.APIError) {
     const label = error.status === 429 ? 'rate limited: ' : '';
     return `${label}HTTP ${error.status ?? '?'} (${error.constructor.name}): ${error.message}`;
   }
-  if (error instanceof SyntaxError) return `malformed JSON in the response body (SyntaxError: ${error.message})`;
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return `non-error thrown: ${String(error)}`;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FAULT_KINDS } from './fault-schedule.ts';
 import { startTestModelServer } from './test-server.ts';
 
 // Loosely typed view of what the server sends back.
@@ -94,6 +95,55 @@ describe('startTestModelServer', () => {
       expect((await json(await post(server.baseURL, {}))).choices).toEqual([]);
     } finally {
       await server.close();
+    }
+  });
+
+  it('sends a choice without a message, an HTML body, and resets the connection before or during the body', async () => {
+    const server = await startTestModelServer([{ noMessage: true }, { nonJson: true }, { reset: 'before-headers' }, { reset: 'mid-body' }, { content: 'fine' }]);
+    try {
+      expect((await json(await post(server.baseURL, {}))).choices).toEqual([{ index: 0, finish_reason: 'stop' }]);
+      const html = await post(server.baseURL, {});
+      expect(html.status).toBe(200);
+      expect(html.headers.get('content-type')).toBe('text/html');
+      expect(await html.text()).toContain('Bad Gateway');
+      await expect(post(server.baseURL, {})).rejects.toThrow(/fetch failed/);
+      const midBody = await post(server.baseURL, {});
+      expect(midBody.status).toBe(200);
+      await expect(midBody.text()).rejects.toThrow(/terminated/);
+      expect((await json(await post(server.baseURL, {}))).choices[0].message.content).toBe('fine');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('injects every kind of fault by a seeded schedule without consuming script entries, and delays by seed', async () => {
+    const server = await startTestModelServer((_request, index) => ({ content: `reply ${index}` }), {
+      faults: { seed: 3, rate: 1, kinds: FAULT_KINDS, hangMs: 30 },
+      delays: { seed: 3, maxMs: 20 },
+    });
+    const clean = await startTestModelServer((_request, index) => ({ content: `reply ${index}` }), { faults: { seed: 3, rate: 0 } });
+    try {
+      const statuses: string[] = [];
+      for (let i = 0; i < 60; i++) {
+        const outcome = await post(server.baseURL, { n: i }).then(
+          async (r) => `${r.status}:${await r.text().then((t) => t.slice(0, 1), () => 'cut')}`,
+          () => 'reset',
+        );
+        statuses.push(outcome);
+      }
+      expect(new Set(server.requests.map((r) => r.fault))).toEqual(new Set(FAULT_KINDS));
+      expect(statuses).toContain('429:{');
+      expect(statuses).toContain('500:{');
+      expect(statuses).toContain('200:<');
+      expect(statuses).toContain('200:cut');
+      expect(statuses).toContain('reset');
+      expect(server.requests.some((r) => (r.delayMs ?? 0) > 0)).toBe(true);
+      // rate 0: nothing faults and the function script sees consecutive indices.
+      const bodies = [await json(await post(clean.baseURL, {})), await json(await post(clean.baseURL, {}))];
+      expect(bodies.map((b) => b.choices[0].message.content)).toEqual(['reply 0', 'reply 1']);
+      expect(clean.requests.every((r) => r.fault === undefined)).toBe(true);
+    } finally {
+      await Promise.all([server.close(), clean.close()]);
     }
   });
 });

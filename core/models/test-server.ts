@@ -1,17 +1,24 @@
 /**
  * A local OpenAI-compatible chat-completions server for tests: plain `node:http` on 127.0.0.1
- * with an ephemeral port, scripted replies and injected faults (rate limits, server errors, slow
- * replies, malformed bodies, missing usage or choices). It records every request it receives.
+ * with an ephemeral port, scripted replies and injected faults (rate limits, server errors, hangs,
+ * connection resets before or in the middle of the body, truncated, non-JSON or empty replies,
+ * missing usage). It records every request it receives.
  *
  * Script: an array is consumed in order and **its last entry repeats** once the array is used up
  * (so `[{ status: 500 }]` means "always 500"); a function receives each request and its 0-based
  * index and returns the reply. Only `POST /v1/chat/completions` is answered; anything else gets a
  * 404 JSON error (which the openai client does not retry).
+ *
+ * Options add a seeded fault schedule (each attempt faults with a probability; an attempt that
+ * faults does not consume a script entry, so the retry gets the scripted reply) and seeded
+ * per-attempt delays (see fault-schedule.ts). Both depend on the request body and the attempt
+ * number only, so they are the same however requests interleave.
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { JsonObject } from '../types.ts';
+import { delayFor, faultFor, type DelaySchedule, type FaultKind, type FaultSchedule } from './fault-schedule.ts';
 
 export interface ScriptedReply {
   /** Assistant message content; `null` sends `content: null`. Default `'OK'`. */
@@ -32,6 +39,14 @@ export interface ScriptedReply {
   usage?: { prompt_tokens: number; completion_tokens: number } | null;
   /** Send `choices: []`. */
   noChoices?: boolean;
+  /** Send a choice without a `message`. */
+  noMessage?: boolean;
+  /** Send status 200 with an HTML page instead of JSON. */
+  nonJson?: boolean;
+  /** Destroy the connection before sending anything, or after the headers and part of the body. */
+  reset?: 'before-headers' | 'mid-body';
+  /** Send status 200, the headers and part of the body, then nothing more (until the client leaves). */
+  stallBody?: boolean;
   /** Default `'stop'`. */
   finishReason?: string;
 }
@@ -49,6 +64,17 @@ export interface RecordedRequest {
   };
   /** Milliseconds since the server started, when the request body had arrived. */
   receivedAtMs: number;
+  /** The fault the schedule injected into this attempt, if any. */
+  fault?: FaultKind;
+  /** The delay the delay schedule added before answering, if any. */
+  delayMs?: number;
+}
+
+export interface TestServerOptions {
+  /** Seeded faults per attempt. */
+  faults?: FaultSchedule;
+  /** Seeded delays per attempt (before the reply or the fault). */
+  delays?: DelaySchedule;
 }
 
 export type Script = ScriptedReply[] | ((request: RecordedRequest, index: number) => ScriptedReply);
@@ -64,7 +90,7 @@ export interface TestModelServer {
   close(): Promise<void>;
 }
 
-export async function startTestModelServer(script: Script): Promise<TestModelServer> {
+export async function startTestModelServer(script: Script, options: TestServerOptions = {}): Promise<TestModelServer> {
   if (Array.isArray(script) && script.length === 0) throw new Error('startTestModelServer: the script is empty');
   const startedAt = performance.now();
   const requests: RecordedRequest[] = [];
@@ -73,6 +99,7 @@ export async function startTestModelServer(script: Script): Promise<TestModelSer
   let inFlight = 0;
   let maxInFlight = 0;
   let closed: Promise<void> | undefined;
+  let answered = 0;
 
   const pick = (request: RecordedRequest, index: number): ScriptedReply =>
     typeof script === 'function' ? script(request, index) : (script[Math.min(index, script.length - 1)] as ScriptedReply);
@@ -85,6 +112,9 @@ export async function startTestModelServer(script: Script): Promise<TestModelSer
       return;
     }
     const retry = req.headers['x-stainless-retry-count'];
+    const attempt = { body: text, attempt: typeof retry === 'string' ? Number(retry) || 0 : 0 };
+    const fault = options.faults ? faultFor(options.faults, attempt) : null;
+    const delayMs = options.delays ? delayFor(options.delays, attempt) : 0;
     const recorded: RecordedRequest = {
       method: req.method,
       path,
@@ -94,19 +124,22 @@ export async function startTestModelServer(script: Script): Promise<TestModelSer
         retryCount: typeof retry === 'string' ? Number(retry) : undefined,
       },
       receivedAtMs: performance.now() - startedAt,
+      ...(fault ? { fault } : {}),
+      ...(delayMs > 0 ? { delayMs } : {}),
     };
-    const index = requests.length;
     requests.push(recorded);
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
     res.once('close', () => inFlight--);
-    const reply = pick(recorded, index);
-    if (reply.delayMs && reply.delayMs > 0) {
+    // A faulted attempt does not consume a script entry: the retry gets the scripted reply.
+    const reply = fault ? faultReply(fault, options.faults as FaultSchedule) : pick(recorded, answered++);
+    const wait = delayMs + (reply.delayMs ?? 0);
+    if (wait > 0) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
           timers.delete(timer);
           resolve();
-        }, reply.delayMs);
+        }, wait);
         timers.add(timer);
         // The client gave up (timeout or abort): stop waiting, nobody reads the answer.
         res.once('close', () => {
@@ -157,7 +190,36 @@ export async function startTestModelServer(script: Script): Promise<TestModelSer
   };
 }
 
+/** The scripted reply that plays a fault. */
+function faultReply(kind: FaultKind, schedule: FaultSchedule): ScriptedReply {
+  switch (kind) {
+    case 'rate-limit':
+      return { status: 429, errorMessage: 'injected rate limit', ...(schedule.retryAfterMs !== undefined ? { retryAfterMs: schedule.retryAfterMs } : {}) };
+    case 'server-error':
+      return { status: 500, errorMessage: 'injected server error' };
+    case 'hang':
+      // A hang that outlasts the client ends in a reset, never in a reply.
+      return { delayMs: schedule.hangMs ?? 60_000, reset: 'before-headers' };
+    case 'reset':
+      return { reset: 'before-headers' };
+    case 'reset-mid-body':
+      return { reset: 'mid-body' };
+    case 'truncated-body':
+      return { malformed: true };
+    case 'empty-choices':
+      return { noChoices: true };
+    case 'non-json-body':
+      return { nonJson: true };
+    case 'no-message':
+      return { noMessage: true };
+  }
+}
+
 function respond(res: ServerResponse, request: RecordedRequest, reply: ScriptedReply): void {
+  if (reply.reset === 'before-headers') {
+    res.socket?.destroy();
+    return;
+  }
   const status = reply.status ?? 200;
   const headers: Record<string, string> = {};
   if (reply.retryAfterMs !== undefined) headers['retry-after-ms'] = String(reply.retryAfterMs);
@@ -171,6 +233,23 @@ function respond(res: ServerResponse, request: RecordedRequest, reply: ScriptedR
     res.end('{"id":"chatcmpl-test","object":"chat.completion","choices":[{"index":0,"message":{"role":"assi');
     return;
   }
+  if (reply.nonJson) {
+    res.writeHead(200, { 'content-type': 'text/html', ...headers });
+    res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+    return;
+  }
+  if (reply.stallBody) {
+    res.writeHead(200, { 'content-type': 'application/json', ...headers });
+    res.write('{"id":"chatcmpl-test",');
+    return;
+  }
+  if (reply.reset === 'mid-body') {
+    // A length larger than what is sent, so the client waits for the rest until the socket dies.
+    const partial = '{"id":"chatcmpl-test","object":"chat.completion","choices":[{"index":0,';
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(partial.length * 4), ...headers });
+    res.write(partial, () => setTimeout(() => res.socket?.destroy(), 5));
+    return;
+  }
   const content = reply.content === undefined ? 'OK' : reply.content;
   const body: JsonObject = {
     id: `chatcmpl-test-${Math.floor(request.receivedAtMs)}`,
@@ -179,7 +258,9 @@ function respond(res: ServerResponse, request: RecordedRequest, reply: ScriptedR
     model: typeof request.body.model === 'string' ? request.body.model : 'test-model',
     choices: reply.noChoices
       ? []
-      : [{ index: 0, finish_reason: reply.finishReason ?? 'stop', message: { role: 'assistant', content } }],
+      : reply.noMessage
+        ? [{ index: 0, finish_reason: reply.finishReason ?? 'stop' }]
+        : [{ index: 0, finish_reason: reply.finishReason ?? 'stop', message: { role: 'assistant', content } }],
   };
   if (reply.usage !== null) {
     const usage = reply.usage ?? defaultUsage(request.body, content ?? '');
