@@ -33,9 +33,9 @@ describe('the Python benchmark suites on the sim model', () => {
     const { run, dir } = bench('bigcodebench');
     expect(run.status, run.stderr.slice(-2000)).toBe(0);
     expect(run.stdout).toMatch(/bigcodebench · sim \(privileged\)/);
-    for (const strategy of STRATEGIES) expect(run.stdout).toMatch(new RegExp(`│ ${strategy} +│ +23 │`));
+    for (const strategy of STRATEGIES) expect(run.stdout).toMatch(new RegExp(`│ ${strategy} +│ +27 │`));
     const results = await readResultsFile(join(dir, 'out', 'results.json'));
-    expect(results.trajectories).toHaveLength(23 * STRATEGIES.length);
+    expect(results.trajectories).toHaveLength(27 * STRATEGIES.length);
     expect(results.trajectories.every((t) => t.model.privileged && t.outcome.status !== 'harness-error')).toBe(true);
     const first = results.trajectories.find((t) => t.taskId === 'WitnessBCB/9' && t.strategy === 'diagnostic');
     expect(first?.caseIds).toEqual(['test_empty', 'test_even_median', 'test_multimode_smallest', 'test_simple']);

@@ -53,10 +53,10 @@ describe('the DSCodeBench loader', () => {
 });
 
 describe('the BigCodeBench loader', () => {
-  it('loads the 23 fixture tasks with every official field', () => {
+  it('loads the 27 fixture tasks with every official field', () => {
     const { tasks, issues } = loadBigCodeBench(fixture('bigcodebench/bigcodebench.jsonl'));
     expect(issues).toEqual([]);
-    expect(tasks).toHaveLength(23);
+    expect(tasks).toHaveLength(27);
     const first = tasks[0];
     expect(first?.id).toBe('WitnessBCB/0');
     expect(first?.description).toMatch(/You should write self-contained code starting with:\n```\nimport collections\nimport string\ndef task_func\(text\):\n```$/);

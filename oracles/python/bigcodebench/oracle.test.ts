@@ -96,6 +96,20 @@ describe('running a program against its TestCases', () => {
   });
 });
 
+describe('what the official image gives a program', () => {
+  // A local HTTP server reached by localhost and the host name, `python` in a subprocess, scripts
+  // run through their shebangs, paths under /tmp: each canonical solution passes its own tests.
+  for (const id of ['WitnessBCB/23', 'WitnessBCB/24', 'WitnessBCB/25', 'WitnessBCB/26']) {
+    it(`passes the canonical solution of ${id}`, async () => {
+      const prepared = await oracle.prepare(fixture(id));
+      const verdict = await oracle.check(prepared, code(prepared.task.gold));
+      expect(verdict.error).toBeUndefined();
+      expect(verdict.cases.length).toBeGreaterThanOrEqual(3);
+      expect(verdict.pass).toBe(true);
+    });
+  }
+});
+
 describe('task and environment problems are harness errors', () => {
   it('names a missing library, a broken reference and a test module without TestCases', async () => {
     const test = 'import unittest\nclass TestCases(unittest.TestCase):\n    def test_one(self):\n        self.assertEqual(task_func(), 1)\n';

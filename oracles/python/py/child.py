@@ -1,5 +1,5 @@
 """Setting up a forked phase process before any task code runs: its own session, a fresh job
-folder as working directory and HOME/TMPDIR, stdin from /dev/null, stdout/stderr into capped files,
+folder as working directory and HOME (TMPDIR: the sandbox's private /tmp, else the folder), stdin from /dev/null, stdout/stderr into capped files,
 no inherited descriptors except the result channel (fd 3), and the phase's resource limits."""
 import json
 import os
@@ -75,11 +75,11 @@ def _apply_limits(limits):
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
-def _environment(folder, env):
+def _environment(folder, env, tmpdir):
     os.environ.clear()
     os.environ.update(env)
     os.environ['HOME'] = folder
-    os.environ['TMPDIR'] = folder
+    os.environ['TMPDIR'] = tmpdir or folder
     os.environ['PWD'] = folder
     import tempfile
 
@@ -96,7 +96,7 @@ def run_phase(kind, payload_buf, context, result_w):
         folder = context['folder']
         _redirect_descriptors(folder, result_w)
         os.chdir(folder)
-        _environment(folder, context['env'])
+        _environment(folder, context['env'], context.get('tmpdir'))
         sys.stdin = open(os.devnull)
         _apply_limits(context['limits'])
         payload = json.loads(bytes(payload_buf)) if len(payload_buf) else {}

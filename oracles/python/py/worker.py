@@ -86,10 +86,12 @@ def tail_of(path, limit):
 
 
 class Worker:
-    def __init__(self, scratch, mode, env):
+    def __init__(self, scratch, mode, env, tmpdir):
         self.scratch = scratch
         self.mode = mode
         self.env = env
+        # The sandbox's private /tmp (wiped after every phase), or None: then each job folder.
+        self.tmpdir = tmpdir
         self.sequence = 0
 
     def serve(self):
@@ -136,6 +138,7 @@ class Worker:
             'inputs': {name: path for name, path in folders.items() if name != phase['name']},
             'limits': limits,
             'env': self.env,
+            'tmpdir': self.tmpdir,
             'options': phase.get('options', {}),
         }
         deadline_s = phase['deadlineMs'] / 1000.0
@@ -226,6 +229,7 @@ def main():
         # Not a fresh PID namespace after all: never use kill(-1) here.
         mode = 'tree'
     env = {k: v for k, v in os.environ.items() if not k.startswith('WITNESS_')}
+    tmpdir = os.environ.get('WITNESS_TMPDIR') if mode == 'namespace' else None
     versions = preload()
     # Everything imported so far is moved out of the collector's reach: the garbage collector of a
     # forked phase then never walks (and so never copies) the worker's pages.
@@ -235,7 +239,7 @@ def main():
     gc.freeze()
     ready = {'ready': True, 'pid': os.getpid(), 'cleanup': mode, 'versions': versions}
     write_all(1, (json.dumps(ready) + '\n').encode())
-    Worker(scratch, mode, env).serve()
+    Worker(scratch, mode, env, tmpdir).serve()
 
 
 if __name__ == '__main__':

@@ -14,6 +14,7 @@ import { containerOptions, dockerBackend } from './docker.ts';
 import { DEFAULT_SCRATCH, GIB, MIB, prlimitArgs } from './limits.ts';
 import { processBackend, PROCESS_BACKEND_WARNING } from './process.ts';
 import { parseBackendChoice, resolveBackend } from './select.ts';
+import { SANDBOX_BIN_DIR, SANDBOX_HOSTNAME, stagedSystemDir } from './system-files.ts';
 
 const spec: WorkerLaunch = { pyDir: '/opt/witness-py', env: sandboxEnvironment(), maxAddressSpaceBytes: 8 * GIB, maxFileSizeBytes: 64 * MIB, scratch: DEFAULT_SCRATCH };
 
@@ -34,7 +35,11 @@ describe('the bwrap command line', () => {
     expect(joined).toContain(`--size ${DEFAULT_SCRATCH.tmpBytes} --tmpfs /tmp`);
     expect(joined).toContain('--remount-ro /');
     const binds = [...joined.matchAll(/--(?:ro-)?bind (\S+)/g)].map((m) => m[1]);
-    expect(binds.every((p) => p === '/usr' || p === '/opt/witness-py' || p?.startsWith('/etc/'))).toBe(true);
+    const system = stagedSystemDir('/usr/bin/python3');
+    expect(binds.every((p) => p === '/usr' || p === '/opt/witness-py' || p?.startsWith('/etc/') || p?.startsWith(`${system}/`))).toBe(true);
+    expect(joined).toContain(`--ro-bind ${system}/etc/hosts /etc/hosts`);
+    expect(joined).toContain(`--ro-bind ${system}/bin ${SANDBOX_BIN_DIR}`);
+    expect(joined).toContain(`--hostname ${SANDBOX_HOSTNAME}`);
     expect(args).not.toContain('--bind');
   });
 
@@ -42,7 +47,7 @@ describe('the bwrap command line', () => {
     process.env.WITNESS_TEST_SECRET = 'do-not-leak';
     const env = Object.fromEntries(args.flatMap((a, i) => (a === '--setenv' ? [[args[i + 1], args[i + 2]]] : [])));
     delete process.env.WITNESS_TEST_SECRET;
-    expect(env).toMatchObject({ TZ: 'UTC', OMP_NUM_THREADS: '1', HOME: '/sandbox', WITNESS_CLEANUP: 'namespace' });
+    expect(env).toMatchObject({ TZ: 'UTC', OMP_NUM_THREADS: '1', HOME: '/sandbox', WITNESS_CLEANUP: 'namespace', WITNESS_TMPDIR: '/tmp', PATH: `${SANDBOX_BIN_DIR}:/usr/local/bin:/usr/bin:/bin` });
     expect(Object.keys(env)).not.toContain('OPENAI_API_KEY');
     expect(joined).not.toContain('do-not-leak');
   });

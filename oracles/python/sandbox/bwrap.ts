@@ -1,14 +1,18 @@
 /**
  * The bubblewrap backend (environment.md §7): the worker runs as uid/gid 65534 (as root,
- * RLIMIT_NPROC is not enforced) under prlimit, inside bwrap with every namespace unshared (no
- * network, not even loopback), no further user namespaces, all capabilities dropped, an empty
+ * RLIMIT_NPROC is not enforced) under prlimit, inside bwrap with every namespace unshared — its own
+ * network namespace has only a loopback, so nothing outside and none of the host's own loopback
+ * listeners are reachable — no further user namespaces, all capabilities dropped, an empty
  * environment, a read-only system (/usr, and a read-only root), and size-capped private tmpfs
- * folders as the only writable places: /sandbox (job folders), /tmp and /dev/shm.
+ * folders as the only writable places: /sandbox (job folders), /tmp and /dev/shm. As in
+ * BigCodeBench's image, `localhost` and the host name resolve to the loopback and `python` is on PATH.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { BackendStatus, LaunchedWorker, SandboxBackend, WorkerLaunch } from './backend.ts';
 import { prlimitArgs } from './limits.ts';
+import { SANDBOX_BIN_DIR, SANDBOX_HOSTNAME, sandboxPath, stagedSystemDir, virtualenvRoot } from './system-files.ts';
 import { killGroup, trackExit, unrefChild } from './spawned.ts';
 
 export const SANDBOX_UID = 65534;
@@ -21,18 +25,33 @@ export interface BwrapOptions {
   prlimit?: string;
 }
 
-/** The bwrap command line (after `bwrap`) that starts the worker. */
-export function bwrapArgs(spec: WorkerLaunch, python = '/usr/bin/python3'): string[] {
-  const setenv = Object.entries({ ...spec.env, HOME: '/sandbox', WITNESS_SCRATCH: '/sandbox', WITNESS_CLEANUP: 'namespace' }).flatMap(
-    ([k, v]) => ['--setenv', k, v],
-  );
+/** Host folders the interpreter needs besides /usr: its virtualenv, or its installation prefix. */
+export function interpreterBinds(python: string): string[] {
+  if (python.startsWith('/usr/')) return [];
+  const root = virtualenvRoot(python) ?? dirname(dirname(python));
+  return ['--ro-bind', root, root];
+}
+
+/** The bwrap command line (after `bwrap`) that starts the worker; `systemDir` is from stagedSystemDir. */
+export function bwrapArgs(spec: WorkerLaunch, python = '/usr/bin/python3', systemDir = stagedSystemDir(python)): string[] {
+  const env = {
+    ...spec.env,
+    PATH: sandboxPath(python, SANDBOX_BIN_DIR),
+    HOME: '/sandbox',
+    WITNESS_SCRATCH: '/sandbox',
+    WITNESS_CLEANUP: 'namespace',
+    WITNESS_TMPDIR: '/tmp',
+  };
+  const setenv = Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v]);
   const optional = (path: string) => (existsSync(path) ? ['--ro-bind', path, path] : []);
+  const etc = (name: string) => ['--ro-bind', join(systemDir, 'etc', name), `/etc/${name}`];
   return [
     '--unshare-all',
     '--unshare-user',
     '--disable-userns',
     '--die-with-parent',
     '--new-session',
+    '--hostname', SANDBOX_HOSTNAME,
     '--cap-drop', 'ALL',
     '--clearenv',
     '--ro-bind', '/usr', '/usr',
@@ -40,8 +59,13 @@ export function bwrapArgs(spec: WorkerLaunch, python = '/usr/bin/python3'): stri
     '--symlink', 'usr/lib64', '/lib64',
     '--symlink', 'usr/bin', '/bin',
     '--symlink', 'usr/sbin', '/sbin',
+    ...interpreterBinds(python),
     ...optional('/etc/alternatives'),
     ...optional('/etc/localtime'),
+    ...etc('hosts'),
+    ...etc('hostname'),
+    ...etc('nsswitch.conf'),
+    '--ro-bind', join(systemDir, 'bin'), SANDBOX_BIN_DIR,
     '--proc', '/proc',
     '--dev', '/dev',
     '--size', String(spec.scratch.shmBytes), '--tmpfs', '/dev/shm',
@@ -85,7 +109,7 @@ export function bwrapBackend(options: BwrapOptions = {}): SandboxBackend {
       const trial = spawnSync(
         bwrap,
         ['--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--ro-bind', '/usr', '/usr', '--symlink', 'usr/lib', '/lib',
-          '--symlink', 'usr/lib64', '/lib64', '--symlink', 'usr/bin', '/bin', '--proc', '/proc', '--dev', '/dev', python, '-c', 'print(1)'],
+          '--symlink', 'usr/lib64', '/lib64', '--symlink', 'usr/bin', '/bin', ...interpreterBinds(python), '--proc', '/proc', '--dev', '/dev', python, '-c', 'print(1)'],
         { encoding: 'utf8', env: {}, timeout: 20_000, ...identity },
       );
       cached =

@@ -29,7 +29,7 @@ export interface DockerOptions {
 
 /** The container definition for a worker (pure, so it can be checked without an engine). */
 export function containerOptions(spec: WorkerLaunch, options: { image: string; python: string; memoryBytes: number }): ContainerCreateOptions {
-  const env = { ...spec.env, HOME: '/sandbox', WITNESS_SCRATCH: '/sandbox', WITNESS_CLEANUP: 'namespace' };
+  const env = { ...spec.env, HOME: '/sandbox', WITNESS_SCRATCH: '/sandbox', WITNESS_CLEANUP: 'namespace', WITNESS_TMPDIR: '/tmp' };
   const tmpfs = (bytes: number) => `rw,nosuid,nodev,size=${bytes},uid=65534,gid=65534,mode=0700`;
   return {
     Image: options.image,

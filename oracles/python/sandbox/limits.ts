@@ -37,7 +37,7 @@ export interface ScratchSizes {
   shmBytes: number;
 }
 
-export const DEFAULT_SCRATCH: ScratchSizes = { scratchBytes: 256 * MIB, tmpBytes: 64 * MIB, shmBytes: 16 * MIB };
+export const DEFAULT_SCRATCH: ScratchSizes = { scratchBytes: 256 * MIB, tmpBytes: 256 * MIB, shmBytes: 16 * MIB };
 
 /**
  * Process limit set on the worker when it starts. Inside its user namespace each phase lowers it to

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { SandboxBackend } from './backend.ts';
 import { SANDBOX_GID, SANDBOX_UID } from './bwrap.ts';
 import { prlimitArgs } from './limits.ts';
+import { sandboxPath, stagedSystemDir } from './system-files.ts';
 import { killGroup, trackExit, unrefChild } from './spawned.ts';
 
 export const PROCESS_BACKEND_WARNING =
@@ -35,7 +36,7 @@ export function processBackend(options: { python?: string; warn?: (message: stri
       const scratch = mkdtempSync(join(tmpdir(), 'witness-scratch-'));
       chmodSync(scratch, 0o700);
       if (root) chownSync(scratch, SANDBOX_UID, SANDBOX_GID);
-      const env = { ...spec.env, HOME: scratch, WITNESS_SCRATCH: scratch, WITNESS_CLEANUP: 'tree' };
+      const env = { ...spec.env, PATH: sandboxPath(python, join(stagedSystemDir(python), 'bin')), HOME: scratch, WITNESS_SCRATCH: scratch, WITNESS_CLEANUP: 'tree' };
       const args = [...prlimitArgs(spec.maxAddressSpaceBytes, spec.maxFileSizeBytes), '--', python, '-s', '-B', join(spec.pyDir, 'worker.py')];
       const child = spawn('prlimit', args, {
         env,
