@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -20,7 +20,7 @@ const sha = (file: string) => createHash('sha256').update(readFileSync(file)).di
 
 // Hand-checked against BIRD's rule (`cursor.execute(pred); p = fetchall(); cursor.execute(gold);
 // g = fetchall(); res = set(p) == set(g)`, errors → 0) with CPython 3.11's sqlite3 (SQLite 3.40.1).
-const HAND: { gold: string; pred: string; res: 0 | 1; status: string; why: string }[] = [
+const HAND: { gold: string; pred: string; res: 0 | 1; bird?: 0 | 1; status: string; why: string }[] = [
   { gold: 'SELECT name FROM t', pred: 'SELECT DISTINCT name FROM t', res: 1, status: 'correct', why: 'duplicates ignored' },
   { gold: 'SELECT name FROM t ORDER BY id', pred: 'SELECT name FROM t ORDER BY id DESC', res: 1, status: 'correct', why: 'row order ignored, even with ORDER BY' },
   { gold: 'SELECT id, name FROM t WHERE id = 1', pred: 'SELECT name, id FROM t WHERE id = 1', res: 0, status: 'wrong', why: 'column order matters' },
@@ -38,7 +38,11 @@ const HAND: { gold: string; pred: string; res: 0 | 1; status: string; why: strin
   { gold: 'SELECT 9007199254740992', pred: 'SELECT 9007199254740992.0', res: 1, status: 'correct', why: 'int 2**53 == float 2**53' },
   { gold: 'SELECT name FROM t', pred: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c', res: 0, status: 'timeout', why: 'timeout' },
   // Deliberate difference: BIRD would execute the DELETE (writing to the database) and score 1 on two empty results.
-  { gold: 'SELECT id FROM t WHERE 0', pred: 'DELETE FROM t WHERE 0', res: 0, status: 'unsafe', why: 'never run a statement that is not a read-only query' },
+  { gold: 'SELECT id FROM t WHERE 0', pred: 'DELETE FROM t WHERE 0', res: 0, bird: 1, status: 'unsafe', why: 'never run a statement that is not a read-only query' },
+  // Python's sqlite3 refuses text with a NUL ("the query contains a null character"): text after it must not be dropped.
+  { gold: 'SELECT id FROM t WHERE score IS NULL', pred: 'SELECT id FROM t WHERE score IS NULL\u0000; DELETE FROM t', res: 0, status: 'error', why: 'a NUL character in the query' },
+  // Python cannot encode an unpaired surrogate to UTF-8 (UnicodeEncodeError): it must not become U+FFFD.
+  { gold: 'SELECT 1', pred: "SELECT 1 WHERE 'x\ud800' = 'x' || char(65533)", res: 0, status: 'error', why: 'an unpaired surrogate in the query' },
 ];
 
 function handDataset(): { dir: string; db: string } {
@@ -77,6 +81,32 @@ describe('BIRD evaluation', () => {
     expect(result.accuracy.total).toBeCloseTo((100 * correct) / (HAND.length + 2), 10);
     expect(sha(db)).toBe(before);
   }, 30_000);
+
+  it('agrees with BIRD’s rule run by CPython’s sqlite3 on every hand case (but the deliberate differences)', () => {
+    const { dir, db } = handDataset();
+    const copy = join(dir, 'python-copy.sqlite');
+    copyFileSync(db, copy);
+    const runnable = HAND.filter((h) => h.status !== 'timeout');
+    // evaluation.py's execute_sql: predicted then gold on one connection, fetchall, set equality, any exception → 0.
+    const script = [
+      'import json, sqlite3, sys',
+      'cases = json.loads(sys.stdin.read())',
+      'out = []',
+      'for c in cases:',
+      '    conn = sqlite3.connect(sys.argv[1])',
+      '    cur = conn.cursor()',
+      '    try:',
+      '        cur.execute(c["pred"]); p = cur.fetchall(); cur.execute(c["gold"]); g = cur.fetchall()',
+      '        out.append(1 if set(p) == set(g) else 0)',
+      '    except Exception:',
+      '        out.append(0)',
+      '    conn.close()',
+      'print(json.dumps(out))',
+    ].join('\n');
+    const run = spawnSync(existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3', ['-c', script, copy], { input: JSON.stringify(runnable), encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual(runnable.map((h) => h.bird ?? h.res));
+  });
 
   it('counts duplicates in multiset mode and order in ordered mode', async () => {
     const { dir } = handDataset();

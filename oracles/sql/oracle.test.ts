@@ -77,6 +77,9 @@ describe('the SQL oracle', () => {
     expect(bad.error).toEqual({ kind: 'syntax', message: 'no such column: nope' });
     expect(bad.cases.every((c) => !c.pass)).toBe(true);
     expect(errorOnly.feedback(bad, context(p))!.text).toMatch(/^Your query failed: no such column: nope/);
+    // Text after a NUL is not dropped: the gold with a stacked DELETE behind a NUL fails, as in BIRD.
+    const nul = await oracle.check(p, sql(`${p.task.gold}\u0000; DELETE FROM customers`));
+    expect(nul).toMatchObject({ pass: false, error: { kind: 'syntax', message: 'the query contains a null character' } });
     const before = sha(p.database.path);
     for (const attack of [`ATTACH DATABASE '${p.database.path}' AS x`, 'PRAGMA user_version = 1', "VACUUM INTO '/tmp/witness-copy.sqlite'", 'CREATE TEMP TABLE z (a)', 'DELETE FROM customers']) {
       const v = await oracle.check(p, sql(attack));

@@ -15,6 +15,14 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const retail = join(root, 'fixtures/bird/dev_databases/retail_shop/retail_shop.sqlite');
 const clinic = join(root, 'fixtures/bird/dev_databases/city_clinic/city_clinic.sqlite');
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+/** The error Python's sqlite3 gives for executing `sql` (the query travels as JSON, so NUL and lone surrogates arrive intact). */
+function pythonError(sql: string): string {
+  const script = 'import json, sqlite3, sys\ntry:\n    sqlite3.connect(":memory:").execute(json.loads(sys.stdin.read()))\n    print("ok")\nexcept Exception as e:\n    print(e)';
+  const run = spawnSync(PYTHON, ['-c', script], { input: JSON.stringify(sql), encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`python3 failed: ${run.stderr}`);
+  return run.stdout.trim();
+}
+const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 const STUCK = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c';
 
 describe('the warm SQLite pool', () => {
@@ -76,6 +84,18 @@ describe('the warm SQLite pool', () => {
     expect(await pool.run({ path: retail }, 'SELECT nope FROM customers', 5000)).toMatchObject({ ok: false, kind: 'syntax', message: 'no such column: nope' });
     expect(await pool.run({ path: retail }, '  -- nothing', 5000)).toMatchObject({ ok: false, kind: 'syntax', message: 'the query is empty' });
     expect(await pool.run({ path: join(tmpdir(), 'no-such.sqlite') }, 'SELECT 1', 5000)).toMatchObject({ ok: false, kind: 'runtime', message: /cannot open the database/ });
+  });
+
+  it('refuses SQL text holding a NUL character or an unpaired surrogate, as Python’s sqlite3 (BIRD’s evaluator) does', async () => {
+    // Text after a NUL used to be dropped silently, so this scored as the gold `… IS NULL` query.
+    const nul = await pool.run({ path: retail }, 'SELECT COUNT(*) FROM customers WHERE email IS NULL\u0000; DELETE FROM customers', 5000);
+    expect(nul).toMatchObject({ ok: false, kind: 'syntax', message: 'the query contains a null character' });
+    expect(pythonError('SELECT 1 IS NULL\u0000; DELETE FROM customers')).toBe('the query contains a null character');
+    const lone = await pool.run({ path: retail }, "SELECT 'x\ud800' = 'x' || char(65533)", 5000);
+    expect(lone).toMatchObject({ ok: false, kind: 'syntax', message: expect.stringMatching(/^the query is not valid Unicode: an unpaired surrogate \(U\+D800\) at position 9/) });
+    expect(pythonError("SELECT 'x\ud800' = 'x' || char(65533)")).toMatch(/surrogates not allowed/);
+    // A surrogate pair is a character like any other.
+    expect(await pool.run({ path: retail }, "SELECT '\ud83d\ude00'", 5000)).toMatchObject({ ok: true, rows: [['😀']] });
   });
 
   it('kills a stuck query at its deadline, replaces the child and keeps the queued requests', async () => {

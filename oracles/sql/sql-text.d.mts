@@ -16,6 +16,8 @@ export function isTrivia(token: Token): boolean;
 export function toSingleQuoted(doubleQuoted: string): string;
 /** Prepares like an SQLite with legacy double-quoted string literals (Python's sqlite3, BIRD's evaluator). */
 export function prepareStatement<S>(prepare: (sql: string) => S, sql: string): { statement: S; sql: string };
+/** Why Python's sqlite3 refuses this text (an unpaired surrogate, a NUL character), or null. */
+export function unencodableText(sql: string): string | null;
 /** The statement's main keyword, upper-cased, or null when there is none. */
 export function statementKeyword(sql: string): string | null;
 /** Why the read-only gate refuses a statement. */

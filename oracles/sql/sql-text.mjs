@@ -104,6 +104,8 @@ const MAX_DQS_REWRITES = 64;
  * statement prepared again. Returns the statement and the SQL that was prepared.
  */
 export function prepareStatement(prepare, sql) {
+  const problem = unencodableText(sql);
+  if (problem) throw new Error(problem);
   let text = sql;
   for (let round = 0; ; round++) {
     try {
@@ -125,6 +127,22 @@ export function prepareStatement(prepare, sql) {
       if (!changed) throw error;
     }
   }
+}
+
+/**
+ * Why Python's sqlite3 (BIRD's evaluator) refuses to execute this text, or null. It encodes the
+ * query to UTF-8 first, which fails on an unpaired surrogate, then refuses a NUL character; SQLite
+ * itself would read the text only up to a NUL, silently dropping the rest.
+ */
+export function unencodableText(sql) {
+  if (!sql.isWellFormed()) {
+    // Positions count characters (code points), as Python's message does.
+    const characters = [...sql];
+    const at = characters.findIndex((c) => c.length === 1 && c >= '\ud800' && c <= '\udfff');
+    const unit = characters[at].charCodeAt(0).toString(16).toUpperCase();
+    return `the query is not valid Unicode: an unpaired surrogate (U+${unit}) at position ${at}`;
+  }
+  return sql.includes('\u0000') ? 'the query contains a null character' : null;
 }
 
 const MAIN_KEYWORDS = new Set(['SELECT', 'VALUES', 'INSERT', 'UPDATE', 'DELETE', 'REPLACE']);
