@@ -18,6 +18,8 @@ export interface RefinementSession {
   readonly task: PublicTask;
   /** Fence language of the programs (regex, sql, cypher, python). */
   readonly language: string;
+  /** Repeat index of the episode (a memory across instances keeps one per trial). */
+  readonly trial: number;
   /** Turn 1: the model answers the prompt (plus `extraSystem`, e.g. a cheatsheet). Recorded; no verdict comes back. */
   initial(extraSystem?: string): Promise<Candidate | null>;
   /** An auxiliary model call; null when the call failed (the failure is logged). */
@@ -91,6 +93,7 @@ export async function runRefinement<P extends PreparedTask>(input: RefinementInp
   const session: RefinementSession = {
     task: input.view,
     language: oracle.language,
+    trial: input.trial,
     async initial(extraSystem) {
       if (conversation) throw new Error(`strategy ${input.strategy}: session.initial() may be called once`);
       conversation = new Conversation({ model, oracle, prepared, strategy: input.strategy, trial: input.trial, seed: input.seed }, withExtraSystem(input.messages, extraSystem));
