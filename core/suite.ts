@@ -102,7 +102,8 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
   const getModel = () => (model ??= session.meter(definition.model ?? createModel(config)));
   const prepare = (task: Task) => preparedOnce(oracle, task);
 
-  describe(definition.name, () => {
+  // No shuffling: a sequential strategy's memory must see the tasks in dataset order.
+  describe(definition.name, { shuffle: false }, () => {
     afterAll(async () => {
       await model?.close?.();
       await oracle.dispose?.();
@@ -110,9 +111,10 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
 
     // Concurrent strategies first; a sequential one (a memory shared across instances) then runs
     // its episodes one at a time in task order, so its memory evolves deterministically.
+    // `it.sequential`, not `it`: vitest's `sequence.concurrent` would make a plain `it` concurrent.
     const ordered = [...strategies.filter((s) => !s.sequential), ...strategies.filter((s) => s.sequential)];
     for (const strategy of ordered) {
-      const declare = strategy.sequential ? it : it.concurrent;
+      const declare = strategy.sequential ? it.sequential : it.concurrent;
       for (const task of loaded.tasks) {
         for (let trial = 0; trial < trials; trial++) {
           const name = `${task.id} · ${strategy.name}${trials > 1 ? ` · trial ${trial}` : ''}`;
