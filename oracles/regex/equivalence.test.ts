@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Dialect } from './ast.ts';
 import { compileRegex, type CompiledRegex } from './compile.ts';
-import { compareLanguages, isEmptyLanguage, shortestMember } from './equivalence.ts';
+import { compareLanguages, isEmptyLanguage, isomorphic, shortestMember } from './equivalence.ts';
 
 const compile = (source: string, dialect: Dialect = 'brics') => compileRegex(source, dialect);
 
@@ -49,6 +49,21 @@ describe('compareLanguages (environment.md §4.2, brics gold vs ECMAScript candi
       ...(falsePositive === undefined ? {} : { falsePositive }),
       ...(falseNegative === undefined ? {} : { falseNegative }),
     });
+  });
+
+  it('never calls different languages equal: A|[Aa]x* vs A|[Aa]x+ differ on "a" (refa structurallyEqual said equal)', () => {
+    const gold = compile('A|[Aa]x*', 'ecmascript');
+    const candidate = compile('A|[Aa]x+', 'ecmascript');
+    expect(isomorphic(gold.dfa!, candidate.dfa!)).toBe(false);
+    expect(isomorphic(candidate.dfa!, gold.dfa!)).toBe(false);
+    expect(checkWitnesses(gold, candidate)).toEqual({ decided: true, equivalent: false, falseNegative: 'a' });
+    // A real NL-RX-Turk line and one mutation of it (line 801 of targ.txt).
+    expect(checkWitnesses(compile('((.)|([0-9])).*([A-Z]).*'), compile('(.|[0-9]).?[A-Z].*'))).toMatchObject({ decided: true, equivalent: false });
+  });
+
+  it('isomorphic accepts a DFA and its copy', () => {
+    const dfa = compile('(.*dog.*)&(.*[0-9].*)').dfa!;
+    expect(isomorphic(dfa, dfa.copy())).toBe(true);
   });
 
   it('counterexamples are the shortest differences', () => {

@@ -39,3 +39,8 @@ export class RegexTooComplexError extends Error {
     this.name = 'RegexTooComplexError';
   }
 }
+
+/** A JS stack overflow ("Maximum call stack size exceeded"): recursion over an absurdly nested regex. */
+export function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message);
+}

@@ -9,10 +9,11 @@
  * `{ dialect: 'ecmascript' }` to skip them (the ECMAScript printer would have to expand them
  * through a DFA). `{ distinctLanguage: true }` also rejects mutants with the same language.
  */
-import type { CharSet } from 'refa';
+import type { CharSet, DFA } from 'refa';
 import type { Rng } from '../../core/random.ts';
 import { printBrics, type Dialect, type RegexNode } from './ast.ts';
 import { ALL_CHARS, charSetOf, charSetOfChar, toDfa } from './automaton.ts';
+import { compareDfas } from './equivalence.ts';
 import { RegexTooComplexError } from './errors.ts';
 
 export type MutationOperator = {
@@ -235,18 +236,33 @@ export interface MutateOptions {
   distinctLanguage?: boolean;
 }
 
+/**
+ * The sim's "mutant differs" check: true only when the two nodes provably denote different
+ * languages; false when they are equal or the comparison cannot tell (past the budgets).
+ */
+export function changesLanguage(original: RegexNode, mutated: RegexNode): boolean {
+  try {
+    const comparison = compareDfas(dfaOf(original), toDfa(mutated));
+    return comparison !== null && comparison.decided && !comparison.equivalent;
+  } catch (error) {
+    if (error instanceof RegexTooComplexError) return false;
+    throw error;
+  }
+}
+
+// mutateRegex compares many mutants with the same original.
+const originals = new WeakMap<RegexNode, DFA>();
+function dfaOf(node: RegexNode): DFA {
+  let dfa = originals.get(node);
+  if (!dfa) originals.set(node, (dfa = toDfa(node)));
+  return dfa;
+}
+
 export function mutateRegex(node: RegexNode, rng: Rng, options: MutateOptions = {}): { node: RegexNode; operator: string } | null {
   const before = printBrics(node);
-  const original = options.distinctLanguage ? toDfa(node) : null;
   const differs = (mutated: RegexNode): boolean => {
     if (printBrics(mutated) === before) return false;
-    if (!original) return true;
-    try {
-      return !toDfa(mutated).structurallyEqual(original);
-    } catch (error) {
-      if (error instanceof RegexTooComplexError) return false;
-      throw error;
-    }
+    return options.distinctLanguage ? changesLanguage(node, mutated) : true;
   };
   const operators = MUTATION_OPERATORS.filter((op) => !(op.bricsOnly && options.dialect === 'ecmascript'));
   for (const operator of rng.shuffle(operators)) {
