@@ -116,6 +116,33 @@ describe('BIRD evaluation', () => {
     expect([0, 1, 3].map((i) => ordered.questions[i]?.res)).toEqual([0, 0, 1]);
   }, 30_000);
 
+  it('keeps the file’s positions when an item of the questions file is invalid, and scores that item 0 in the total', async () => {
+    const { dir } = handDataset();
+    const items = [
+      { question_id: 0, db_id: 'hand', question: 'first', evidence: '', SQL: 'SELECT id FROM t WHERE id = 1', difficulty: 'simple' },
+      { question_id: 1, db_id: 'hand', question: 'no SQL', evidence: '', difficulty: 'moderate' },
+      { question_id: 2, db_id: 'hand', question: 'third', evidence: '', SQL: 'SELECT id FROM t WHERE id = 2', difficulty: 'simple' },
+      { question_id: 3, db_id: 'hand', question: 'last', evidence: '', SQL: 'SELECT id FROM t WHERE id = 3', difficulty: 'challenging' },
+    ];
+    writeFileSync(join(dir, 'dev.json'), JSON.stringify(items));
+    const predictions = { '0': 'SELECT 1', '1': 'SELECT 1', '2': 'SELECT 2', '3': 'SELECT 3' };
+    writeFileSync(join(dir, 'positional.json'), JSON.stringify(Object.fromEntries(Object.entries(predictions).map(([k, v]) => [k, `${v}\t----- bird -----\thand`]))));
+    const result = await evaluateBird({ data: dir, predictions: join(dir, 'positional.json'), timeoutMs: 1000 });
+    expect(result.questions.map((q) => [q.index, q.question_id, q.predicted, q.res, q.status])).toEqual([
+      [0, 0, 'SELECT 1', 1, 'correct'],
+      [1, 1, null, 0, 'invalid-question'],
+      [2, 2, 'SELECT 2', 1, 'correct'],
+      [3, 3, 'SELECT 3', 1, 'correct'],
+    ]);
+    expect(result.counts).toEqual({ simple: 2, moderate: 1, challenging: 1, total: 4 });
+    expect(result.accuracy.total).toBe(75);
+    expect(result.issues.map((i) => i.item)).toEqual([expect.stringMatching(/dev\.json item 1 \(question 1\)$/)]);
+    // Keyed by question_id, the same file shape gives the same scores.
+    writeFileSync(join(dir, 'by-id.jsonl'), Object.entries(predictions).map(([k, v]) => JSON.stringify({ question_id: Number(k), SQL: v })).join('\n'));
+    const byId = await evaluateBird({ data: dir, predictions: join(dir, 'by-id.jsonl'), timeoutMs: 1000 });
+    expect(byId.questions.map((q) => q.res)).toEqual([1, 0, 1, 1]);
+  }, 30_000);
+
   it('reads JSON Lines predictions keyed by question_id', async () => {
     const { dir } = handDataset();
     const lines = HAND.map((h, i) => JSON.stringify({ question_id: i, SQL: h.pred })).join('\n');

@@ -105,6 +105,13 @@ describe('the BIRD loader', () => {
       'DIR/dev.json item 5 (question 5): not a JSON object',
       'question 4 (db_id "gone"): database not found: DIR/dev_databases/gone/gone.sqlite',
     ]);
+    // Invalid items keep their positions and what could be read of them (the evaluator scores them 0).
+    expect(readBirdQuestions(join(dir, 'dev.json')).invalid.map(({ message: _message, ...item }) => item)).toEqual([
+      { index: 1, question_id: 1, db_id: 'here', difficulty: 'simple' },
+      { index: 2, question_id: 2, db_id: 'here', difficulty: null },
+      { index: 3, question_id: 0, db_id: 'here', difficulty: 'simple' },
+      { index: 5, question_id: 5, db_id: null, difficulty: null },
+    ]);
   });
 
   it('reads mini-dev JSON Lines and says what it looked for when the layout is wrong', () => {

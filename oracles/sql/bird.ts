@@ -73,17 +73,44 @@ function parseItems(file: string): unknown[] {
   });
 }
 
+/** An item of the questions file that is not a usable question: it keeps its position and scores 0. */
+export interface InvalidBirdItem {
+  index: number;
+  /** What could be read of it. */
+  question_id: number | null;
+  db_id: string | null;
+  difficulty: BirdDifficulty | null;
+  message: string;
+}
+
+export interface BirdQuestions {
+  questions: BirdQuestion[];
+  /** Every item that is not a usable question, in file order (each also in `issues`). */
+  invalid: InvalidBirdItem[];
+  issues: TaskIssue[];
+}
+
 /** Reads and checks every item of a BIRD questions file. */
-export function readBirdQuestions(file: string): { questions: BirdQuestion[]; issues: TaskIssue[] } {
+export function readBirdQuestions(file: string): BirdQuestions {
   const items = parseItems(file);
   const questions: BirdQuestion[] = [];
+  const invalid: InvalidBirdItem[] = [];
   const issues: TaskIssue[] = [];
   const seen = new Set<number>();
   items.forEach((raw, index) => {
     const item = (raw ?? {}) as Record<string, unknown>;
     const id = item.question_id ?? index;
     const name = `${file} item ${index} (question ${String(id)})`;
-    const problem = (message: string) => issues.push({ item: name, message });
+    const problem = (message: string) => {
+      issues.push({ item: name, message });
+      invalid.push({
+        index,
+        question_id: typeof id === 'number' && Number.isInteger(id) ? id : null,
+        db_id: typeof item.db_id === 'string' ? item.db_id : null,
+        difficulty: BIRD_DIFFICULTIES.includes(item.difficulty as BirdDifficulty) ? (item.difficulty as BirdDifficulty) : null,
+        message,
+      });
+    };
     if (typeof item.__invalid === 'string') return problem(item.__invalid);
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return problem('not a JSON object');
     if (typeof id !== 'number' || !Number.isInteger(id)) return problem(`question_id must be an integer, got ${JSON.stringify(id)}`);
@@ -106,7 +133,7 @@ export function readBirdQuestions(file: string): { questions: BirdQuestion[]; is
       difficulty: item.difficulty as BirdDifficulty,
     });
   });
-  return { questions, issues };
+  return { questions, invalid, issues };
 }
 
 /** The CREATE statements of a database, as prompts show them; an error names the file. */

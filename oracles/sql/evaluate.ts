@@ -18,13 +18,15 @@ import { formatSeconds, SqlPool, type ExecResult, type TimingScope } from './poo
 import { readPredictions, type Prediction } from './predictions.ts';
 import { DEFAULT_VES_ITERATIONS, rvesTerm, timeRatio, vesTerm } from './ves.ts';
 
-export type QuestionStatus = 'correct' | 'wrong' | 'error' | 'timeout' | 'unsafe' | 'gold-error' | 'no-prediction' | 'no-database';
+export type QuestionStatus = 'correct' | 'wrong' | 'error' | 'timeout' | 'unsafe' | 'gold-error' | 'no-prediction' | 'no-database' | 'invalid-question';
 
 export interface QuestionResult {
+  /** Position in the questions file. */
   index: number;
-  question_id: number;
-  db_id: string;
-  difficulty: BirdDifficulty;
+  /** Null (like `db_id` and `difficulty`) only for an invalid item that lacks a usable one. */
+  question_id: number | null;
+  db_id: string | null;
+  difficulty: BirdDifficulty | null;
   /** 1 or 0, as BIRD's `res`. */
   res: 0 | 1;
   status: QuestionStatus;
@@ -87,7 +89,7 @@ function byDifficulty(questions: QuestionResult[], value: (q: QuestionResult) =>
   const counts = { simple: 0, moderate: 0, challenging: 0, total: 0 };
   const sums = { simple: 0, moderate: 0, challenging: 0, total: 0 };
   for (const q of questions) {
-    for (const key of [q.difficulty, 'total'] as const) {
+    for (const key of q.difficulty ? ([q.difficulty, 'total'] as const) : (['total'] as const)) {
       counts[key]++;
       sums[key] += value(q);
     }
@@ -102,8 +104,8 @@ const statusOf = (r: Extract<ExecResult, { ok: false }>): QuestionStatus => (r.k
 export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvaluation> {
   const started = performance.now();
   const layout = resolveBirdLayout(options.data, { ...(options.questions ? { questions: options.questions } : {}), ...(options.databases ? { databases: options.databases } : {}) });
-  const { questions, issues } = readBirdQuestions(layout.questions);
-  const predictions = readPredictions(options.predictions, questions);
+  const { questions, invalid, issues } = readBirdQuestions(layout.questions);
+  const predictions = readPredictions(options.predictions, questions, invalid);
   issues.push(...predictions.issues);
   const mode = options.mode ?? 'set';
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -184,16 +186,20 @@ export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvalua
     return timing.ok ? timeRatio(timing.goldMs, timing.predMs) : 0;
   }
 
+  // An invalid item keeps its position and scores 0 (it is already among the issues).
+  const unusable = invalid.map((item): QuestionResult => ({ ...item, res: 0, status: 'invalid-question', predicted: null }));
+  const total = questions.length + unusable.length;
   let results: QuestionResult[];
   try {
-    results = await Promise.all(
+    const scored = await Promise.all(
       questions.map((q) =>
         score(q).then((r) => {
-          options.onProgress?.(++done, questions.length);
+          options.onProgress?.(++done, total);
           return r;
         }),
       ),
     );
+    results = [...scored, ...unusable].sort((a, b) => a.index - b.index);
   } finally {
     cache?.close();
     if (!options.pool) await pool.dispose();

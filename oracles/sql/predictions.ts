@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { TaskIssue } from '../../core/types.ts';
-import type { BirdQuestion } from './bird.ts';
+import type { BirdQuestion, InvalidBirdItem } from './bird.ts';
 
 export const BIRD_SEPARATOR = '\t----- bird -----\t';
 
@@ -32,8 +32,11 @@ export function parseBirdPrediction(text: string): Prediction {
 
 const SQL_FIELDS = ['SQL', 'sql', 'predicted_sql'];
 
-/** Reads a predictions file and aligns it with the questions. */
-export function readPredictions(file: string, questions: readonly BirdQuestion[]): ReadPredictions {
+/**
+ * Reads a predictions file and aligns it with the questions by their position in the questions file
+ * (`BirdQuestion.index`), invalid items of that file included: they keep their positions and ids.
+ */
+export function readPredictions(file: string, questions: readonly BirdQuestion[], invalid: readonly InvalidBirdItem[] = []): ReadPredictions {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -53,19 +56,22 @@ export function readPredictions(file: string, questions: readonly BirdQuestion[]
   }
   if (parsed !== undefined && !Array.isArray(parsed)) {
     if (typeof parsed !== 'object' || parsed === null) throw new Error(`${file}: expected a JSON object keyed by question position`);
+    const items = questions.length + invalid.length;
+    const usable = new Set(questions.map((q) => q.index));
     for (const [key, value] of Object.entries(parsed)) {
       const index = Number(key);
-      const question = Number.isInteger(index) ? questions[index] : undefined;
-      if (!question) {
-        issues.push({ item: `${file} key "${key}"`, message: `no question at position ${key} (the questions file has ${questions.length})` });
+      if (!Number.isInteger(index) || index < 0 || index >= items) {
+        issues.push({ item: `${file} key "${key}"`, message: `no question at position ${key} (the questions file has ${items} items)` });
         continue;
       }
+      if (!usable.has(index)) continue; // an invalid item of the questions file: already named, scored 0
       // BIRD replaces a non-string prediction with an empty query, which scores 0.
       byIndex.set(index, typeof value === 'string' ? parseBirdPrediction(value) : { invalid: `the prediction is not a string (${JSON.stringify(value)})` });
     }
     return { format: 'bird-json', byIndex, issues };
   }
   const positions = new Map(questions.map((q) => [q.question_id, q.index]));
+  const invalidIds = new Set(invalid.flatMap((item) => (item.question_id === null ? [] : [item.question_id])));
   const records: { item: string; value: unknown }[] = Array.isArray(parsed)
     ? parsed.map((value, i) => ({ item: `${file} item ${i}`, value }))
     : text.split(/\r?\n/).flatMap((line, i) => {
@@ -81,6 +87,7 @@ export function readPredictions(file: string, questions: readonly BirdQuestion[]
     const record = (value ?? {}) as Record<string, unknown>;
     const id = record.question_id;
     const index = typeof id === 'number' ? positions.get(id) : undefined;
+    if (index === undefined && typeof id === 'number' && invalidIds.has(id)) continue; // already named, scored 0
     if (index === undefined) {
       issues.push({ item, message: `question_id ${JSON.stringify(id)} matches no question` });
       continue;
