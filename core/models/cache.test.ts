@@ -158,6 +158,42 @@ describe('withCache', () => {
     expect(model.stats()).toMatchObject({ hits: 0, misses: 2, writes: 1 });
   });
 
+  it('shares one endpoint call among identical requests in flight, so what is used and recorded does not depend on which finishes first', async () => {
+    const server = await serve((_, i) => ({ content: `reply ${i}`, delayMs: 80 }));
+    const model = cached(server.baseURL, freshPath());
+    const [a, b] = await Promise.all([model.complete(ask()), model.complete(ask())]);
+    expect(server.requests).toHaveLength(1);
+    expect([a.content, b.content]).toEqual(['reply 0', 'reply 0']);
+    expect([a.cached, b.cached]).toEqual([false, true]);
+    expect(model.stats()).toEqual({ hits: 1, misses: 1, writes: 1, writeErrors: 0 });
+    expect((await model.complete(ask())).content).toBe('reply 0');
+    // Different requests are not shared.
+    const [c, d] = await Promise.all([model.complete(ask('x')), model.complete(ask('y'))]);
+    expect(c.content).not.toBe(d.content);
+  });
+
+  it('shares in refresh mode too; a failed shared call lets each waiting request call on its own', async () => {
+    const server = await serve((_, i) => (i === 0 ? { status: 500, delayMs: 50 } : { content: `reply ${i}`, delayMs: 20 }));
+    const refresh = cached(server.baseURL, freshPath(), 'refresh');
+    const outcomes = await Promise.allSettled([refresh.complete(ask()), refresh.complete(ask())]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled']);
+    expect((outcomes[1] as PromiseFulfilledResult<{ content: string }>).value.content).toBe('reply 1');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('lets a request waiting for a shared call leave when its own signal aborts', async () => {
+    const server = await serve([{ content: 'slow', delayMs: 300 }]);
+    const model = cached(server.baseURL, freshPath());
+    const controller = new AbortController();
+    const leader = model.complete(ask());
+    const follower = model.complete({ ...ask(), signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('caller gave up')), 30);
+    await expect(follower).rejects.toThrow(ModelCallError);
+    await expect(follower).rejects.toThrow(/aborted by the caller while waiting for an identical request/);
+    expect((await leader).content).toBe('slow');
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('shares one file between two connections, and waits out another writer (busy timeout)', async () => {
     const server = await serve();
     const path = freshPath();

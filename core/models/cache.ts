@@ -13,10 +13,18 @@
  * content, finish reason and usage (the usage the original call reported or estimated), with
  * `cached: true` and the lookup time as `latencyMs`.
  *
- * Counters (`stats()`): `hits` = replies answered from the cache; `misses` = calls the cache could
- * not answer (in `readwrite` and `only` after a lookup, in `refresh` every call); `writes` = rows
- * recorded; `writeErrors` = recordings that failed (the reply is still returned, and a warning is
- * emitted once). In `off` mode every counter stays 0.
+ * Identical requests in flight share one call (in every mode but `off` and `only`): a request whose
+ * key is being answered waits for that answer instead of calling the model again, so concurrent
+ * identical requests get one reply — the one recorded and later replayed — whichever finishes
+ * first. A waiting request gets it with `cached: true`; if the shared call fails, each waiting
+ * request calls the model on its own; a waiting request whose signal aborts leaves at once.
+ *
+ * Counters (`stats()`): `hits` = replies answered without calling the model (from the file, or
+ * shared with an identical request in flight); `misses` = calls made to the model (in `readwrite`
+ * after a lookup, in `refresh` for every request not shared, in `only` the lookups that failed);
+ * `writes` = rows recorded; `writeErrors` = recordings that failed (the reply is still returned,
+ * and a warning is emitted once). In `off` mode every counter stays 0. Which of several identical
+ * concurrent requests is the miss depends on arrival order; the totals and the replies do not.
  *
  * The file is opened in WAL mode with a 5 s busy timeout, so several vitest worker processes
  * can share it. Parent directories are created.
@@ -157,6 +165,9 @@ export function withCache(model: ChatModel, options: CacheOptions): CachedModel 
     }
   };
 
+  /** Calls answering a key right now; identical requests wait for them instead of calling again. */
+  const inFlight = new Map<string, Promise<ChatReply>>();
+
   const complete = async (request: ChatRequest): Promise<ChatReply> => {
     if (!store) return model.complete(request);
     if (closed) throw new Error(`response cache ${path} is closed`);
@@ -176,11 +187,26 @@ export function withCache(model: ChatModel, options: CacheOptions): CachedModel 
         };
       }
     }
+    const pending = inFlight.get(key);
+    if (pending) {
+      const shared = await waitFor(pending, request.signal);
+      if (shared) {
+        counts.hits++;
+        return { ...shared, latencyMs: performance.now() - started, cached: true };
+      }
+    }
     counts.misses++;
     if (mode === 'only') throw new CacheMissError(key, model.info.name, endpoint, path);
-    const reply = await model.complete(request);
-    record(key, parts, reply);
-    return { ...reply, cached: false };
+    const call = model.complete(request).then((reply) => {
+      record(key, parts, reply);
+      return reply;
+    });
+    inFlight.set(key, call);
+    try {
+      return { ...(await call), cached: false };
+    } finally {
+      if (inFlight.get(key) === call) inFlight.delete(key);
+    }
   };
 
   return {
@@ -196,6 +222,28 @@ export function withCache(model: ChatModel, options: CacheOptions): CachedModel 
       await model.close?.();
     },
   };
+}
+
+/**
+ * The shared call's reply, or null when it failed (the caller then calls on its own). Rejects at
+ * once when the caller's own signal aborts.
+ */
+function waitFor(pending: Promise<ChatReply>, signal: AbortSignal | undefined): Promise<ChatReply | null> {
+  const settled = pending.then(
+    (reply) => reply,
+    () => null,
+  );
+  if (!signal) return settled;
+  return new Promise((resolve, reject) => {
+    const abort = (): void =>
+      reject(new ModelCallError('aborted by the caller while waiting for an identical request in flight', signal.reason));
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    settled.then((value) => {
+      signal.removeEventListener('abort', abort);
+      resolve(value);
+    });
+  });
 }
 
 function openStore(path: string) {
