@@ -4,11 +4,11 @@
  * general-purpose entry point to the sandbox (the adversarial corpus and the perf script use it).
  */
 import type { ErrorKind } from '../../core/types.ts';
-import { explainException, findEvent, harnessEventFailure, silentExit, terminationFailure, workerFailure } from './pool/outcome.ts';
+import { explainException, findEvent, harnessEventFailure, refusalFailure, silentExit, terminationFailure, workerFailure } from './pool/outcome.ts';
 import type { WorkerPool } from './pool/pool.ts';
 import { cpuSecondsFor, DEFAULT_LIMITS, type ResourceLimits } from './sandbox/limits.ts';
 
-export type ProgramStatus = 'ok' | Extract<ErrorKind, 'syntax' | 'runtime' | 'timeout' | 'unsafe'>;
+export type ProgramStatus = 'ok' | Extract<ErrorKind, 'syntax' | 'runtime' | 'timeout' | 'unsafe' | 'too-complex' | 'too-large'>;
 
 export interface ProgramOutcome {
   status: ProgramStatus;
@@ -43,8 +43,10 @@ export async function runProgram(pool: WorkerPool, source: string, options: RunP
   const base = { stdout: result.stdoutTail ?? '', stderr: result.stderrTail ?? '', wallMs: result.wallMs, cpuMs: result.cpuMs };
   const terminated = terminationFailure(result, deadlineMs, limits);
   if (terminated) return { ...base, status: terminated.kind, reason: terminated.reason };
+  const refused = refusalFailure(result);
+  if (refused) return { ...base, status: refused.kind, reason: refused.reason };
   const syntax = findEvent(result, 'syntax-error');
-  if (syntax) return { ...base, status: 'syntax', reason: `SyntaxError: ${String(syntax.message)}` };
+  if (syntax) return { ...base, status: 'syntax', reason: `${String(syntax.type ?? 'SyntaxError')}: ${String(syntax.message)}` };
   const exception = findEvent(result, 'exception');
   if (exception) return { ...base, status: 'runtime', reason: explainException(String(exception.type), String(exception.message ?? ''), limits) };
   const exit = findEvent(result, 'exit');

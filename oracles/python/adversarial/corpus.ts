@@ -178,7 +178,7 @@ export const ADVERSARIAL_CORPUS: AdversarialProgram[] = [
     id: 'gigabytes-of-output',
     attack: 'writes gigabytes to stdout',
     source: `import sys\nblock = 'y' * (1 << 20)\nfor _ in range(4096):\n    sys.stdout.write(block)`,
-    expect: { status: 'runtime', reason: /file-size limit/ },
+    expect: { status: 'too-large', reason: /printed more than 16 MiB to stdout/ },
   },
   {
     id: 'fill-scratch',

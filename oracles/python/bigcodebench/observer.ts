@@ -6,15 +6,18 @@
 import type { Observation, Observer } from '../../../core/oracle.ts';
 import { describeEnvironment, formatModules } from '../environment.ts';
 import { runObservedPhase } from '../observe-phase.ts';
-import { explainException, terminationFailure } from '../pool/outcome.ts';
+import { explainException, refusalFailure, terminationFailure } from '../pool/outcome.ts';
+import { oversizedProgram } from '../program-size.ts';
 import type { WorkerPool } from '../pool/pool.ts';
 import type { ResourceLimits } from '../sandbox/limits.ts';
 import type { BcbPrepared } from './oracle.ts';
 import { programFor } from './program.ts';
 
-export function bigCodeBenchObserver(deps: { pool: () => WorkerPool; calibrated: boolean; limitsFor: (deadlineMs: number) => ResourceLimits }): Observer<BcbPrepared> {
+export function bigCodeBenchObserver(deps: { pool: () => WorkerPool; calibrated: boolean; limitsFor: (deadlineMs: number) => ResourceLimits; maxProgramBytes: number }): Observer<BcbPrepared> {
   return {
     async observe(prepared, candidate): Promise<Observation> {
+      const oversized = oversizedProgram(candidate.source, deps.maxProgramBytes);
+      if (oversized) return { ok: false, error: oversized, output: '' };
       const limits = deps.limitsFor(prepared.deadlineMs);
       const payload = { program: programFor(candidate.source, prepared.codePrompt, deps.calibrated), entryPoint: prepared.entryPoint, prompt: prepared.completePrompt };
       const run = await runObservedPhase(deps.pool(), { name: 'observe', kind: 'bcb.observe', payload, limits, deadlineMs: prepared.deadlineMs, capture: true });
@@ -32,10 +35,10 @@ export function bigCodeBenchObserver(deps: { pool: () => WorkerPool; calibrated:
           if (event.output) lines.push(String(event.output).replace(/\n$/, ''));
           if (raised) lines.push(`raised ${raised.type}: ${raised.message}`);
           if (raised && !error) error = { kind: 'runtime', message: explainException(raised.type, raised.message, limits) };
-        } else if (event.event === 'syntax-error') error = { kind: 'syntax', message: `SyntaxError: ${String(event.message)}` };
+        } else if (event.event === 'syntax-error') error = { kind: 'syntax', message: `${String(event.type ?? 'SyntaxError')}: ${String(event.message)}` };
         else if (event.event === 'program-error') error = { kind: 'runtime', message: explainException(String(event.type), String(event.message ?? ''), limits) };
       }
-      const terminated = terminationFailure(result, prepared.deadlineMs, limits);
+      const terminated = terminationFailure(result, prepared.deadlineMs, limits) ?? refusalFailure(result);
       if (terminated) error = { kind: terminated.kind, message: terminated.reason };
       const observation: Observation = { ok: !error && result.events.some((e) => e.event === 'done'), output: lines.join('\n'), shape: { rows: examples } };
       if (error) observation.error = error;

@@ -15,6 +15,7 @@ import { workerFailure } from '../pool/outcome.ts';
 import type { PoolOptions, WorkerPool } from '../pool/pool.ts';
 import { acquirePool, type PoolLease } from '../pool/shared.ts';
 import { cpuSecondsFor, DEFAULT_LIMITS, type ResourceLimits } from '../sandbox/limits.ts';
+import { checkMaxProgramBytes, oversizedProgram } from '../program-size.ts';
 import { mutatePython } from '../sim/mutate.ts';
 import { bigCodeBenchObserver } from './observer.ts';
 import { programFor } from './program.ts';
@@ -31,6 +32,8 @@ export interface BigCodeBenchOptions {
   limits?: Partial<ResourceLimits>;
   /** Prefix the code_prompt and a stub body (the official calibrated mode); default true. */
   calibrated?: boolean;
+  /** Largest candidate program run, UTF-8 bytes (default 16 MiB); a bigger one is `too-complex`. */
+  maxProgramBytes?: number;
 }
 
 export interface BcbPrepared extends PreparedTask {
@@ -61,6 +64,7 @@ export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): Oracle<Bc
   const timeLimitS = options.timeLimitS ?? Number(process.env.BIGCODEBENCH_TIMEOUT_PER_TASK ?? 240);
   const minTimeLimitS = options.minTimeLimitS ?? 1;
   const calibrated = options.calibrated ?? true;
+  const maxProgramBytes = checkMaxProgramBytes(options.maxProgramBytes);
   const baseLimits: ResourceLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const limitsFor = (deadlineMs: number): ResourceLimits => ({ ...baseLimits, cpuSeconds: options.limits?.cpuSeconds ?? cpuSecondsFor(deadlineMs) });
   const reports = new Map<string, Promise<BcbRunReport>>();
@@ -92,7 +96,8 @@ export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): Oracle<Bc
 
   async function check(prepared: BcbPrepared, candidate: Candidate): Promise<Verdict> {
     const started = performance.now();
-    const report = await cachedRun(prepared, candidate.source);
+    const oversized = oversizedProgram(candidate.source, maxProgramBytes);
+    const report: BcbRunReport = oversized ? { tests: null, results: new Map(), failure: oversized, wallMs: 0 } : await cachedRun(prepared, candidate.source);
     const cases = testCases(report, prepared.caseIds);
     const witnesses: Witness[] = [];
     for (const id of prepared.caseIds) {
@@ -123,8 +128,8 @@ export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): Oracle<Bc
     name: 'bigcodebench',
     language: 'python',
     render: bigCodeBenchRenderer(),
-    observer: bigCodeBenchObserver({ pool, calibrated, limitsFor }),
-    settings: () => ({ timeLimitS, minTimeLimitS, calibrated, addressSpaceBytes: baseLimits.addressSpaceBytes, tz: 'UTC', ompNumThreads: 1 }),
+    observer: bigCodeBenchObserver({ pool, calibrated, limitsFor, maxProgramBytes }),
+    settings: () => ({ timeLimitS, minTimeLimitS, calibrated, addressSpaceBytes: baseLimits.addressSpaceBytes, fileSizeBytes: baseLimits.fileSizeBytes, maxProgramBytes, tz: 'UTC', ompNumThreads: 1 }),
     promptVariables: (task) => ({ code_prompt: String(task.context?.codePrompt ?? ''), entry_point: String(task.context?.entryPoint ?? 'task_func') }),
     async prepare(task: Task) {
       const item = `task ${task.id}`;
@@ -170,6 +175,7 @@ export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): Oracle<Bc
     mutate: (_prepared, program, rng) => mutatePython(program, rng)?.program ?? null,
     answer: (_prepared, program) => pythonAnswer(program),
     async agrees(prepared, candidate, witness) {
+      if (oversizedProgram(candidate.source, maxProgramBytes)) return false;
       const report = await cachedRun(prepared, candidate.source);
       if (report.failure || witness.caseId === undefined) return false;
       const outcome = report.results.get(witness.caseId)?.outcome;

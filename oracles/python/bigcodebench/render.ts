@@ -41,6 +41,10 @@ export function bigCodeBenchRenderer(): FeedbackRenderer {
           return `Your code was refused: ${e.message}`;
         case 'no-artifact':
           return 'I could not find Python code in your reply.';
+        case 'too-complex':
+          return `Your code is too big or too deeply nested to run: ${e.message}. Write a shorter, flatter program.`;
+        case 'too-large':
+          return `Your code produced too much output: ${e.message}. Do not print or return huge amounts of data.`;
         default:
           return `Your code failed before the tests could run: ${e.message}`;
       }

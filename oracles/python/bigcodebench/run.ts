@@ -1,6 +1,6 @@
 /** One BigCodeBench run (program + TestCases) as a sandbox phase, and what its result means. */
 import type { JsonObject, VerdictError } from '../../../core/types.ts';
-import { explainException, findEvent, harnessEventFailure, silentExit, terminationFailure } from '../pool/outcome.ts';
+import { explainException, findEvent, harnessEventFailure, refusalFailure, silentExit, terminationFailure } from '../pool/outcome.ts';
 import type { PhaseResult, PhaseSpec } from '../pool/protocol.ts';
 import type { ResourceLimits } from '../sandbox/limits.ts';
 import type { TestProblem } from './render.ts';
@@ -61,9 +61,14 @@ export function interpretRun(result: PhaseResult, limits: ResourceLimits, deadli
     report.failure = { kind: terminated.kind, message: running ? `${terminated.reason} while running ${running}` : terminated.reason };
     return report;
   }
+  const refused = refusalFailure(result);
+  if (refused) {
+    report.failure = { kind: refused.kind, message: refused.reason };
+    return report;
+  }
   const syntax = findEvent(result, 'syntax-error');
   if (syntax) {
-    report.failure = { kind: 'syntax', message: `SyntaxError: ${String(syntax.message)}` };
+    report.failure = { kind: 'syntax', message: `${String(syntax.type ?? 'SyntaxError')}: ${String(syntax.message)}` };
     return report;
   }
   const tampered = findEvent(result, 'tampered');

@@ -5,7 +5,8 @@
 import type { Observation, Observer } from '../../../core/oracle.ts';
 import { describeEnvironment, formatModules, moduleForLibrary } from '../environment.ts';
 import { runObservedPhase } from '../observe-phase.ts';
-import { explainException, findEvent } from '../pool/outcome.ts';
+import { explainException, findEvent, refusalFailure, terminationFailure } from '../pool/outcome.ts';
+import { oversizedProgram } from '../program-size.ts';
 import type { WorkerPool } from '../pool/pool.ts';
 import type { DsPrepared } from './oracle.ts';
 import { type DsSettings } from './run.ts';
@@ -17,7 +18,10 @@ export function dsCodeBenchObserver(deps: { pool: () => WorkerPool; settings: Ds
   const { settings } = deps;
   return {
     async observe(prepared, candidate): Promise<Observation> {
+      const oversized = oversizedProgram(candidate.source, settings.maxProgramBytes);
+      if (oversized) return { ok: false, error: oversized, output: '' };
       const payload = {
+        maxResultBytes: settings.maxResultBytes,
         code: candidate.source,
         testScript: prepared.reference.testScript,
         inputs: { kind: 'generated', seed: settings.seed, n: settings.cases },
@@ -36,12 +40,13 @@ export function dsCodeBenchObserver(deps: { pool: () => WorkerPool; settings: Ds
           lines.push(`${String(event.input)} -> ${raised ? `raised ${raised.type}: ${raised.message}` : String(event.output)}`);
           if (raised && !firstError) firstError = { kind: 'runtime', message: explainException(raised.type, raised.message, settings.limits) };
         } else if (event.event === 'syntax-error') {
-          firstError = { kind: 'syntax', message: `SyntaxError: ${String(event.message)}` };
+          firstError = { kind: 'syntax', message: `${String(event.type ?? 'SyntaxError')}: ${String(event.message)}` };
         } else if (event.event === 'program-error' || event.event === 'task-error') {
           firstError = { kind: 'runtime', message: explainException(String(event.type ?? 'Error'), String(event.message ?? ''), settings.limits) };
         }
       }
-      if (result.deadline) firstError = { kind: 'timeout', message: `did not finish within ${settings.candidateDeadlineMs} ms` };
+      const stopped = terminationFailure(result, settings.candidateDeadlineMs, settings.limits) ?? refusalFailure(result);
+      if (stopped) firstError = { kind: stopped.kind, message: stopped.reason };
       const printed = result.stdoutTail?.trim() ? `\nprinted:\n${result.stdoutTail.trim()}` : '';
       const observation: Observation = {
         ok: !firstError && findEvent(result, 'done') !== undefined,

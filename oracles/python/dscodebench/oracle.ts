@@ -14,7 +14,8 @@ import { extractPython, pythonAnswer } from '../extract.ts';
 import { acquirePool, type PoolLease } from '../pool/shared.ts';
 import type { PoolOptions, WorkerPool } from '../pool/pool.ts';
 import { workerFailure } from '../pool/outcome.ts';
-import { cpuSecondsFor, DEFAULT_LIMITS, type ResourceLimits } from '../sandbox/limits.ts';
+import { checkMaxProgramBytes, oversizedProgram } from '../program-size.ts';
+import { cpuSecondsFor, DEFAULT_LIMITS, MIB, type ResourceLimits } from '../sandbox/limits.ts';
 import { mutatePython } from '../sim/mutate.ts';
 import type { ArgumentsSchema } from './arbitrary.ts';
 import { dsCodeBenchHardener, probeRegistry } from './hardening.ts';
@@ -40,6 +41,24 @@ export interface DsCodeBenchOptions {
   isolateCaseExceptions?: boolean;
   /** Pin random_state on scikit-learn calls as the original does (default true). */
   forceRandomState?: boolean;
+  /** Cap on the pickled outputs of one run, bytes (default 32 MiB); beyond it the run is `too-large`. */
+  maxResultBytes?: number;
+  /** Largest candidate program run, UTF-8 bytes (default 16 MiB); a bigger one is `too-complex`. */
+  maxProgramBytes?: number;
+}
+
+/** Default cap on the pickled outputs of one DSCodeBench run. */
+export const DEFAULT_MAX_RESULT_BYTES = 32 * MIB;
+/** Room the results file needs beyond its values (pickle framing, the exception records). */
+const RESULT_FILE_HEADROOM = 4 * MIB;
+
+/** The phase limits for DSCodeBench: the file-size limit must leave room for the results file. */
+export function dsLimits(base: ResourceLimits, explicit: Partial<ResourceLimits> | undefined, maxResultBytes: number): ResourceLimits {
+  const needed = maxResultBytes + RESULT_FILE_HEADROOM;
+  if (explicit?.fileSizeBytes !== undefined && explicit.fileSizeBytes < needed) {
+    throw new Error(`limits.fileSizeBytes (${explicit.fileSizeBytes}) must be at least maxResultBytes + 4 MiB (${needed}) so that the results file fits`);
+  }
+  return { ...base, fileSizeBytes: explicit?.fileSizeBytes ?? Math.max(base.fileSizeBytes, needed) };
 }
 
 export interface ExtraCase {
@@ -65,17 +84,21 @@ export function dsCodeBenchOracle(options: DsCodeBenchOptions = {}): Oracle<DsPr
   const pool = (): WorkerPool => options.pool ?? (lease ??= acquirePool(options.sandbox)).pool;
   const candidateDeadlineMs = options.candidateDeadlineMs ?? 200_000;
   const referenceDeadlineMs = options.referenceDeadlineMs ?? 600_000;
+  const maxResultBytes = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+  if (!Number.isInteger(maxResultBytes) || maxResultBytes <= 0) throw new Error(`maxResultBytes must be a positive integer, got ${String(options.maxResultBytes)}`);
   const settings: DsSettings = {
     seed: options.seed ?? 42,
     cases: options.cases ?? 200,
     candidateDeadlineMs,
     referenceDeadlineMs,
     judgeDeadlineMs: 60_000,
-    limits: { ...DEFAULT_LIMITS, cpuSeconds: cpuSecondsFor(candidateDeadlineMs), ...options.limits },
-    referenceLimits: { ...DEFAULT_LIMITS, cpuSeconds: cpuSecondsFor(referenceDeadlineMs), ...options.limits },
+    limits: dsLimits({ ...DEFAULT_LIMITS, cpuSeconds: cpuSecondsFor(candidateDeadlineMs), ...options.limits }, options.limits, maxResultBytes),
+    referenceLimits: dsLimits({ ...DEFAULT_LIMITS, cpuSeconds: cpuSecondsFor(referenceDeadlineMs), ...options.limits }, options.limits, maxResultBytes),
     comparator: { noOpFloatBranches: false, nonNumericArraysFail: false, ...options.comparator },
     isolateCaseExceptions: options.isolateCaseExceptions ?? false,
     forceRandomState: options.forceRandomState ?? true,
+    maxResultBytes,
+    maxProgramBytes: checkMaxProgramBytes(options.maxProgramBytes),
   };
   const render = dsCodeBenchRenderer();
   const registry = probeRegistry();
@@ -115,7 +138,8 @@ export function dsCodeBenchOracle(options: DsCodeBenchOptions = {}): Oracle<DsPr
 
   async function check(prepared: DsPrepared, candidate: Candidate): Promise<Verdict> {
     const started = performance.now();
-    const report = await cachedRun(prepared, candidate.source);
+    const oversized = oversizedProgram(candidate.source, settings.maxProgramBytes);
+    const report: DsRunReport = oversized ? { candidateFailure: oversized, timings: { candidateMs: 0, referenceMs: 0, judgeMs: 0 } } : await cachedRun(prepared, candidate.source);
     if (report.referenceFailure) throw new Error(`task ${prepared.task.id}: ${report.referenceFailure}`);
     if (report.judge && report.judge.goldRaisedCount > 0) {
       const first = report.judge.goldRaised[0];
@@ -159,6 +183,9 @@ export function dsCodeBenchOracle(options: DsCodeBenchOptions = {}): Oracle<DsPr
       isolateCaseExceptions: settings.isolateCaseExceptions,
       forceRandomState: settings.forceRandomState,
       addressSpaceBytes: settings.limits.addressSpaceBytes,
+      fileSizeBytes: settings.limits.fileSizeBytes,
+      maxResultBytes: settings.maxResultBytes,
+      maxProgramBytes: settings.maxProgramBytes,
     }),
     promptVariables: (task) => ({ library: String(task.context?.library ?? '') }),
     async prepare(task: Task) {
@@ -199,7 +226,7 @@ export function dsCodeBenchOracle(options: DsCodeBenchOptions = {}): Oracle<DsPr
     async agrees(prepared, candidate, witness) {
       // Per case, as the witness describes one input: an exception elsewhere does not count here.
       const id = witness.caseId;
-      if (id === undefined) return false;
+      if (id === undefined || oversizedProgram(candidate.source, settings.maxProgramBytes)) return false;
       const known = prepared.caseIds.includes(id);
       const target = known ? prepared : registry.extendWith(prepared, [witness]);
       if (!known && target.extra.length === prepared.extra.length) return false;

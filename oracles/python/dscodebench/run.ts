@@ -4,7 +4,7 @@
  * phase is forked before the reference program is ever read by the worker, so it cannot find it.
  */
 import type { Json, VerdictError, Witness } from '../../../core/types.ts';
-import { explainException, findEvent, harnessEventFailure, silentExit, terminationFailure } from '../pool/outcome.ts';
+import { explainException, findEvent, harnessEventFailure, refusalFailure, silentExit, terminationFailure } from '../pool/outcome.ts';
 import type { PhaseEvent, PhaseResult, PhaseSpec } from '../pool/protocol.ts';
 import type { ResourceLimits } from '../sandbox/limits.ts';
 
@@ -32,6 +32,10 @@ export interface DsSettings {
   /** Score only the cases that raised as failed (the original fails every case when any raises). */
   isolateCaseExceptions: boolean;
   forceRandomState: boolean;
+  /** Cap on the pickled outputs of one run (and on the reference's pickled inputs), bytes. */
+  maxResultBytes: number;
+  /** Largest candidate program run, UTF-8 bytes. */
+  maxProgramBytes: number;
 }
 
 export interface DsProgram {
@@ -93,6 +97,7 @@ export function checkPhases(
     extra,
     seed: settings.seed,
     forceRandomState: settings.forceRandomState,
+    maxResultBytes: settings.maxResultBytes,
     ...more,
   });
   return [
@@ -117,8 +122,10 @@ export function checkPhases(
 function programFailure(result: PhaseResult, deadlineMs: number, limits: ResourceLimits): VerdictError | null {
   const terminated = terminationFailure(result, deadlineMs, limits);
   if (terminated) return { kind: terminated.kind, message: terminated.reason };
+  const refused = refusalFailure(result);
+  if (refused) return { kind: refused.kind, message: refused.reason };
   const syntax = findEvent(result, 'syntax-error');
-  if (syntax) return { kind: 'syntax', message: `SyntaxError: ${String(syntax.message)}` };
+  if (syntax) return { kind: 'syntax', message: `${String(syntax.type ?? 'SyntaxError')}: ${String(syntax.message)}` };
   const program = findEvent(result, 'program-error');
   if (program) return { kind: 'runtime', message: withTraceback(explainException(String(program.type), String(program.message ?? ''), limits), program) };
   const task = findEvent(result, 'task-error');
@@ -170,11 +177,12 @@ export function interpretCheck(results: readonly PhaseResult[], settings: DsSett
   }
   const compared = findEvent(judge, 'compared');
   if (!compared) {
-    const why =
-      terminationFailure(judge, settings.judgeDeadlineMs, settings.referenceLimits)?.reason ??
-      harnessEventFailure(judge, settings.referenceLimits)?.reason ??
-      silentExit(judge);
-    report.referenceFailure = `the judge phase failed: ${why}`;
+    const stopped = terminationFailure(judge, settings.judgeDeadlineMs, settings.referenceLimits) ?? harnessEventFailure(judge, settings.referenceLimits);
+    const why = stopped?.reason ?? silentExit(judge);
+    // The reference's outputs were judged against themselves when the task was prepared: when judging
+    // fails now, the candidate's outputs made it fail (too big or too slow to compare), not the task.
+    if (!report.candidateFailure && stopped) report.candidateFailure = { kind: stopped.kind, message: `judging the outputs failed: ${why}` };
+    else report.referenceFailure = `the judge phase failed: ${why}`;
     return report;
   }
   report.judge = compared as unknown as JudgeReport;

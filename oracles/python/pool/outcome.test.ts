@@ -13,7 +13,8 @@ describe('naming why a phase ended', () => {
     expect(terminationFailure({ ...base, signal: 24 }, 1000, limits)?.reason).toBe('killed by the CPU time limit of 3 s (SIGXCPU)');
     expect(terminationFailure({ ...base, signal: 25 }, 1000, limits)?.reason).toMatch(/file-size limit of 16 MiB/);
     expect(terminationFailure({ ...base, signal: 11, stderrTail: 'Fatal Python error: x' }, 1000, limits)?.reason).toBe('crashed with SIGSEGV: Fatal Python error: x');
-    expect(terminationFailure({ ...base, outputCap: true, signal: 9 }, 1000, limits)?.kind).toBe('runtime');
+    expect(terminationFailure({ ...base, outputCap: true, signal: 9 }, 1000, limits)).toEqual({ kind: 'too-large', reason: 'reported more than 8 MiB of results to the harness and was stopped' });
+    expect(terminationFailure({ ...base, printCap: 'stderr', signal: 9 }, 1000, limits)?.reason).toBe('printed more than 16 MiB to stderr and was stopped (the output cap, limits.fileSizeBytes)');
     expect(terminationFailure(base, 1000, limits)).toBeNull();
   });
 

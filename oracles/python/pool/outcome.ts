@@ -5,11 +5,11 @@
  */
 import type { ErrorKind } from '../../../core/types.ts';
 import { formatBytes, type ResourceLimits } from '../sandbox/limits.ts';
-import type { PhaseEvent, PhaseResult } from './protocol.ts';
+import { MAX_REPORT_BYTES, type PhaseEvent, type PhaseResult } from './protocol.ts';
 import { WorkerFailure } from './worker.ts';
 
 export interface Failure {
-  kind: Extract<ErrorKind, 'timeout' | 'runtime' | 'unsafe'>;
+  kind: Extract<ErrorKind, 'timeout' | 'runtime' | 'unsafe' | 'too-large' | 'too-complex'>;
   reason: string;
 }
 
@@ -45,8 +45,11 @@ export function explainException(type: string, message: string, limits: Resource
 
 /** How the phase process ended, when it did not end by itself (deadline, limit, signal); else null. */
 export function terminationFailure(result: PhaseResult, deadlineMs: number, limits: ResourceLimits): Failure | null {
+  if (result.printCap) {
+    return { kind: 'too-large', reason: `printed more than ${formatBytes(limits.fileSizeBytes)} to ${result.printCap} and was stopped (the output cap, limits.fileSizeBytes)` };
+  }
   if (result.deadline) return { kind: 'timeout', reason: `killed at the wall-clock deadline of ${seconds(deadlineMs)}` };
-  if (result.outputCap) return { kind: 'runtime', reason: 'killed for reporting too much data to the harness' };
+  if (result.outputCap) return { kind: 'too-large', reason: `reported more than ${formatBytes(MAX_REPORT_BYTES)} of results to the harness and was stopped` };
   if (result.signal === 24) return { kind: 'timeout', reason: `killed by the CPU time limit of ${limits.cpuSeconds} s (SIGXCPU)` };
   if (result.signal === 25) return { kind: 'runtime', reason: `killed by the file-size limit of ${formatBytes(limits.fileSizeBytes)} (SIGXFSZ)` };
   if (result.signal === 9) return { kind: 'runtime', reason: 'killed by SIGKILL (out of memory, or the program killed itself)' };
@@ -57,6 +60,18 @@ export function terminationFailure(result: PhaseResult, deadlineMs: number, limi
 function stderrNote(result: PhaseResult): string {
   const tail = result.stderrTail?.trim();
   return tail ? `: ${tail.split('\n').slice(-3).join(' | ').slice(0, 300)}` : '';
+}
+
+/**
+ * A program CPython refused for its size or depth, or whose results went over a cap (events the
+ * phase sent itself); else null.
+ */
+export function refusalFailure(result: PhaseResult): Failure | null {
+  const complex = findEvent(result, 'too-complex');
+  if (complex) return { kind: 'too-complex', reason: `the program is too big or too deeply nested for the interpreter: ${String(complex.type)}: ${String(complex.message ?? '')}` };
+  const large = findEvent(result, 'too-large');
+  if (large) return { kind: 'too-large', reason: String(large.message ?? 'its results are over the size cap') };
+  return null;
 }
 
 /** The first event of one of the given kinds, if any. */

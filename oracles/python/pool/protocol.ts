@@ -6,6 +6,12 @@
  */
 import type { ResourceLimits } from '../sandbox/limits.ts';
 
+/** Most bytes of events a phase may report to the harness by default (8 MiB); beyond that it is stopped. */
+export const MAX_REPORT_BYTES = 8 * 1024 * 1024;
+
+/** Largest payload the worker accepts for one phase (py/worker.py MAX_PAYLOAD). */
+export const MAX_PAYLOAD_BYTES = 256 * 1024 * 1024;
+
 /** One phase of a request: a kind of job run in a fresh process forked from the worker. */
 export interface PhaseSpec {
   /** Unique within the request; later phases find earlier ones' folders by it. */
@@ -17,7 +23,7 @@ export interface PhaseSpec {
   deadlineMs: number;
   /** Relay the tails of stdout/stderr (candidate-facing phases only). */
   capture?: boolean;
-  /** Most bytes the phase may report (default 8 MiB); beyond that it is killed. */
+  /** Most bytes the phase may report (default MAX_REPORT_BYTES); beyond that it is killed. */
   maxOutputBytes?: number;
 }
 
@@ -34,6 +40,11 @@ export interface PhaseResult {
   deadline: boolean;
   /** Killed for reporting more than its output cap. */
   outputCap: boolean;
+  /** Bytes the phase wrote to stdout and stderr (files capped at its file-size limit). */
+  stdoutBytes?: number;
+  stderrBytes?: number;
+  /** Which of stdout and stderr reached the file-size limit (the phase was ended then), or null. */
+  printCap?: 'stdout' | 'stderr' | null;
   wallMs: number;
   cpuMs: number;
   maxRssKb: number;
@@ -45,6 +56,10 @@ export interface PhaseResult {
 /** Encodes a request for the worker. */
 export function encodeRequest(id: number, phases: readonly PhaseSpec[]): Buffer {
   const payloads = phases.map((p) => Buffer.from(JSON.stringify(p.payload ?? {}), 'utf8'));
+  payloads.forEach((payload, i) => {
+    // The worker would refuse it and die; callers cap what they send (e.g. maxProgramBytes) well below.
+    if (payload.length > MAX_PAYLOAD_BYTES) throw new Error(`phase "${phases[i]?.name}" payload of ${payload.length} bytes is over the worker's ${MAX_PAYLOAD_BYTES}-byte limit`);
+  });
   const header = {
     id,
     phases: phases.map((p, i) => ({
@@ -54,7 +69,7 @@ export function encodeRequest(id: number, phases: readonly PhaseSpec[]): Buffer 
       limits: p.limits,
       deadlineMs: p.deadlineMs,
       capture: p.capture ?? false,
-      maxOutputBytes: p.maxOutputBytes ?? 8 * 1024 * 1024,
+      maxOutputBytes: p.maxOutputBytes ?? MAX_REPORT_BYTES,
     })),
   };
   const head = Buffer.from(JSON.stringify(header), 'utf8');

@@ -103,6 +103,12 @@ export class SandboxWorker {
     if (this.pending) return Promise.reject(new Error('SandboxWorker.run: a request is already in flight'));
     const id = this.nextId++;
     const launched = this.launched;
+    let request: Buffer;
+    try {
+      request = encodeRequest(id, phases);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
     const budget = phases.reduce((n, p) => n + p.deadlineMs, 0) + this.graceMs + 1000 * phases.length;
     return new Promise<PhaseResult[]>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -111,7 +117,7 @@ export class SandboxWorker {
         this.kill();
       }, budget);
       this.pending = { id, phases, current: -1, resolve, reject, timer };
-      launched.stdin.write(encodeRequest(id, phases));
+      launched.stdin.write(request);
     });
   }
 

@@ -8,9 +8,9 @@ import doctest
 import inspect
 import io
 import sys
-import traceback
 import types
 
+from compile_guard import compile_program
 from render import exception_info, show, truncate
 
 
@@ -45,10 +45,9 @@ def _run_example(source, namespace):
 def run(payload, channel, context):
     program = payload['program']
     entry = payload.get('entryPoint', 'task_func')
-    try:
-        code = compile(program, 'solution.py', 'exec')
-    except SyntaxError as error:
-        channel.send({'event': 'syntax-error', 'type': 'SyntaxError', 'message': str(error), 'line': error.lineno})
+    code, refused = compile_program(program, 'solution.py')
+    if refused:
+        channel.send(refused)
         return
     module = types.ModuleType('solution')
     module.__dict__['__builtins__'] = builtins
@@ -56,7 +55,7 @@ def run(payload, channel, context):
         with contextlib.redirect_stdout(io.StringIO()):
             exec(code, module.__dict__)
     except BaseException as error:
-        channel.send(dict(exception_info(error, traceback.format_exc()), event='program-error'))
+        channel.send(dict(exception_info(error, True), event='program-error'))
         return
     function = module.__dict__.get(entry)
     if not callable(function):

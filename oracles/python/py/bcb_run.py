@@ -10,11 +10,11 @@ import faulthandler
 import os
 import sys
 import time
-import traceback
 import types
 import unittest
 
-from render import exception_info, tail_lines, truncate
+import compile_guard
+from render import exception_info, format_traceback, message_of, truncate
 
 GUARDED = (
     (unittest.TestCase, ('run', '__call__', 'assertEqual', 'assertTrue', 'assertFalse', 'assertRaises', 'assertIn',
@@ -60,21 +60,21 @@ class StreamingResult(unittest.TestResult):
         self.channel.send({'event': 'result', 'test': _method(test), 'outcome': 'pass', 'ms': self._ms()})
 
     def _problem(self, test, err, outcome):
-        trace = self._exc_info_to_string(err, test)
+        # Formatted here with bounds: unittest's own formatting would first build the whole message
+        # and every frame, whatever their size (a model's exception may carry gigabytes).
         value = err[1]
+        trace = format_traceback(value, 14, 3000, skip=('/unittest/',))
         self.channel.send({
             'event': 'result', 'test': _method(test), 'outcome': outcome, 'ms': self._ms(),
-            'type': type(value).__name__, 'message': truncate(str(value), 2000),
-            'traceback': tail_lines(trace, 14, 3000),
+            'type': type(value).__name__, 'message': message_of(value, 2000), 'traceback': trace,
         })
+        return trace
 
     def addFailure(self, test, err):
-        super().addFailure(test, err)
-        self._problem(test, err, 'fail')
+        self.failures.append((test, self._problem(test, err, 'fail')))
 
     def addError(self, test, err):
-        super().addError(test, err)
-        self._problem(test, err, 'error')
+        self.errors.append((test, self._problem(test, err, 'error')))
 
     def addSkip(self, test, reason):
         super().addSkip(test, reason)
@@ -89,26 +89,24 @@ class StreamingResult(unittest.TestResult):
         self.channel.send({'event': 'result', 'test': _method(test), 'outcome': 'fail', 'type': 'UnexpectedSuccess', 'message': 'unexpected success'})
 
 
-def _line_offset_error(error, program_lines):
-    line = getattr(error, 'lineno', None)
+def _line_offset_error(refused, program_lines):
+    line = refused.get('line')
     return line is not None and line > program_lines
 
 
 def run(payload, channel, context):
     program = payload['program']
     test = payload['test']
-    try:
-        compile(program, '__test__.py', 'exec')
-    except SyntaxError as error:
-        channel.send({'event': 'syntax-error', 'type': type(error).__name__, 'message': str(error), 'line': error.lineno})
+    _, refused = compile_guard.compile_program(program, '__test__.py')
+    if refused:
+        channel.send(refused)
         return
     full = program + '\n' + test
-    try:
-        code = compile(full, '__test__.py', 'exec')
-    except SyntaxError as error:
-        where = 'test' if _line_offset_error(error, program.count('\n') + 1) else 'program'
-        channel.send({'event': 'task-error' if where == 'test' else 'syntax-error', 'type': type(error).__name__,
-                      'message': 'the test module does not compile: %s' % error if where == 'test' else str(error)})
+    code, refused = compile_guard.compile_program(full, '__test__.py')
+    if refused:
+        if refused['event'] == 'syntax-error' and _line_offset_error(refused, program.count('\n') + 1):
+            refused = {'event': 'task-error', 'type': refused['type'], 'message': 'the test module does not compile: %s' % refused['message']}
+        channel.send(refused)
         return
     faulthandler.disable()
     builtins.exit = None
@@ -121,7 +119,7 @@ def run(payload, channel, context):
     try:
         exec(code, module.__dict__)
     except BaseException as error:
-        channel.send(dict(exception_info(error, traceback.format_exc()), event='program-error'))
+        channel.send(dict(exception_info(error, True), event='program-error'))
         return
     sys.modules['__test__'] = module
     changed = _tampered(guard)

@@ -6,7 +6,8 @@ import os
 import resource
 import signal
 import sys
-import traceback
+
+import render
 
 RESULT_FD = 3
 
@@ -48,17 +49,14 @@ def _finite(value):
     return value
 
 
-def _redirect_descriptors(folder, result_w):
+def _redirect_descriptors(stdio, result_w):
+    """stdin from /dev/null, stdout/stderr into the files the worker watches, results on fd 3."""
+    for fd, source in zip((1, 2), stdio):
+        os.dup2(source, fd)
     if result_w != RESULT_FD:
         os.dup2(result_w, RESULT_FD)
-        os.close(result_w)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
-    os.close(null)
-    for fd, name in ((1, 'stdout.txt'), (2, 'stderr.txt')):
-        out = os.open(os.path.join(folder, name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
-        os.dup2(out, fd)
-        os.close(out)
     os.closerange(RESULT_FD + 1, 65536)
 
 
@@ -94,7 +92,7 @@ def run_phase(kind, payload_buf, context, result_w):
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGCHLD, signal.SIGALRM):
             signal.signal(sig, signal.SIG_DFL)
         folder = context['folder']
-        _redirect_descriptors(folder, result_w)
+        _redirect_descriptors(context['stdio'], result_w)
         os.chdir(folder)
         _environment(folder, context['env'], context.get('tmpdir'))
         sys.stdin = open(os.devnull)
@@ -105,7 +103,7 @@ def run_phase(kind, payload_buf, context, result_w):
         kinds.run(kind, payload, Channel(), context)
     except BaseException as error:  # the harness itself failed: report it, never hide it
         code = 70
-        text = traceback.format_exc()
+        text = render.format_traceback(error, 20, 4000)
         try:
             os.write(2, text[-4000:].encode('utf-8', 'replace'))
         except BaseException:
@@ -114,7 +112,7 @@ def run_phase(kind, payload_buf, context, result_w):
             Channel().send({
                 'event': 'harness-error',
                 'type': type(error).__name__,
-                'message': str(error)[:2000],
+                'message': render.message_of(error, 2000),
                 'traceback': text[-4000:],
             })
         except BaseException:

@@ -63,7 +63,8 @@ def _is_preamble(node, index):
 
 
 def rewrite(source, seed=42, force_random_state=True, filename='<solution>'):
-    """Parses and rewrites a program; returns (code object, tree, number of pinned calls). Raises SyntaxError."""
+    """Parses and rewrites a program; returns (code object, tree, number of pinned calls). Raises what
+    compile() raises for a program that is not Python or too big or deep (see compile_guard)."""
     tree = ast.parse(source, filename=filename)
     changed = 0
     if force_random_state:
@@ -93,7 +94,7 @@ def imported_modules(source):
     """Top-level module names a program imports (for the environment check); [] if it does not parse."""
     try:
         tree = ast.parse(source)
-    except SyntaxError:
+    except (SyntaxError, ValueError, UnicodeError, RecursionError, MemoryError):
         return []
     names = []
     for node in ast.walk(tree):

@@ -9,8 +9,8 @@ import pickle
 import random
 import sys
 import time
-import traceback
 
+import compile_guard
 import domain
 import ds_rewrite
 import safe_pickle
@@ -39,8 +39,9 @@ def _generate(namespace, seed, n, channel):
     try:
         cases = list(generator(n))
     except BaseException as error:
-        channel.send(dict(exception_info(error, traceback.format_exc()), event='task-error',
-                          message='test_case_input_generator(%d) raised %s: %s' % (n, type(error).__name__, error)))
+        info = exception_info(error, True)
+        channel.send(dict(info, event='task-error',
+                          message='test_case_input_generator(%d) raised %s: %s' % (n, info['type'], info['message'])))
         return None
     return cases
 
@@ -75,14 +76,55 @@ def _extra_cases(payload, namespace, channel):
     return cases
 
 
+DEFAULT_MAX_RESULT_BYTES = 32 << 20
+
+
+class ResultsTooLarge(Exception):
+    """The pickled outputs (or inputs) of a run went over its byte budget."""
+
+    def __init__(self, what, index, limit):
+        super().__init__(what, index, limit)
+        self.what = what
+        self.index = index
+        self.limit = limit
+
+    def event(self):
+        where = 'on generated input #%d' % (self.index + 1)
+        return {'event': 'too-large', 'index': self.index,
+                'message': 'the %s %s are over the %s cap on the pickled results of a run (maxResultBytes), or too large to serialise' % (
+                    self.what, where, _mib(self.limit))}
+
+
+def _mib(n):
+    return '%d MiB' % (n >> 20) if n % (1 << 20) == 0 else '%d bytes' % n
+
+
+class _Budget:
+    """Bytes left for the pickled values of one run."""
+
+    def __init__(self, limit, what):
+        self.limit = limit
+        self.left = limit
+        self.what = what
+
+    def dump(self, value, index):
+        try:
+            data = safe_pickle.dump_value(value, self.left)
+        except safe_pickle.TooLarge:
+            raise ResultsTooLarge(self.what, index, self.limit)
+        self.left -= len(data)
+        return data
+
+
 class _Calls:
     """Calls the function on cases, recording pickled outputs or exceptions per case."""
 
-    def __init__(self, function, single, channel, observe):
+    def __init__(self, function, single, channel, observe, budget):
         self.function = function
         self.single = single
         self.channel = channel
         self.observe = observe
+        self.budget = budget
         self.items = []
         self.first_error = None
 
@@ -91,24 +133,25 @@ class _Calls:
             index = len(self.items)
             try:
                 value = self.function(case) if self.single else self.function(*case)
-                self.items.append(('v', safe_pickle.dump_value(value)))
-                if self.observe:
-                    self.channel.send({'event': 'observed', 'index': index, 'input': show_call(case, self.single, 300), 'output': show(value, 600)})
             except BaseException as error:
-                info = exception_info(error, traceback.format_exc())
+                info = exception_info(error, True)
                 self.items.append(('x', (info['type'], info['message'])))
                 if self.first_error is None:
                     self.first_error = dict(info, index=index)
                 if self.observe:
                     self.channel.send({'event': 'observed', 'index': index, 'input': show_call(case, self.single, 300), 'raised': info})
+                continue
+            self.items.append(('v', self.budget.dump(value, index)))
+            if self.observe:
+                self.channel.send({'event': 'observed', 'index': index, 'input': show_call(case, self.single, 300), 'output': show(value, 600)})
 
 
 def run(payload, channel, context):
     seed = payload.get('seed', 42)
     try:
         code, tree, pinned = ds_rewrite.rewrite(payload['code'], seed, payload.get('forceRandomState', True), 'solution.py')
-    except SyntaxError as error:
-        channel.send({'event': 'syntax-error', 'type': 'SyntaxError', 'message': str(error), 'line': error.lineno})
+    except (compile_guard.LIMIT_ERRORS + compile_guard.NOT_PYTHON_ERRORS) as error:
+        channel.send(compile_guard.refusal(error))
         return
     entry = ds_rewrite.last_function_name(tree)
     if entry is None:
@@ -118,13 +161,13 @@ def run(payload, channel, context):
     try:
         exec(code, namespace)
     except BaseException as error:
-        channel.send(dict(exception_info(error, traceback.format_exc()), event='program-error'))
+        channel.send(dict(exception_info(error, True), event='program-error'))
         return
     try:
         exec(compile(payload['testScript'], 'test_script.py', 'exec'), namespace)
     except BaseException as error:
-        channel.send(dict(exception_info(error, traceback.format_exc()), event='task-error',
-                          message='the test script failed: %s: %s' % (type(error).__name__, error)))
+        info = exception_info(error, True)
+        channel.send(dict(info, event='task-error', message='the test script failed: %s: %s' % (info['type'], info['message'])))
         return
     function = namespace.get(entry)
     if not callable(function):
@@ -138,11 +181,22 @@ def run(payload, channel, context):
     if cases is None:
         return
     channel.send({'event': 'started', 'entry': entry, 'single': single, 'cases': len(cases), 'pinnedCalls': pinned})
+    try:
+        _drive(payload, namespace, channel, function, single, cases, seed)
+    except ResultsTooLarge as error:
+        channel.send(error.event())
+
+
+def _drive(payload, namespace, channel, function, single, cases, seed):
+    """Calls the function on every case and writes the outputs (and, for the reference, the inputs)
+    for the judge, within the run's byte budget (maxResultBytes, for outputs and inputs each)."""
+    limit = int(payload.get('maxResultBytes') or DEFAULT_MAX_RESULT_BYTES)
+    inputs_budget = _Budget(limit, 'inputs')
     record = payload.get('recordInputs')
-    recorded = [safe_pickle.dump_value(c) for c in cases] if record else None
+    recorded = [inputs_budget.dump(c, i) for i, c in enumerate(cases)] if record else None
     schema = domain.infer(cases, single) if payload.get('describeDomain') else None
     observe = payload.get('observe', 0)
-    calls = _Calls(function, single, channel, observe)
+    calls = _Calls(function, single, channel, observe, _Budget(limit, 'outputs'))
     started = time.monotonic()
     calls.run(cases[:observe] if observe else cases)
     if not observe and payload.get('extra'):
@@ -150,7 +204,7 @@ def run(payload, channel, context):
         if extra is None:
             return
         if recorded is not None:
-            recorded.extend(safe_pickle.dump_value(c) for c in extra)
+            recorded.extend(inputs_budget.dump(c, len(cases) + i) for i, c in enumerate(extra))
         seed_everything(seed)
         calls.run(extra)
     ms = (time.monotonic() - started) * 1000.0

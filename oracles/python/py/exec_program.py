@@ -1,8 +1,8 @@
 """Phase kind `exec`: run a program as __main__ and report how it ended."""
 import builtins
 import sys
-import traceback
 
+from compile_guard import compile_program
 from render import exception_info
 
 
@@ -18,10 +18,9 @@ def _flush():
 
 def run(payload, channel, context):
     source = payload['source']
-    try:
-        code = compile(source, payload.get('filename', 'main.py'), 'exec')
-    except SyntaxError as error:
-        channel.send({'event': 'syntax-error', 'type': type(error).__name__, 'message': str(error), 'line': error.lineno})
+    code, refused = compile_program(source, payload.get('filename', 'main.py'))
+    if refused:
+        channel.send(refused)
         return
     namespace = {'__name__': '__main__', '__builtins__': builtins, '__file__': payload.get('filename', 'main.py')}
     try:
@@ -33,7 +32,7 @@ def run(payload, channel, context):
         channel.send({'event': 'exit', 'code': error.code if isinstance(error.code, int) or error.code is None else str(error.code)})
         return
     except BaseException as error:
-        info = exception_info(error, traceback.format_exc())
+        info = exception_info(error, True)
         _flush()
         channel.send(dict(info, event='exception'))
         return

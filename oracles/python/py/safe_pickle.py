@@ -88,13 +88,50 @@ def _plain(value, depth=0):
     return False
 
 
-def dump_value(value):
-    """Pickles one output so that the restricted loader can read it back; else an opaque marker."""
+class TooLarge(Exception):
+    """A value whose pickle is over the byte budget (or too big to pickle within the memory limit)."""
+
+    def __init__(self, size):
+        super().__init__(size)
+        self.size = size
+
+
+class _CappedWriter:
+    """A file the pickler writes to that refuses to grow past `cap` bytes (checked before storing)."""
+
+    def __init__(self, cap):
+        self.cap = cap
+        self.size = 0
+        self.parts = []
+
+    def write(self, data):
+        self.size += len(data)
+        if self.size > self.cap:
+            raise TooLarge(self.size)
+        self.parts.append(bytes(data))
+        return len(data)
+
+
+def _pickled(value, budget):
+    if budget is None:
+        return pickle.dumps(value, protocol=4)
+    writer = _CappedWriter(budget)
+    pickle.Pickler(writer, protocol=4).dump(value)
+    return b''.join(writer.parts)
+
+
+def dump_value(value, budget=None):
+    """Pickles one output so that the restricted loader can read it back; else an opaque marker.
+    Raises TooLarge when the pickle would exceed `budget` bytes (None: no cap) or cannot fit in memory."""
     try:
-        data = pickle.dumps(value, protocol=4)
+        data = _pickled(value, budget)
         if not _plain(value):
             loads(data)
         return data
+    except TooLarge:
+        raise
+    except MemoryError:
+        raise TooLarge(None)
     except BaseException:
         return pickle.dumps((OPAQUE, type(value).__module__ + '.' + type(value).__qualname__, show(value, 2000)), protocol=4)
 

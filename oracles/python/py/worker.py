@@ -16,6 +16,7 @@ phases, then each phase's output bytes (JSON lines written by the child) back to
 import ctypes
 import json
 import os
+import resource
 import select
 import signal
 import sys
@@ -32,6 +33,8 @@ from secure_buffer import SecureBuffer  # noqa: E402
 MAX_HEADER = 1 << 20
 MAX_PAYLOAD = 256 << 20
 PR_SET_DUMPABLE = 4
+PR_SET_PDEATHSIG = 1
+WATCH_INTERVAL_S = 0.05
 PR_SET_CHILD_SUBREAPER = 36
 
 
@@ -64,6 +67,22 @@ def read_exact(fd, n):
             raise EOFError
         out += chunk
     return bytes(out)
+
+
+def print_cap(limits):
+    """The size at which stdout or stderr counts as over its cap: the phase's file-size limit."""
+    _, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    wanted = int(limits.get('fileSizeBytes') or hard)
+    return wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+
+
+def harness_gone(mode):
+    """The harness died (its end of our input closed, or the parent-death signal came): end every
+    process we started and exit, so that nothing outlives it."""
+    try:
+        reaper.kill_all(mode)
+    finally:
+        os._exit(75)
 
 
 def tail_of(path, limit):
@@ -133,12 +152,17 @@ class Worker:
 
     def run_phase(self, phase, payload, folder, folders):
         limits = phase.get('limits', {})
+        # stdout and stderr are files the worker creates and watches: the phase's file-size limit
+        # caps them, and a phase that reaches the cap is ended at once (it would only loop on errors).
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW
+        stdio = [os.open(os.path.join(folder, name), flags, 0o600) for name in ('stdout.txt', 'stderr.txt')]
         context = {
             'folder': folder,
             'inputs': {name: path for name, path in folders.items() if name != phase['name']},
             'limits': limits,
             'env': self.env,
             'tmpdir': self.tmpdir,
+            'stdio': stdio,
             'options': phase.get('options', {}),
         }
         deadline_s = phase['deadlineMs'] / 1000.0
@@ -152,7 +176,11 @@ class Worker:
         os.close(write_end)
         payload.wipe()
         output = SecureBuffer()
-        outcome = self.collect(pid, read_end, output, started + deadline_s, cap)
+        try:
+            outcome = self.collect(pid, read_end, output, started + deadline_s, cap, stdio, print_cap(limits))
+        finally:
+            for fd in stdio:
+                os.close(fd)
         os.close(read_end)
         wall_ms = (time.monotonic() - started) * 1000.0
         passes = reaper.kill_all(self.mode)
@@ -167,25 +195,37 @@ class Worker:
             envelope['stderrTail'] = tail_of(os.path.join(folder, 'stderr.txt'), 1024) if outcome.get('signal') else ''
         return envelope, output
 
-    def collect(self, pid, read_end, output, deadline, cap):
-        """Reads the phase's reports until it ends, its deadline passes, or it writes too much."""
+    def collect(self, pid, read_end, output, deadline, cap, stdio, file_cap):
+        """Reads the phase's reports until it ends, its deadline passes, it reports too much, or its
+        stdout or stderr reaches the file-size cap. Ends the worker if the harness has gone."""
         pidfd = os.pidfd_open(pid)
         reason = None
         exited = False
         status = None
         rusage = None
         open_pipe = True
+        poller = select.poll()
+        poller.register(pidfd, select.POLLIN)
+        poller.register(read_end, select.POLLIN)
+        poller.register(0, 0)  # only POLLHUP: the harness closed our input, so it has died
+        printed = [0, 0]
         try:
             while True:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     reason = 'deadline'
                     break
-                watched = [pidfd] + ([read_end] if open_pipe else [])
-                ready, _, _ = select.select(watched, [], [], remaining)
+                ready = dict(poller.poll(min(remaining, WATCH_INTERVAL_S) * 1000.0))
+                if ready.get(0, 0) & (select.POLLHUP | select.POLLERR):
+                    harness_gone(self.mode)
+                printed = [os.fstat(fd).st_size for fd in stdio]
+                if max(printed) >= file_cap:
+                    reason = 'print-cap'
+                    break
                 if read_end in ready:
                     if output.read_from(read_end, 65536) == 0:
                         open_pipe = False
+                        poller.unregister(read_end)
                     elif output.length > cap:
                         reason = 'output-cap'
                         break
@@ -207,7 +247,10 @@ class Worker:
             ready, _, _ = select.select([read_end], [], [], 0)
             if not ready or output.read_from(read_end, 65536) == 0:
                 break
-        result = {'deadline': reason == 'deadline', 'outputCap': reason == 'output-cap'}
+        printed = [os.fstat(fd).st_size for fd in stdio]
+        result = {'deadline': reason == 'deadline', 'outputCap': reason == 'output-cap',
+                  'stdoutBytes': printed[0], 'stderrBytes': printed[1],
+                  'printCap': ('stdout' if printed[0] >= file_cap else 'stderr') if max(printed) >= file_cap else None}
         if os.WIFEXITED(status):
             result['exitCode'] = os.WEXITSTATUS(status)
             result['signal'] = None
@@ -228,6 +271,11 @@ def main():
     if mode == 'namespace' and len(reaper.others_in_namespace()) > 2:
         # Not a fresh PID namespace after all: never use kill(-1) here.
         mode = 'tree'
+    # When the parent dies, SIGHUP: clean up and exit (within a namespace its death ends us anyway).
+    signal.signal(signal.SIGHUP, lambda *_: harness_gone(mode))
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGHUP, 0, 0, 0)
+    if mode == 'tree' and os.getppid() == 1:
+        harness_gone(mode)
     env = {k: v for k, v in os.environ.items() if not k.startswith('WITNESS_')}
     tmpdir = os.environ.get('WITNESS_TMPDIR') if mode == 'namespace' else None
     versions = preload()
