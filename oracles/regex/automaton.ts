@@ -41,16 +41,40 @@ export function charSetOfChar(char: string | number): CharSet {
 
 /** Minimal DFA of the node's language. Throws RegexTooComplexError past the node budget. */
 export function toDfa(node: RegexNode): DFA {
+  const tooLarge = () =>
+    new RegexTooComplexError(`the automaton of this regex is too large (more than ${MAX_DFA_NODES} DFA states or ${MAX_NFA_NODES} NFA states)`, MAX_DFA_NODES);
+  // Counted repetitions are copied out in the NFA: refuse at once what cannot fit, instead of
+  // building 200,000 nodes to find out (a{0,4294967295}).
+  if (nfaNodesAtLeast(node) > MAX_NFA_NODES) throw tooLarge();
   try {
     return minimalDfa(node, new ENFA.LimitedNodeFactory(MAX_NFA_NODES));
   } catch (error) {
-    if (error instanceof TooManyNodesError) {
-      throw new RegexTooComplexError(
-        `the automaton of this regex is too large (more than ${MAX_DFA_NODES} DFA states or ${MAX_NFA_NODES} NFA states)`,
-        MAX_DFA_NODES,
-      );
-    }
+    if (error instanceof TooManyNodesError) throw tooLarge();
     throw error;
+  }
+}
+
+/**
+ * A lower bound of the ε-NFA nodes the node needs (2 per character set, one copy of a repeated
+ * body per counted repetition: x{m,n} → n copies, x{m,} → m); `&` / `~` operands are built apart.
+ */
+export function nfaNodesAtLeast(node: RegexNode): number {
+  switch (node.type) {
+    case 'chars':
+      return 2;
+    case 'seq':
+      return node.items.reduce((n, item) => n + nfaNodesAtLeast(item), 0);
+    case 'alt':
+      return node.options.reduce((n, option) => n + nfaNodesAtLeast(option), 0);
+    case 'repeat':
+      return nfaNodesAtLeast(node.node) * Math.max(1, node.max === Infinity ? node.min : node.max);
+    case 'and':
+      return Math.max(nfaNodesAtLeast(node.left), nfaNodesAtLeast(node.right));
+    case 'not':
+      return nfaNodesAtLeast(node.node);
+    case 'none':
+    case 'anything':
+      return 1;
   }
 }
 

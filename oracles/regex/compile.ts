@@ -7,21 +7,22 @@
  * both dialects (ECMAScript is compiled as if `s` were set). `flags` on the result are the
  * effective ones (see ecmascript.ts); brics takes no flags. The DFA is shared through the cache:
  * treat it as read-only (`copy()` before `complement()` or any other in-place operation).
- * A brics regex is always regular: past the node budget it throws RegexTooComplexError. An
- * ECMAScript regex past the budget is reported as non-regular and left to V8.
+ * A brics regex is always regular: past the node budget (or nested too deeply to recurse over) it
+ * throws RegexTooComplexError. An ECMAScript regex past the budget keeps its AST but has no DFA
+ * (`nonRegular` says why): V8 matches it and the lazy product compares it.
  */
 import type { DFA } from 'refa';
 import type { Dialect, RegexNode } from './ast.ts';
-import { dfaTable, tableAccepts, toDfa, type DfaTable } from './automaton.ts';
+import { MAX_DFA_NODES, dfaTable, tableAccepts, toDfa, type DfaTable } from './automaton.ts';
 import { parseBrics } from './brics.ts';
 import { parseEcmascript } from './ecmascript.ts';
-import { RegexSyntaxError, RegexTooComplexError } from './errors.ts';
+import { isStackOverflow, RegexSyntaxError, RegexTooComplexError } from './errors.ts';
 
 export interface CompiledRegex {
   source: string;
   dialect: Dialect;
   flags: string;
-  /** null when non-regular. */
+  /** The AST; null when the automaton engine cannot express the regex (non-regular, or nested too deeply). */
   node: RegexNode | null;
   /** Minimal DFA when regular (shared: do not mutate). */
   dfa: DFA | null;
@@ -63,10 +64,17 @@ export function clearCompileCache(): void {
   cache.clear();
 }
 
+const TOO_DEEP = 'the regex is nested too deeply for the automaton engine';
+
 function compileBrics(source: string, flags: string): CompiledRegex {
   if (flags !== '') throw new RegexSyntaxError(`brics regexes take no flags (got '${flags}')`, 'brics');
-  const node = parseBrics(source);
-  return regular(source, 'brics', '', node, toDfa(node));
+  try {
+    const node = parseBrics(source);
+    return regular(source, 'brics', '', node, toDfa(node));
+  } catch (error) {
+    if (isStackOverflow(error)) throw new RegexTooComplexError(TOO_DEEP, MAX_DFA_NODES);
+    throw error;
+  }
 }
 
 function compileEcmascript(source: string, flags: string): CompiledRegex {
@@ -77,8 +85,10 @@ function compileEcmascript(source: string, flags: string): CompiledRegex {
   try {
     return regular(source, 'ecmascript', parsed.flags, parsed.node, toDfa(parsed.node));
   } catch (error) {
-    if (!(error instanceof RegexTooComplexError)) throw error;
-    return { source, dialect: 'ecmascript', flags: parsed.flags, node: null, dfa: null, nonRegular: error.message };
+    // Past the DFA budget the AST stays: V8 matches, the lazy product compares.
+    if (error instanceof RegexTooComplexError) return { source, dialect: 'ecmascript', flags: parsed.flags, node: parsed.node, dfa: null, nonRegular: error.message };
+    if (isStackOverflow(error)) return { source, dialect: 'ecmascript', flags: parsed.flags, node: null, dfa: null, nonRegular: TOO_DEEP };
+    throw error;
   }
 }
 

@@ -27,8 +27,6 @@ export type Term = { readonly id: number; readonly nullable: boolean } & (
   | { readonly kind: 'repeat'; readonly item: Term; readonly min: number; readonly max: number }
 );
 
-type TermShape = Term extends infer T ? (T extends Term ? Omit<T, 'id' | 'nullable'> : never) : never;
-
 /** Thrown when a table would hold more terms than its budget. */
 export class TermBudgetError extends Error {
   constructor(readonly limit: number) {
@@ -37,11 +35,12 @@ export class TermBudgetError extends Error {
   }
 }
 
-export const DEFAULT_MAX_TERMS = 200_000;
+export const DEFAULT_MAX_TERMS = 100_000;
 
 export class TermTable {
   private readonly byKey = new Map<string, Term>();
-  private readonly derivatives = new Map<number, Term>();
+  /** Derivatives by term id, then by character. */
+  private readonly derivatives: Map<number, Term>[] = [];
   private readonly classCache = new Map<number, readonly CharSet[]>();
   readonly empty: Term;
   readonly eps: Term;
@@ -49,27 +48,30 @@ export class TermTable {
   readonly all: Term;
 
   constructor(readonly maxTerms = DEFAULT_MAX_TERMS) {
-    this.empty = this.intern('0', { kind: 'empty' }, false);
-    this.eps = this.intern('1', { kind: 'eps' }, true);
-    this.all = this.intern(`n${this.empty.id}`, { kind: 'not', item: this.empty }, true);
+    this.empty = this.add('0', { id: 0, nullable: false, kind: 'empty' });
+    this.eps = this.add('1', { id: 1, nullable: true, kind: 'eps' });
+    this.all = this.add(`n${this.empty.id}`, { id: 2, nullable: true, kind: 'not', item: this.empty });
   }
 
   get size(): number {
     return this.byKey.size;
   }
 
-  private intern(key: string, shape: TermShape, nullable: boolean): Term {
-    const known = this.byKey.get(key);
-    if (known) return known;
+  /** The next term id, or TermBudgetError when the table is full. */
+  private nextId(): number {
     if (this.byKey.size >= this.maxTerms) throw new TermBudgetError(this.maxTerms);
-    const term = { ...shape, id: this.byKey.size, nullable } as Term;
+    return this.byKey.size;
+  }
+
+  private add(key: string, term: Term): Term {
     this.byKey.set(key, term);
     return term;
   }
 
   chars(set: CharSet): Term {
     if (set.isEmpty) return this.empty;
-    return this.intern(`c${set.ranges.map((r) => `${r.min}-${r.max}`).join(',')}`, { kind: 'chars', set }, false);
+    const key = `c${charSetKey(set)}`;
+    return this.byKey.get(key) ?? this.add(key, { id: this.nextId(), nullable: false, kind: 'chars', set });
   }
 
   seq(head: Term, tail: Term): Term {
@@ -88,7 +90,8 @@ export class TermTable {
       for (let i = heads.length - 1; i >= 0; i--) result = this.seq(heads[i] as Term, result);
       return result;
     }
-    return this.intern(`s${head.id},${tail.id}`, { kind: 'seq', head, tail }, head.nullable && tail.nullable);
+    const key = `s${head.id},${tail.id}`;
+    return this.byKey.get(key) ?? this.add(key, { id: this.nextId(), nullable: head.nullable && tail.nullable, kind: 'seq', head, tail });
   }
 
   alt(items: readonly Term[]): Term {
@@ -101,7 +104,8 @@ export class TermTable {
     if (flat.size === 0) return this.empty;
     if (flat.size === 1) return flat.values().next().value as Term;
     const sorted = [...flat.values()].sort((a, b) => a.id - b.id);
-    return this.intern(`a${sorted.map((t) => t.id).join(',')}`, { kind: 'alt', items: sorted }, sorted.some((t) => t.nullable));
+    const key = `a${sorted.map((t) => t.id).join(',')}`;
+    return this.byKey.get(key) ?? this.add(key, { id: this.nextId(), nullable: sorted.some((t) => t.nullable), kind: 'alt', items: sorted });
   }
 
   and(items: readonly Term[]): Term {
@@ -114,12 +118,14 @@ export class TermTable {
     if (flat.size === 0) return this.all;
     if (flat.size === 1) return flat.values().next().value as Term;
     const sorted = [...flat.values()].sort((a, b) => a.id - b.id);
-    return this.intern(`&${sorted.map((t) => t.id).join(',')}`, { kind: 'and', items: sorted }, sorted.every((t) => t.nullable));
+    const key = `&${sorted.map((t) => t.id).join(',')}`;
+    return this.byKey.get(key) ?? this.add(key, { id: this.nextId(), nullable: sorted.every((t) => t.nullable), kind: 'and', items: sorted });
   }
 
   not(item: Term): Term {
     if (item.kind === 'not') return item.item;
-    return this.intern(`n${item.id}`, { kind: 'not', item }, !item.nullable);
+    const key = `n${item.id}`;
+    return this.byKey.get(key) ?? this.add(key, { id: this.nextId(), nullable: !item.nullable, kind: 'not', item });
   }
 
   repeat(item: Term, min: number, max: number): Term {
@@ -129,7 +135,8 @@ export class TermTable {
     if (min === 1 && max === 1) return item;
     // (x*){m,n} = x* for n ≥ 1.
     if (item.kind === 'repeat' && item.min === 0 && item.max === Infinity) return item;
-    return this.intern(`r${item.id},${min},${max}`, { kind: 'repeat', item, min, max }, min === 0 || item.nullable);
+    const key = `r${item.id},${min},${max}`;
+    return this.byKey.get(key) ?? this.add(key, { id: this.nextId(), nullable: min === 0 || item.nullable, kind: 'repeat', item, min, max });
   }
 
   /** The term of a node. Recursion follows the AST's nesting (a RangeError when absurdly deep). */
@@ -159,11 +166,12 @@ export class TermTable {
 
   /** The derivative of `term` by the character `char` (memoised). */
   derive(term: Term, char: number): Term {
-    const key = term.id * 0x10000 + char;
-    const known = this.derivatives.get(key);
+    let byChar = this.derivatives[term.id];
+    if (!byChar) this.derivatives[term.id] = byChar = new Map();
+    const known = byChar.get(char);
     if (known) return known;
     const result = this.computeDerivative(term, char);
-    this.derivatives.set(key, result);
+    byChar.set(char, result);
     return result;
   }
 
@@ -237,9 +245,22 @@ export class TermTable {
   }
 }
 
+const setKeys = new WeakMap<CharSet, string>();
+
+/** A string that identifies a character set by its ranges (cached per set object). */
+export function charSetKey(set: CharSet): string {
+  let key = setKeys.get(set);
+  if (key === undefined) {
+    key = set.ranges.map((r) => `${r.min}-${r.max}`).join(',');
+    setKeys.set(set, key);
+  }
+  return key;
+}
+
 function dedupe(sets: readonly CharSet[]): readonly CharSet[] {
   if (sets.length < 2) return sets;
+  if (sets.length === 2) return sets[0] === sets[1] || charSetKey(sets[0] as CharSet) === charSetKey(sets[1] as CharSet) ? [sets[0] as CharSet] : sets;
   const seen = new Map<string, CharSet>();
-  for (const set of sets) seen.set(set.ranges.map((r) => `${r.min}-${r.max}`).join(','), set);
-  return [...seen.values()];
+  for (const set of sets) seen.set(charSetKey(set), set);
+  return seen.size === sets.length ? sets : [...seen.values()];
 }

@@ -93,3 +93,25 @@ describe('isEmptyLanguage / shortestMember', () => {
     expect(shortestMember(compile('#'))).toBeUndefined();
   });
 });
+
+describe('compareLanguages without full DFAs (lazy product)', () => {
+  it('finds "b" at once for a* vs a{0,99999}b{0,99999}, whose DFA is past the budget', () => {
+    const candidate = compile('a{0,99999}b{0,99999}', 'ecmascript');
+    expect(candidate.dfa).toBeNull();
+    const started = performance.now();
+    expect(compareLanguages(compile('a*', 'ecmascript'), candidate)).toEqual({ decided: true, equivalent: false, falsePositive: 'b', partial: true });
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('proves equality when the product is small even if a DFA is not', () => {
+    const gold = compile('(a|b)*a(a|b){16}', 'ecmascript');
+    expect(gold.dfa).toBeNull();
+    expect(compareLanguages(gold, compile('(?:a|b)*a(?:a|b){16}', 'ecmascript'))).toEqual({ decided: true, equivalent: true });
+  });
+
+  it('says undecided, with the reason, when the product outgrows its budget', () => {
+    const result = compareLanguages(compile('a*', 'ecmascript'), compile('a{0,99999}|a{100000,}', 'ecmascript'));
+    expect(result).toMatchObject({ decided: false });
+    if (!result.decided) expect(result.reason).toMatch(/lazy product stopped at more than 20,000 state pairs with no difference among the words up to length \d+/);
+  });
+});

@@ -32,7 +32,14 @@ import { DEFAULT_MAX_PAIRS, exploreProduct } from './product.ts';
 
 export type Comparison =
   | { decided: true; equivalent: true }
-  | { decided: true; equivalent: false; falsePositive?: string; falseNegative?: string }
+  | {
+      decided: true;
+      equivalent: false;
+      falsePositive?: string;
+      falseNegative?: string;
+      /** Set when the lazy product stopped before searching both ways: a missing counterexample may exist. */
+      partial?: true;
+    }
   | { decided: false; reason: string };
 
 export interface LazyComparison {
@@ -46,10 +53,11 @@ export const LAZY_PRODUCT_LIMITS = { maxPairs: DEFAULT_MAX_PAIRS, maxTerms: DEFA
 
 const EQUIVALENT: Comparison = { decided: true, equivalent: true };
 
-function different(falsePositive: string | undefined, falseNegative: string | undefined): Comparison {
+function different(falsePositive: string | undefined, falseNegative: string | undefined, partial = false): Comparison {
   const result: Comparison = { decided: true, equivalent: false };
   if (falsePositive !== undefined) result.falsePositive = falsePositive;
   if (falseNegative !== undefined) result.falseNegative = falseNegative;
+  if (partial) result.partial = true;
   return result;
 }
 
@@ -104,7 +112,7 @@ export function lazyComparison(gold: RegexNode, candidate: RegexNode, limits: { 
   const table = new TermTable(limits.maxTerms ?? LAZY_PRODUCT_LIMITS.maxTerms);
   try {
     const result = exploreProduct(table, table.fromNode(candidate), table.fromNode(gold), { maxPairs: limits.maxPairs ?? LAZY_PRODUCT_LIMITS.maxPairs });
-    if (result.onlyLeft !== undefined || result.onlyRight !== undefined) return { comparison: different(result.onlyLeft, result.onlyRight), frontier: [] };
+    if (result.onlyLeft !== undefined || result.onlyRight !== undefined) return { comparison: different(result.onlyLeft, result.onlyRight, !result.complete), frontier: [] };
     if (result.complete) return { comparison: EQUIVALENT, frontier: [] };
     const reason = `the lazy product stopped at ${result.stoppedBecause ?? 'its budget'} with no difference among the words up to length ${result.depth}`;
     return { comparison: { decided: false, reason }, frontier: result.frontier };

@@ -12,11 +12,13 @@
  */
 import { CharBase, type CharSet } from 'refa';
 import { ALL_CHARS, charSetOf } from './automaton.ts';
-import { TermBudgetError, type Term, type TermTable } from './derivatives.ts';
+import { charSetKey, TermBudgetError, type Term, type TermTable } from './derivatives.ts';
 
 export interface ProductOptions {
-  /** Most state pairs to reach (default 50,000). */
+  /** Most state pairs to reach (default 20,000). */
   maxPairs?: number;
+  /** Once a difference is found one way, at most this many more pairs to find the other (default 2,000). */
+  maxPairsAfterFirst?: number;
   /** Most frontier words to return when the budget runs out (default 32). */
   maxFrontier?: number;
 }
@@ -38,7 +40,8 @@ export interface ProductResult {
   frontier: string[];
 }
 
-export const DEFAULT_MAX_PAIRS = 50_000;
+export const DEFAULT_MAX_PAIRS = 20_000;
+export const DEFAULT_MAX_PAIRS_AFTER_FIRST = 2_000;
 
 const READABLE: CharSet[] = [
   charSetOf([0x61, 0x7a]),
@@ -70,16 +73,39 @@ export function blockRepresentatives(sets: readonly CharSet[]): number[] {
     .map((r) => r.char);
 }
 
+const listKeys = new WeakMap<readonly CharSet[], string>();
+function listKey(sets: readonly CharSet[]): string {
+  let key = listKeys.get(sets);
+  if (key === undefined) {
+    key = sets.map(charSetKey).join('|');
+    listKeys.set(sets, key);
+  }
+  return key;
+}
+
+/** Block representatives for a pair of class lists, cached per exploration (many pairs share their lists). */
+function representativesCache(): (left: readonly CharSet[], right: readonly CharSet[]) => number[] {
+  const cache = new Map<string, number[]>();
+  return (left, right) => {
+    const key = `${listKey(left)}#${listKey(right)}`;
+    let representatives = cache.get(key);
+    if (!representatives) cache.set(key, (representatives = blockRepresentatives([...left, ...right])));
+    return representatives;
+  };
+}
+
 /** Explores the product of two derivative terms of one table (so equal ids mean equal languages). */
 export function exploreProduct(table: TermTable, left: Term, right: Term, options: ProductOptions = {}): ProductResult {
-  const maxPairs = options.maxPairs ?? DEFAULT_MAX_PAIRS;
+  let maxPairs = options.maxPairs ?? DEFAULT_MAX_PAIRS;
+  const afterFirst = options.maxPairsAfterFirst ?? DEFAULT_MAX_PAIRS_AFTER_FIRST;
   const maxFrontier = options.maxFrontier ?? 32;
   const lefts: Term[] = [];
   const rights: Term[] = [];
   const parents: number[] = [];
   const chars: number[] = [];
   const depths: number[] = [];
-  const seen = new Set<number>();
+  const seen = new Map<number, Set<number>>();
+  const representatives = representativesCache();
   const result: ProductResult = { complete: false, pairs: 0, depth: 0, frontier: [] };
 
   const wordOf = (index: number): string => {
@@ -92,17 +118,20 @@ export function exploreProduct(table: TermTable, left: Term, right: Term, option
   };
 
   const reach = (l: Term, r: Term, parent: number, char: number): void => {
-    const key = l.id * 0x4000000 + r.id;
-    if (seen.has(key)) return;
-    seen.add(key);
+    let partners = seen.get(l.id);
+    if (!partners) seen.set(l.id, (partners = new Set()));
+    if (partners.has(r.id)) return;
+    partners.add(r.id);
     const index = lefts.length;
     lefts.push(l);
     rights.push(r);
     parents.push(parent);
     chars.push(char);
     depths.push(parent < 0 ? 0 : (depths[parent] as number) + 1);
+    const first = result.onlyLeft === undefined && result.onlyRight === undefined;
     if (l.nullable && !r.nullable) result.onlyLeft ??= wordOf(index);
     if (r.nullable && !l.nullable) result.onlyRight ??= wordOf(index);
+    if (first && (result.onlyLeft !== undefined || result.onlyRight !== undefined)) maxPairs = Math.min(maxPairs, lefts.length + afterFirst);
   };
 
   let next = 0;
@@ -115,7 +144,7 @@ export function exploreProduct(table: TermTable, left: Term, right: Term, option
       // Equal terms denote equal languages; two empty ones can never differ again.
       if (l.id === r.id) continue;
       result.depth = depths[next] as number;
-      for (const char of blockRepresentatives([...table.classes(l), ...table.classes(r)])) {
+      for (const char of representatives(table.classes(l), table.classes(r))) {
         if (lefts.length >= maxPairs) throw new PairBudgetError(maxPairs);
         reach(table.derive(l, char), table.derive(r, char), next, char);
       }
@@ -123,7 +152,7 @@ export function exploreProduct(table: TermTable, left: Term, right: Term, option
     result.complete = next >= lefts.length;
   } catch (error) {
     if (!(error instanceof PairBudgetError || error instanceof TermBudgetError)) throw error;
-    result.stoppedBecause = error instanceof PairBudgetError ? `more than ${maxPairs.toLocaleString('en-US')} state pairs` : error.message;
+    result.stoppedBecause = error instanceof PairBudgetError ? `more than ${error.limit.toLocaleString('en-US')} state pairs` : error.message;
   }
   result.pairs = lefts.length;
   if (!result.complete) {
