@@ -312,7 +312,7 @@ describe('createOpenAIModel: broken 200 replies are transient', () => {
     const started = performance.now();
     const err = await failure(model(server, { maxRetries: 5, deadlineMs: 700 }).complete(ask()));
     expect(performance.now() - started).toBeLessThan(2_000);
-    expect(err.message).toContain('deadline of 700 ms exceeded');
+    expect(err.message).toContain('deadline of 700 ms exceeded (the last failed attempt: the endpoint answered HTTP 200 with truncated or malformed JSON');
     expect(server.requests.length).toBeLessThan(6);
   });
 

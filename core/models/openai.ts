@@ -85,7 +85,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): ChatModel {
         }
         return await checkedReply(response, state);
       } catch (error) {
-        if (state) state.lastFailure = `connection failed (${error instanceof Error ? error.message : String(error)})`;
+        if (state) state.lastFailure = attemptFailure(error, timeoutMs);
         throw error;
       }
     },
@@ -190,6 +190,12 @@ function refuseRetryPastDeadline(response: Response, state: CallState): Response
   const headers = new Headers(response.headers);
   headers.set('x-should-retry', 'false');
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** An attempt's failure as the deadline's message names it. */
+function attemptFailure(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) return `no complete reply within ${timeoutMs} ms`;
+  return `connection failed (${error instanceof Error ? error.message : String(error)})`;
 }
 
 /** Marks the failure {@link checkedReply} makes of a broken 200 body. */
