@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -145,6 +145,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
+  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('faults from the model endpoint', () => {

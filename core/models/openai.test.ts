@@ -280,11 +280,11 @@ describe('createOpenAIModel: broken 200 replies are transient', () => {
   }
 
   it('counts broken bodies and HTTP failures against one budget: never more than maxRetries + 1 attempts', async () => {
-    const faults = [{ status: 500 }, { malformed: true }, { status: 429, retryAfterMs: 10 }, { noChoices: true }, { content: 'ok' }];
+    const faults = [{ malformed: true }, { noChoices: true }, { status: 500, retryAfterMs: 10 }, { status: 429, retryAfterMs: 10 }, { content: 'ok' }];
     const short = await serve(faults);
     const err = await failure(model(short, { maxRetries: 3 }).complete(ask()));
     expect(short.requests).toHaveLength(4);
-    expect(err.message).toContain('no choices');
+    expect(err.message).toContain('rate limited: HTTP 429');
     expect(err.message).toContain('maxRetries 3, 4 attempts');
     const enough = await serve(faults);
     expect((await model(enough, { maxRetries: 4 }).complete(ask())).content).toBe('ok');
