@@ -1,10 +1,24 @@
 // The SQLite child process of the warm pool (plain JS: it must start without TypeScript tooling).
 // It keeps databases open read-only and answers one request at a time over IPC. Every statement
 // passes the gate first: a single statement that SQLite reports as read-only and returning rows
-// (stmt.readonly && stmt.reader); nothing else is ever stepped. The parent enforces deadlines by
-// SIGKILL (SQLite cannot be interrupted from JS), so nothing here needs to watch the clock.
+// (stmt.readonly && stmt.reader), and no PRAGMA that sets something; nothing else is ever stepped.
+// Results are collected row by row under the request's caps (rows, estimated bytes) and never
+// materialised beyond them. The parent enforces deadlines by SIGKILL (SQLite cannot be interrupted
+// from JS), so nothing here needs to watch the clock.
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { prepareStatement, SEVERAL_STATEMENTS, unsafeReason } from './sql-text.mjs';
+import { prepareFailureKind, stepFailureKind, tooManyBytes, tooManyRows, valueBytes } from './engine-limits.mjs';
+import { prepareStatement, SEVERAL_STATEMENTS, settingPragma, unsafeReason } from './sql-text.mjs';
+
+// argv: the parent's pid, and 'watchdog' when no parent-death signal was set for this process.
+const parentPid = Number(process.argv[2]);
+if (parentPid && process.ppid !== parentPid) process.exit(0); // the parent died before we started
+if (process.argv[3] === 'watchdog') {
+  // The main thread may be stuck inside SQLite for minutes; this thread is not.
+  const watch = `const { workerData } = require('node:worker_threads');
+    setInterval(() => { if (process.ppid !== workerData) process.kill(process.pid, 'SIGKILL'); }, 250);`;
+  new Worker(watch, { eval: true, workerData: parentPid }).unref();
+}
 
 const MAX_OPEN = 64;
 const open = new Map();
@@ -52,49 +66,68 @@ function gate(db, sql) {
     const message = String(error && error.message);
     if (message.includes('more than one statement')) return { failure: { ok: false, kind: 'unsafe', message: SEVERAL_STATEMENTS } };
     if (message.includes('contains no statements')) return { failure: { ok: false, kind: 'syntax', message: 'the query is empty' } };
-    return { failure: { ok: false, kind: 'syntax', message } };
+    return { failure: { ok: false, kind: prepareFailureKind(error), message } };
   }
-  if (!(stmt.readonly && stmt.reader)) return { failure: { ok: false, kind: 'unsafe', message: unsafeReason(sql) } };
+  if (!(stmt.readonly && stmt.reader) || settingPragma(sql)) return { failure: { ok: false, kind: 'unsafe', message: unsafeReason(sql) } };
   stmt.raw(true);
   return { stmt };
 }
 
-// Integers travel as numbers, except beyond ±2^53 where a double would round them: a result with
-// such a number is read again with exact (bigint) integers, the rest of it converted back.
+// Values travel flat, in chunks of whole rows (a row array costs ~200 bytes in V8; a flat slot 8).
+const CHUNK = 65536;
 const LIMIT = 9007199254740991n;
-function needsExactIntegers(rows) {
-  for (const row of rows) {
-    for (const v of row) if (typeof v === 'number' && (v > Number.MAX_SAFE_INTEGER || v < -Number.MAX_SAFE_INTEGER) && Number.isInteger(v)) return true;
-  }
-  return false;
-}
-function exactRows(stmt) {
-  const rows = stmt.safeIntegers(true).all();
-  for (const row of rows) {
+
+/**
+ * Steps the statement, keeping at most `maxRows` rows and `maxResultBytes` estimated bytes; returns
+ * { chunks, rows, bytes } or { over } (the too-large message) as soon as a cap is passed.
+ * `exact` reads integers as bigints, turning those a double holds exactly back into numbers.
+ */
+function collect(stmt, { maxRows, maxResultBytes }, exact) {
+  stmt.safeIntegers(exact);
+  const chunks = [];
+  let chunk = [];
+  let rows = 0;
+  let bytes = 0;
+  let unsafe = false;
+  for (const row of stmt.iterate()) {
+    if (++rows > maxRows) return { over: tooManyRows(maxRows) };
     for (let i = 0; i < row.length; i++) {
-      const v = row[i];
-      if (typeof v === 'bigint' && v <= LIMIT && v >= -LIMIT) row[i] = Number(v);
+      let v = row[i];
+      if (exact && typeof v === 'bigint' && v <= LIMIT && v >= -LIMIT) v = Number(v);
+      else if (typeof v === 'number' && Number.isInteger(v) && (v > Number.MAX_SAFE_INTEGER || v < -Number.MAX_SAFE_INTEGER)) unsafe = true;
+      bytes += valueBytes(v);
+      chunk.push(v);
+    }
+    if (bytes > maxResultBytes) return { over: tooManyBytes(maxResultBytes, rows) };
+    if (chunk.length >= CHUNK) {
+      chunks.push(chunk);
+      chunk = [];
     }
   }
-  return rows;
+  if (chunk.length > 0) chunks.push(chunk);
+  return { chunks, rows, bytes, unsafe };
 }
 
-function execute(db, sql) {
+function execute(db, sql, limits) {
   const started = performance.now();
   const { stmt, failure } = gate(db, sql);
   if (failure) return { ...failure, ms: performance.now() - started };
   try {
-    let rows = stmt.all();
+    let result = collect(stmt, limits, false);
     const ms = performance.now() - started;
-    if (needsExactIntegers(rows)) rows = exactRows(stmt);
-    return { ok: true, columns: stmt.columns().map((c) => c.name), rows, ms };
+    // Integers beyond ±2^53 would arrive rounded: such a result is read again with exact integers.
+    if (result.unsafe) result = collect(stmt, limits, true);
+    if (result.over) return { ok: false, kind: 'too-large', message: result.over, ms };
+    const columns = stmt.columns().map((c) => c.name);
+    return { ok: true, columns, width: columns.length, chunks: result.chunks, rowCount: result.rows, bytes: result.bytes, ms };
   } catch (error) {
-    return { ok: false, kind: 'runtime', message: String(error && error.message), ms: performance.now() - started };
+    return { ok: false, kind: stepFailureKind(error), message: String(error && error.message), ms: performance.now() - started };
   }
 }
 
 // VES timing: prepare + first step ('first-row', what Python's cursor.execute covers) or prepare +
-// every row ('all-rows', R-VES's execute + fetchall), predicted then gold, interleaved.
+// every row ('all-rows', R-VES's execute + fetchall), predicted then gold, interleaved. Rows are
+// stepped but not kept; both queries already ran within the caps.
 function time(db, { pred, gold, iterations, scope }) {
   const checks = [gate(db, pred), gate(db, gold)];
   const failed = checks.find((c) => c.failure);
@@ -103,7 +136,7 @@ function time(db, { pred, gold, iterations, scope }) {
   const run = (text) => {
     const t0 = performance.now();
     const stmt = db.prepare(text).raw(true);
-    if (scope === 'all-rows') stmt.all();
+    if (scope === 'all-rows') for (const _row of stmt.iterate());
     else stmt.get();
     return performance.now() - t0;
   };
@@ -115,7 +148,7 @@ function time(db, { pred, gold, iterations, scope }) {
       goldMs.push(run(texts[1]));
     }
   } catch (error) {
-    return { ok: false, kind: 'runtime', message: String(error && error.message) };
+    return { ok: false, kind: stepFailureKind(error), message: String(error && error.message) };
   }
   return { ok: true, predMs, goldMs };
 }
@@ -123,12 +156,16 @@ function time(db, { pred, gold, iterations, scope }) {
 function handle(message) {
   switch (message.op) {
     case 'run': {
-      const { value, failure } = withDatabase(message.db, (db) => execute(db, message.sql));
+      const { value, failure } = withDatabase(message.db, (db) => execute(db, message.sql, message.limits));
       return { result: failure ?? value };
     }
     case 'pair': {
-      const { value, failure } = withDatabase(message.db, (db) => message.sqls.map((sql) => execute(db, sql)));
-      return { results: failure ? message.sqls.map(() => failure) : value };
+      // Each statement's result goes to the parent as soon as it is ready (and is then dropped here),
+      // so the parent knows which statement a deadline or a crash interrupted.
+      const { failure } = withDatabase(message.db, (db) => {
+        message.sqls.forEach((sql, part) => process.send({ id: message.id, part, result: execute(db, sql, message.limits) }));
+      });
+      return failure ? { results: message.sqls.map(() => failure) } : { done: true };
     }
     case 'time': {
       const { value, failure } = withDatabase(message.db, (db) => time(db, message));

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SqlPool } from './pool.ts';
-import { temporaryFolders } from './testing.ts';
+import { peakRss, temporaryFolders } from './testing.ts';
 
 const folders = temporaryFolders();
 afterAll(() => folders.removeAll());
@@ -22,7 +22,16 @@ function pythonError(sql: string): string {
   if (run.status !== 0) throw new Error(`python3 failed: ${run.stderr}`);
   return run.stdout.trim();
 }
+/** Killed children may linger briefly as zombies until reaped: running means present and not 'Z'. */
+function running(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
 const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+const COUNTER = (n: number) => `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT ${n})`;
 const STUCK = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c';
 
 describe('the warm SQLite pool', () => {
@@ -56,6 +65,11 @@ describe('the warm SQLite pool', () => {
       [`ATTACH DATABASE '${clinic}' AS other`, /ATTACH opens another database/],
       ['DETACH DATABASE other', /DETACH/],
       ['PRAGMA user_version = 7', /PRAGMA changes a setting/],
+      // Setters SQLite reports as read-only statements returning rows: they would change the warm connection for later queries.
+      ['PRAGMA mmap_size = 1000000', /PRAGMA changes a setting/],
+      ['PRAGMA busy_timeout = 5', /PRAGMA changes a setting/],
+      ['PRAGMA main.locking_mode = EXCLUSIVE', /PRAGMA changes a setting/],
+      ['PRAGMA hard_heap_limit(100)', /PRAGMA changes a setting/],
       [`VACUUM INTO '${join(dir, 'copy.sqlite')}'`, /VACUUM/],
       ['VACUUM', /VACUUM/],
       ['CREATE TEMP TABLE scratch (x)', /CREATE changes the schema/],
@@ -74,6 +88,8 @@ describe('the warm SQLite pool', () => {
       expect((result as { message: string }).message, sql).toMatch(/^only a single read-only query that returns rows may run/);
     }
     expect(await pool.run({ path: retail }, 'PRAGMA table_info(regions)', 5000)).toMatchObject({ ok: true });
+    expect(await pool.run({ path: retail }, 'PRAGMA main.integrity_check(3)', 5000)).toMatchObject({ ok: true, rows: [['ok']] });
+    expect(await pool.run({ path: retail }, 'PRAGMA busy_timeout', 5000)).toMatchObject({ ok: true });
     expect(await pool.run({ path: retail }, 'SELECT COUNT(*) FROM regions;', 5000)).toMatchObject({ ok: true, rows: [[5]] });
     expect(existsSync(join(dir, 'copy.sqlite'))).toBe(false);
     expect([sha(retail), sha(clinic)]).toEqual(before);
@@ -118,22 +134,93 @@ describe('the warm SQLite pool', () => {
     }
   });
 
-  it('gives both statements of a sequence the combined deadline (BIRD times predicted + gold together)', async () => {
+  it('gives the statements of a sequence one combined deadline (BIRD times predicted + gold together), and says which one it stopped', async () => {
     const [first, second] = await pool.sequence({ path: retail }, ['SELECT 1', STUCK], 300);
-    expect(first).toMatchObject({ ok: false, kind: 'timeout' });
-    expect(second).toMatchObject({ ok: false, kind: 'timeout' });
+    expect(first).toMatchObject({ ok: true, rows: [[1]] });
+    expect(second).toMatchObject({ ok: false, kind: 'timeout', message: 'the query did not finish within 300 ms' });
+    const [stuck, never] = await pool.sequence({ path: retail }, [STUCK, 'SELECT 1'], 300);
+    expect([stuck, never]).toMatchObject([{ ok: false, kind: 'timeout' }, { ok: false, kind: 'timeout' }]);
   });
 
-  it('reports a child that runs out of memory as a runtime error and goes on', async () => {
+  it('stops a result bomb at the caps while SQLite steps (too-large); the child stays, and the queries queued with it get their results', async () => {
+    const single = new SqlPool({ size: 1, pipeline: 3 });
+    const peak = peakRss(() => single.pids());
+    try {
+      const started = performance.now();
+      const [blobs, after, pair, capped] = await Promise.all([
+        single.run({ path: retail }, `${COUNTER(3000)} SELECT zeroblob(1000000) FROM c`, 30_000),
+        single.run({ path: retail }, 'SELECT COUNT(*) FROM orders', 5000),
+        single.sequence({ path: retail }, [`${COUNTER(2_000_000)} SELECT x FROM c`, 'SELECT 2'], 30_000),
+        single.run({ path: retail }, 'SELECT * FROM orders', 5000, { maxRows: 100 }),
+      ]);
+      expect(blobs).toMatchObject({ ok: false, kind: 'too-large', message: 'the result is larger than 128 MiB (the limit; stopped at row 135)' });
+      expect(after).toMatchObject({ ok: true, rows: [[2500]] });
+      expect(pair).toMatchObject([{ ok: false, kind: 'too-large', message: 'the result has more than 1,000,000 rows (the limit)' }, { ok: true, rows: [[2]] }]);
+      expect(capped).toMatchObject({ ok: false, kind: 'too-large', message: 'the result has more than 100 rows (the limit)' });
+      expect(performance.now() - started).toBeLessThan(20_000);
+      expect(single.stats()).toEqual({ spawned: 1, killed: 0, crashed: 0 });
+      expect(peak.stop()).toBeLessThan(1024 ** 3);
+    } finally {
+      peak.stop();
+      await single.dispose();
+    }
+  }, 30_000);
+
+  it('caps single huge values too: SQLite’s own size limit, and the memory a child may take', async () => {
+    const single = new SqlPool({ size: 1 });
+    const peak = peakRss(() => single.pids());
+    try {
+      const huge = [
+        ["SELECT printf('%.*c', 2000000000, 'x')", /^string or blob too big/],
+        ['SELECT zeroblob(1000000000)', /^(string or blob too big|out of memory)/],
+        ["WITH RECURSIVE c(s, n) AS (SELECT 'x', 0 UNION ALL SELECT s || s, n + 1 FROM c WHERE n < 40) SELECT length(s) FROM c", /^string or blob too big/],
+        // SQLite can build this one, but a child cannot hold a copy of it as well: it dies, and the query was the cause.
+        ['SELECT zeroblob(400000000)', /^the SQLite process ran out of memory while running the query \(it may use 512 MiB\)$/],
+      ] as const;
+      for (const [sql, message] of huge) {
+        const started = performance.now();
+        expect(await single.run({ path: retail }, sql, 30_000), sql).toMatchObject({ ok: false, kind: 'too-large', message });
+        expect(performance.now() - started, sql).toBeLessThan(10_000);
+      }
+      expect(await single.run({ path: retail }, 'SELECT 42', 5000)).toMatchObject({ ok: true, rows: [[42]] });
+      expect(peak.stop()).toBeLessThan(1024 ** 3);
+    } finally {
+      peak.stop();
+      await single.dispose();
+    }
+  }, 60_000);
+
+  it('refuses SQL text over the cap, and statements beyond SQLite’s limits, as too complex; other mistakes stay syntax errors', async () => {
+    const cases: [string, string, string | RegExp][] = [
+      [`SELECT 1 WHERE 0 IN (${Array.from({ length: 700_000 }, (_, i) => i).join(',')})`, 'too-complex', /^the query text is 5,\d{3},\d{3} bytes long; the limit is 1,048,576 \(1 MiB\)$/],
+      [`SELECT ${Array(1500).fill('1').join(' + ')}`, 'too-complex', 'Expression tree is too large (maximum depth 1000)'],
+      [`SELECT ${'('.repeat(100_000)}1${')'.repeat(100_000)}`, 'too-complex', /^(Recursion limit|parser stack overflow)/],
+      [Array(600).fill('SELECT 1').join(' UNION ALL '), 'too-complex', 'too many terms in compound SELECT'],
+      [`SELECT ${Array(2500).fill('1').join(', ')}`, 'too-complex', 'too many columns in result set'],
+      [`SELECT 1 FROM ${Array.from({ length: 70 }, (_, i) => `regions r${i}`).join(', ')}`, 'too-complex', /^at most 64 tables in a join/],
+      ["SELECT 'unterminated", 'syntax', `unrecognized token: "'unterminated"`],
+    ];
+    for (const [sql, kind, message] of cases) {
+      expect(await pool.run({ path: retail }, sql, 10_000), sql.slice(0, 60)).toMatchObject({ ok: false, kind, message });
+    }
+    // A long list that SQLite takes is an ordinary query.
+    expect(await pool.run({ path: retail }, `SELECT COUNT(*) FROM orders WHERE order_id IN (${Array.from({ length: 100_000 }, (_, i) => i).join(',')})`, 10_000)).toMatchObject({ ok: true, rows: [[2500]] });
+    const [long, fine] = await pool.sequence({ path: retail }, [`SELECT '${'x'.repeat(2 * 1024 * 1024)}'`, 'SELECT 3'], 5000);
+    expect(long).toMatchObject({ ok: false, kind: 'too-complex' });
+    expect(fine).toMatchObject({ ok: true, rows: [[3]] });
+  }, 30_000);
+
+  it('reports a child that runs out of memory as a too-large result of the query that did it, and goes on', async () => {
     const small = new SqlPool({ size: 1, heapMb: 48 });
     try {
-      const huge = await small.run({ path: retail }, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 3000000) SELECT x, printf('%.40c', 'a') FROM c", 30_000);
-      expect(huge).toMatchObject({ ok: false, kind: 'runtime', message: /the SQLite process died/ });
+      const huge = await small.run({ path: retail }, `${COUNTER(900_000)} SELECT x, printf('%.40c', 'a') FROM c`, 30_000);
+      expect(huge).toMatchObject({ ok: false, kind: 'too-large', message: /^the SQLite process ran out of memory while running the query/ });
       expect(await small.run({ path: retail }, 'SELECT 42', 5000)).toMatchObject({ ok: true, rows: [[42]] });
+      expect(small.stats()).toMatchObject({ crashed: 1 });
     } finally {
       await small.dispose();
     }
-  });
+  }, 30_000);
 
   it('runs queries on an in-memory database image, read-only', async () => {
     const image = readFileSync(retail);
@@ -149,6 +236,33 @@ describe('the warm SQLite pool', () => {
     expect(timing.goldMs).toHaveLength(5);
     expect(await pool.time({ path: retail }, 'DELETE FROM orders', 'SELECT 1', 5, 'first-row', 10_000)).toMatchObject({ ok: false, kind: 'unsafe' });
   });
+
+  it.each(['death-signal', 'watchdog'] as const)('leaves no child behind when its parent is killed with SIGKILL during a runaway query (%s)', async (orphanGuard) => {
+    const dir = folders.make('witness-pool-orphans-');
+    const script = join(dir, 'orphans.mts');
+    writeFileSync(
+      script,
+      [
+        `import { SqlPool } from ${JSON.stringify(join(root, 'oracles/sql/pool.ts'))};`,
+        `const pool = new SqlPool({ size: 2, orphanGuard: ${JSON.stringify(orphanGuard)} });`,
+        `for (let i = 0; i < 2; i++) void pool.run({ path: ${JSON.stringify(retail)} }, ${JSON.stringify(STUCK)}, 600_000);`,
+        'setTimeout(() => console.log(JSON.stringify(pool.pids())), 1500);',
+        'setInterval(() => {}, 1000);',
+      ].join('\n'),
+    );
+    const parent = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const line = await new Promise<string>((resolve, reject) => {
+      parent.stdout.setEncoding('utf8').once('data', resolve);
+      parent.once('exit', () => reject(new Error('the parent script ended early')));
+    });
+    const pids = JSON.parse(line) as number[];
+    expect(pids).toHaveLength(2);
+    expect(pids.every(running)).toBe(true);
+    parent.kill('SIGKILL');
+    const started = performance.now();
+    while (pids.some(running) && performance.now() - started < 5000) await new Promise((r) => setTimeout(r, 50));
+    expect(pids.filter(running), 'children still running 5 s after their parent was killed').toEqual([]);
+  }, 30_000);
 
   it('never keeps the parent alive, and kills children still stuck when the parent exits', () => {
     const dir = folders.make('witness-pool-exit-');
@@ -172,14 +286,6 @@ describe('the warm SQLite pool', () => {
     const { ok, pids } = JSON.parse(run.stdout) as { ok: boolean; pids: number[] };
     expect(ok).toBe(true);
     expect(pids.length).toBeGreaterThan(0);
-    // Killed children may linger briefly as zombies until reaped: running means present and not 'Z'.
-    const running = (pid: number) => {
-      try {
-        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-      } catch {
-        return false;
-      }
-    };
     for (const pid of pids) expect(running(pid), `child ${pid}`).toBe(false);
 
     // Idle children alone never hold the process: no dispose, no exit call.

@@ -3,12 +3,17 @@
  * progress handler; a worker thread stuck in SQLite cannot be terminated), so every request has a
  * deadline at which its child is SIGKILLed and later replaced; requests queued behind it on that
  * child go back to the queue. Children run with an empty environment, keep databases open
- * read-only, and never keep the parent alive: they are unreferenced, and killed on dispose and at
- * exit. Each child is fed up to `pipeline` requests at a time so it never idles on the IPC round trip.
+ * read-only, stop results at the caps while stepping, and live under memory and temporary-file
+ * limits and a parent-death guard (child-launch.ts); they never keep the parent alive: they are
+ * unreferenced, and killed on dispose and at exit. Each child is fed up to `pipeline` requests at a
+ * time so it never idles on the IPC round trip.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { childCommand, type OrphanGuard } from './child-launch.ts';
+import { tooLongText } from './engine-limits.mjs';
+import { childMemoryMb, resolveLimits, type QueryLimits } from './limits.ts';
 import type { SqlRow } from './values.ts';
 
 const CHILD = fileURLToPath(new URL('./child.mjs', import.meta.url));
@@ -16,11 +21,13 @@ const CHILD = fileURLToPath(new URL('./child.mjs', import.meta.url));
 /** A database file (kept open by the child) or an in-memory image (opened read-only for one request). */
 export type DbRef = { path: string } | { bytes: Uint8Array };
 
-export type ExecFailureKind = 'syntax' | 'runtime' | 'timeout' | 'unsafe';
+export type ExecFailureKind = 'syntax' | 'runtime' | 'timeout' | 'unsafe' | 'too-complex' | 'too-large';
 
 export type ExecResult =
-  | { ok: true; columns: string[]; rows: SqlRow[]; ms: number }
+  | { ok: true; columns: string[]; rows: SqlRow[]; ms: number; /** Estimated memory of the result (see limits.ts). */ bytes: number }
   | { ok: false; kind: ExecFailureKind; message: string; ms: number };
+
+export type ExecFailure = Extract<ExecResult, { ok: false }>;
 
 export type TimingScope = 'first-row' | 'all-rows';
 
@@ -31,8 +38,16 @@ export interface SqlPoolOptions {
   size?: number;
   /** Requests in flight per child (default 2). */
   pipeline?: number;
-  /** V8 heap limit of a child in MB (default 2048): a gigantic result kills the child, not the machine. */
+  /** Caps of every request that names none (default DEFAULT_QUERY_LIMITS). */
+  limits?: Partial<QueryLimits>;
+  /** Data memory of a child in MiB (default: 512, or 4 × the byte cap when larger); needs prlimit. */
+  memoryMb?: number;
+  /** V8 heap limit of a child in MiB (default: memoryMb). */
   heapMb?: number;
+  /** Largest temporary file of a child in MiB (default 1024); needs prlimit. */
+  tempFileMb?: number;
+  /** How children die with their parent (default: the kernel's parent-death signal where setpriv exists, else a watchdog thread). */
+  orphanGuard?: OrphanGuard;
 }
 
 export interface PoolStats {
@@ -41,12 +56,14 @@ export interface PoolStats {
   crashed: number;
 }
 
-type Outcome = { reply: Record<string, unknown> } | { timeout: true } | { crash: string };
+type Outcome = { reply: Record<string, unknown> } | { timeout: true } | { crash: string; kind: ExecFailureKind };
 
 interface Pending {
   message: Record<string, unknown>;
   deadlineMs: number;
   settle: (outcome: Outcome) => void;
+  /** Results of a sequence's statements that are done, by position. */
+  parts: ExecResult[];
 }
 
 interface Slot {
@@ -57,13 +74,21 @@ interface Slot {
   timer: NodeJS.Timeout | null;
 }
 
+/** A result as the child sends it: values flat, in chunks of whole rows. */
+type WireResult = ExecFailure | { ok: true; columns: string[]; width: number; chunks: SqlRow[]; rowCount: number; bytes: number; ms: number };
+
 let nextId = 1;
 const STARTUP_MS = 30_000;
 
 export class SqlPool {
   readonly size: number;
+  /** Caps of requests that name none. */
+  readonly limits: QueryLimits;
+  readonly memoryMb: number;
   private readonly pipeline: number;
   private readonly heapMb: number;
+  private readonly tempFileMb: number;
+  private readonly guard: OrphanGuard | undefined;
   private readonly slots: Slot[];
   private readonly queue: Pending[] = [];
   private readonly statistics: PoolStats = { spawned: 0, killed: 0, crashed: 0 };
@@ -73,30 +98,51 @@ export class SqlPool {
   constructor(options: SqlPoolOptions = {}) {
     this.size = Math.max(1, options.size ?? availableParallelism());
     this.pipeline = Math.max(1, options.pipeline ?? 2);
-    this.heapMb = options.heapMb ?? 2048;
+    this.limits = resolveLimits(options.limits, 'SqlPool');
+    this.memoryMb = options.memoryMb ?? childMemoryMb(this.limits);
+    this.heapMb = options.heapMb ?? this.memoryMb;
+    this.tempFileMb = options.tempFileMb ?? 1024;
+    this.guard = options.orphanGuard;
     this.slots = Array.from({ length: this.size }, () => ({ child: null, ready: false, inflight: [], timer: null }));
     process.on('exit', this.onExit);
   }
 
   /** Runs one statement through the gate and returns its rows or the failure. */
-  async run(db: DbRef, sql: string, deadlineMs: number): Promise<ExecResult> {
-    const outcome = await this.request({ op: 'run', db, sql }, deadlineMs);
-    return 'reply' in outcome ? (outcome.reply.result as ExecResult) : failure(outcome, deadlineMs);
+  async run(db: DbRef, sql: string, deadlineMs: number, limits?: Partial<QueryLimits>): Promise<ExecResult> {
+    const caps = this.capsFor(limits);
+    const refused = textRefusal(sql, caps);
+    if (refused) return refused;
+    const { outcome } = await this.request({ op: 'run', db, sql, limits: caps }, deadlineMs);
+    return 'reply' in outcome ? decode(outcome.reply.result as WireResult) : failure(outcome, deadlineMs);
   }
 
-  /** Runs statements one after the other on one database under one combined deadline (BIRD's pred + gold). */
-  async sequence(db: DbRef, sqls: string[], deadlineMs: number): Promise<ExecResult[]> {
-    const outcome = await this.request({ op: 'pair', db, sqls }, deadlineMs);
-    if ('reply' in outcome) return outcome.reply.results as ExecResult[];
-    const failed = failure(outcome, deadlineMs);
-    return sqls.map(() => failed);
+  /**
+   * Runs statements one after the other on one database under one combined deadline (BIRD's pred +
+   * gold). Statements that finished before a deadline or a crash keep their results; the one
+   * interrupted and those after it get the failure.
+   */
+  async sequence(db: DbRef, sqls: string[], deadlineMs: number, limits?: Partial<QueryLimits>): Promise<ExecResult[]> {
+    const caps = this.capsFor(limits);
+    const results: (ExecResult | null)[] = sqls.map((sql) => textRefusal(sql, caps));
+    const runnable = sqls.flatMap((sql, i) => (results[i] ? [] : [{ sql, i }]));
+    if (runnable.length === 0) return results as ExecResult[];
+    const { outcome, parts } = await this.request({ op: 'pair', db, sqls: runnable.map((r) => r.sql), limits: caps }, deadlineMs);
+    // The child sends each statement's result as it is done, then `done`; `results` when the database would not open.
+    const whole = 'reply' in outcome && Array.isArray(outcome.reply.results) ? (outcome.reply.results as WireResult[]).map(decode) : null;
+    const failed: ExecFailure = 'reply' in outcome ? { ok: false, kind: 'runtime', message: 'the SQLite process sent no result', ms: 0 } : failure(outcome, deadlineMs);
+    runnable.forEach(({ i }, k) => {
+      results[i] = whole?.[k] ?? parts[k] ?? failed;
+    });
+    return results as ExecResult[];
   }
 
   /** VES timing: `iterations` interleaved runs of predicted, then gold. */
   async time(db: DbRef, pred: string, gold: string, iterations: number, scope: TimingScope, deadlineMs: number): Promise<TimingResult> {
-    const outcome = await this.request({ op: 'time', db, pred, gold, iterations, scope }, deadlineMs);
+    const refused = textRefusal(pred, this.limits) ?? textRefusal(gold, this.limits);
+    if (refused) return { ok: false, kind: refused.kind, message: refused.message };
+    const { outcome } = await this.request({ op: 'time', db, pred, gold, iterations, scope }, deadlineMs);
     if ('reply' in outcome) return outcome.reply.timing as TimingResult;
-    const { kind, message } = failure(outcome, deadlineMs) as Extract<ExecResult, { ok: false }>;
+    const { kind, message } = failure(outcome, deadlineMs) as ExecFailure;
     return { ok: false, kind, message };
   }
 
@@ -115,13 +161,19 @@ export class SqlPool {
     process.off('exit', this.onExit);
     const pending = [...this.queue.splice(0), ...this.slots.flatMap((s) => s.inflight.splice(0))];
     this.killAll();
-    for (const p of pending) p.settle({ crash: 'the SQL pool was disposed' });
+    for (const p of pending) p.settle({ crash: 'the SQL pool was disposed', kind: 'runtime' });
   }
 
-  private request(message: Record<string, unknown>, deadlineMs: number): Promise<Outcome> {
-    if (this.disposed) return Promise.resolve({ crash: 'the SQL pool was disposed' });
+  private capsFor(limits: Partial<QueryLimits> | undefined): QueryLimits {
+    return limits ? resolveLimits({ ...this.limits, ...limits }, 'SqlPool request') : this.limits;
+  }
+
+  private request(message: Record<string, unknown>, deadlineMs: number): Promise<{ outcome: Outcome; parts: ExecResult[] }> {
+    const parts: ExecResult[] = [];
     return new Promise((resolve) => {
-      this.queue.push({ message: { ...message, id: nextId++ }, deadlineMs, settle: resolve });
+      const settle = (outcome: Outcome) => resolve({ outcome, parts });
+      if (this.disposed) return settle({ crash: 'the SQL pool was disposed', kind: 'runtime' });
+      this.queue.push({ message: { ...message, id: nextId++ }, deadlineMs, settle, parts });
       this.pump();
     });
   }
@@ -155,19 +207,15 @@ export class SqlPool {
   }
 
   private spawn(slot: Slot): ChildProcess {
-    const child = fork(CHILD, [], {
-      env: {},
-      execArgv: [`--max-old-space-size=${this.heapMb}`],
-      serialization: 'advanced',
-      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-    });
+    const launch = childCommand(CHILD, { memoryMb: this.memoryMb, heapMb: this.heapMb, tempFileMb: this.tempFileMb }, this.guard);
+    const child = spawn(launch.command, launch.args, { env: {}, serialization: 'advanced', stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
     this.statistics.spawned++;
     slot.child = child;
     slot.ready = false;
     // Start-up has its own deadline (it also keeps the parent alive while requests wait for it).
     slot.timer = setTimeout(() => {
       slot.timer = null;
-      this.retire(slot, { crash: `the SQLite process did not start within ${formatSeconds(STARTUP_MS)}` });
+      this.retire(slot, { crash: `the SQLite process did not start within ${formatSeconds(STARTUP_MS)}`, kind: 'runtime' });
       child.kill('SIGKILL');
     }, STARTUP_MS);
     child.on('message', (reply: Record<string, unknown>) => {
@@ -179,12 +227,18 @@ export class SqlPool {
         this.arm(slot);
         return;
       }
+      if (typeof reply.part === 'number') {
+        // One statement of a sequence is done; the sequence's deadline keeps running.
+        const head = slot.inflight[0];
+        if (head) head.parts[reply.part] = decode(reply.result as WireResult);
+        return;
+      }
       const head = slot.inflight.shift();
       if (slot.timer) clearTimeout(slot.timer);
       slot.timer = null;
       this.arm(slot);
       if (head) {
-        if (typeof reply.failure === 'string') head.settle({ crash: `the SQLite process failed: ${reply.failure}` });
+        if (typeof reply.failure === 'string') head.settle({ crash: `the SQLite process failed: ${reply.failure}`, kind: 'runtime' });
         else head.settle({ reply });
       }
       this.pump();
@@ -192,10 +246,18 @@ export class SqlPool {
     child.on('exit', (code, signal) => {
       if (slot.child !== child) return;
       this.statistics.crashed++;
-      this.retire(slot, { crash: `the SQLite process died (${signal ?? `exit code ${code}`}; out of memory?)` });
+      // V8 and Node abort when an allocation fails: the query's result did not fit in the child's memory.
+      const aborted = signal === 'SIGABRT' || code === 134;
+      this.retire(
+        slot,
+        aborted
+          ? { crash: `the SQLite process ran out of memory while running the query (it may use ${this.memoryMb} MiB)`, kind: 'too-large' }
+          : { crash: `the SQLite process died (${signal ?? `exit code ${code}`})`, kind: 'runtime' },
+      );
     });
     child.on('error', () => {
-      // 'exit' follows (or the send failed on a dead child); both are handled there.
+      // A failed send to a dying child: 'exit' follows and is handled there. A child that could not start at all:
+      if (slot.child === child && child.pid === undefined) this.retire(slot, { crash: `cannot start the SQLite process (${launch.command})`, kind: 'runtime' });
     });
     child.unref();
     child.channel?.unref();
@@ -223,9 +285,25 @@ export class SqlPool {
   }
 }
 
-function failure(outcome: Outcome, deadlineMs: number): ExecResult {
+/** SQL text over the cap never goes to a child: it is refused as too complex. */
+function textRefusal(sql: string, limits: QueryLimits): ExecFailure | null {
+  if (sql.length * 3 <= limits.maxSqlBytes) return null; // UTF-8 takes at most 3 bytes per UTF-16 unit
+  const bytes = Buffer.byteLength(sql, 'utf8');
+  return bytes > limits.maxSqlBytes ? { ok: false, kind: 'too-complex', message: tooLongText(bytes, limits.maxSqlBytes), ms: 0 } : null;
+}
+
+function decode(result: WireResult): ExecResult {
+  if (!result.ok) return result;
+  const { columns, width, chunks, rowCount, bytes, ms } = result;
+  const rows: SqlRow[] = [];
+  if (width === 0) for (let r = 0; r < rowCount; r++) rows.push([]);
+  else for (const chunk of chunks) for (let i = 0; i < chunk.length; i += width) rows.push(chunk.slice(i, i + width));
+  return { ok: true, columns, rows, ms, bytes };
+}
+
+function failure(outcome: Outcome, deadlineMs: number): ExecFailure {
   if ('timeout' in outcome) return { ok: false, kind: 'timeout', message: `the query did not finish within ${formatSeconds(deadlineMs)}`, ms: deadlineMs };
-  if ('crash' in outcome) return { ok: false, kind: 'runtime', message: outcome.crash, ms: 0 };
+  if ('crash' in outcome) return { ok: false, kind: outcome.kind, message: outcome.crash, ms: 0 };
   throw new Error('unreachable');
 }
 

@@ -20,6 +20,8 @@ export function prepareStatement<S>(prepare: (sql: string) => S, sql: string): {
 export function unencodableText(sql: string): string | null;
 /** The statement's main keyword, upper-cased, or null when there is none. */
 export function statementKeyword(sql: string): string | null;
+/** True for a PRAGMA that sets something (any with an argument but the reading ones, such as table_info). */
+export function settingPragma(sql: string): boolean;
 /** Why the read-only gate refuses a statement. */
 export function unsafeReason(sql: string): string;
 export const SEVERAL_STATEMENTS: string;

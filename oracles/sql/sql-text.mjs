@@ -161,6 +161,28 @@ export function statementKeyword(sql) {
   return words.find((w) => MAIN_KEYWORDS.has(w)) ?? 'WITH';
 }
 
+// Pragmas that take an argument and only read (those SQLite also offers as table-valued functions).
+const READING_PRAGMAS_WITH_ARGUMENT = new Set([
+  'table_info', 'table_xinfo', 'table_list', 'index_info', 'index_xinfo', 'index_list',
+  'foreign_key_list', 'foreign_key_check', 'integrity_check', 'quick_check',
+]);
+
+/**
+ * True for a PRAGMA that sets something (`PRAGMA name = value`, `PRAGMA name(value)`) other than
+ * the reading pragmas that take an argument. SQLite reports some setters as read-only statements
+ * returning rows (`PRAGMA mmap_size = N`, `PRAGMA busy_timeout = N`, `PRAGMA locking_mode =
+ * EXCLUSIVE`): they would change the warm connection for every later query.
+ */
+export function settingPragma(sql) {
+  const words = tokenize(sql).filter((t) => !isTrivia(t));
+  if (words[0]?.type !== 'word' || words[0].text.toUpperCase() !== 'PRAGMA') return false;
+  const named = words[2]?.text === '.' ? 3 : 1;
+  const argument = words[named + 1]?.text;
+  if (argument !== '=' && argument !== '(') return false;
+  const name = (words[named]?.text ?? '').replace(/^["`[]|["`\]]$/g, '').toLowerCase();
+  return !READING_PRAGMAS_WITH_ARGUMENT.has(name);
+}
+
 const REASONS = {
   ATTACH: 'ATTACH opens another database file',
   DETACH: 'DETACH changes the attached databases',

@@ -1,7 +1,8 @@
-/** Test support: temporary folders that a test file removes together when it is done. */
+/** Test support: temporary folders that a test file removes together when it is done; peak memory of pool children. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sampleMemory } from './process-memory.ts';
 
 export function temporaryFolders(): { make(prefix: string): string; removeAll(): void } {
   const made: string[] = [];
@@ -16,3 +17,6 @@ export function temporaryFolders(): { make(prefix: string): string; removeAll():
     },
   };
 }
+
+/** Samples the peak resident memory of the processes `pids()` names until `stop()` (bytes; see process-memory.ts). */
+export const peakRss = (pids: () => number[]): { stop(): number } => sampleMemory(pids);
