@@ -15,6 +15,7 @@ import { perturbImage, type Edit } from './perturb.ts';
 import type { DbRef, ExecResult } from './pool.ts';
 import { editsArbitrary, probeTables, type ProbeTable } from './probes.ts';
 import { remember } from './remember.ts';
+import { cacheKey } from './result-cache.ts';
 import { witnessesFromDiff } from './witnesses.ts';
 
 /** A probe database that told a candidate from the gold: enough to rebuild it. */
@@ -58,7 +59,7 @@ export function sqlHardener(setup: SqlHardenerSetup): SqlHardener {
   const toCase = (record: ProbeRecord): SqlCase => ({ id: record.id, db: { bytes: image(record) }, key: record.id, gold: record.gold, required: true, change: record.change });
 
   const space = (database: DatabaseContext, gold: string, candidate: string): ProbeTable[] =>
-    remember(spaces, `${database.path}\u0000${gold}\u0000${candidate}`, MAX_SPACES, () => probeTables(database, gold, candidate));
+    remember(spaces, cacheKey(database.path, gold, candidate), MAX_SPACES, () => probeTables(database, gold, candidate));
 
   /** Do candidate and gold agree on the database changed by `edits`? Ties to unjudgeable copies count as agreement. */
   async function run(prepared: SqlPrepared, sql: string, edits: Edit[]) {
@@ -72,7 +73,7 @@ export function sqlHardener(setup: SqlHardenerSetup): SqlHardener {
   }
 
   const judge = (prepared: SqlPrepared, sql: string, edits: Edit[]): Promise<boolean> =>
-    remember(judgements, `${prepared.database.path}\u0000${prepared.task.gold}\u0000${sql}\u0000${JSON.stringify(edits)}`, MAX_JUDGEMENTS, () =>
+    remember(judgements, cacheKey(prepared.database.path, prepared.task.gold, sql, JSON.stringify(edits)), MAX_JUDGEMENTS, () =>
       run(prepared, sql, edits).then((r) => r.agree),
     );
 

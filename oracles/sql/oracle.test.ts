@@ -164,6 +164,48 @@ describe('the SQL oracle', () => {
   });
 });
 
+describe('answers that no engine can run, and result bombs', () => {
+  const oracle = sqlOracle({ ves: false, perturbedCopies: 1, checkGoldMutants: false, timeoutMs: 10_000 });
+  afterAll(() => oracle.dispose?.());
+  const BOMB = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 3000) SELECT zeroblob(1000000) FROM c";
+
+  it('are failed verdicts with a named kind and a clear feedback line, while the checks in flight beside them get their right verdicts', async () => {
+    const [p, q] = await Promise.all([oracle.prepare(task('0')), oracle.prepare(task('18'))]);
+    const huge = `SELECT COUNT(customer_id) FROM customers WHERE customer_id NOT IN (${Array.from({ length: 300_000 }, (_, i) => i + 100_000).join(', ')}) AND email IS NULL`;
+    const [bomb, gold, text, deep, right] = await Promise.all([
+      oracle.check(p, sql(BOMB)),
+      oracle.check(q, sql(q.task.gold)),
+      oracle.check(p, sql(huge)),
+      oracle.check(p, sql(`SELECT ${Array(1200).fill('1').join(' + ')}`)),
+      oracle.check(p, sql(p.task.gold)),
+    ]);
+    expect(bomb).toMatchObject({ pass: false, error: { kind: 'too-large', message: /^the result is larger than 128 MiB \(the limit; stopped at row \d+\)$/ } });
+    expect(bomb.cases.every((c) => !c.pass)).toBe(true);
+    expect(oracle.render.error(bomb.error!)).toMatch(/^Your query was stopped: the result is larger than 128 MiB .*\. Return only the rows and columns the question asks for\.$/);
+    expect(text).toMatchObject({ pass: false, error: { kind: 'too-complex', message: /^the query text is 2,\d{3},\d{3} bytes long; the limit is 1,048,576 \(1 MiB\)$/ } });
+    expect(oracle.render.error(text.error!)).toMatch(/^Your query could not be run: the query text is .*\. Write a shorter, simpler query\.$/);
+    expect(deep).toMatchObject({ pass: false, error: { kind: 'too-complex', message: 'Expression tree is too large (maximum depth 1000)' } });
+    expect([gold.pass, right.pass]).toEqual([true, true]);
+  }, 60_000);
+
+  it('follow the caps the oracle is given, which every trajectory records; a gold over them is a task error naming the setting', async () => {
+    const tight = sqlOracle({ ves: false, perturbedCopies: 0, checkGoldMutants: false, maxRows: 50, maxSqlBytes: 2000 });
+    try {
+      expect(tight.settings()).toMatchObject({ limits: { maxRows: 50, maxResultBytes: 128 * 1024 * 1024, maxSqlBytes: 2000 } });
+      const p = await tight.prepare(task('0'));
+      expect(await tight.check(p, sql('SELECT * FROM customers'))).toMatchObject({ pass: false, error: { kind: 'too-large', message: 'the result has more than 50 rows (the limit)' } });
+      expect(await tight.check(p, sql(`SELECT '${'x'.repeat(3000)}'`))).toMatchObject({ pass: false, error: { kind: 'too-complex' } });
+      await expect(tight.prepare({ ...task('0'), id: 'wide', gold: 'SELECT * FROM orders' })).rejects.toThrow(
+        /^task wide: the gold SQL fails on .*retail_shop\.sqlite \(too-large\): the result has more than 50 rows \(the limit\) \(the caps are 50 rows and 128 MiB: raise maxRows \/ maxResultBytes\)$/,
+      );
+      expect(() => sqlOracle({ maxResultBytes: 2 ** 31 })).toThrow(/^sqlOracle: maxResultBytes must be at most 1 GiB/);
+      expect(() => sqlOracle({ maxRows: 0 })).toThrow(/^sqlOracle: maxRows must be a positive integer, got 0/);
+    } finally {
+      await tight.dispose?.();
+    }
+  });
+});
+
 describe('ordered mode', () => {
   const oracle = sqlOracle({ mode: 'ordered', ves: false, perturbedCopies: 0 });
   let p: SqlPrepared;

@@ -17,8 +17,11 @@ import { DatabaseContext } from './database.ts';
 import { extractSql } from './extract.ts';
 import { sqlHardener, type ProbeRegistry } from './hardener.ts';
 import { mutateSql, sqlMutants } from './mutate.ts';
-import { SqlPool, type DbRef, type ExecResult } from './pool.ts';
+import { formatBytes } from './engine-limits.mjs';
+import { resolveLimits, type QueryLimits } from './limits.ts';
+import { SqlPool, type DbRef, type ExecFailure, type ExecResult } from './pool.ts';
 import { remember } from './remember.ts';
+import { cacheKey, ResultCache } from './result-cache.ts';
 import { sqlRenderer } from './render.ts';
 import { quoteIdentifier } from './schema.ts';
 import { DEFAULT_VES_ITERATIONS, timeRatio, vesTerm } from './ves.ts';
@@ -40,7 +43,13 @@ export interface SqlOracleOptions {
   probeDatabases?: number;
   /** Databases larger than this get no perturbed copies or probes (default 64 MiB). */
   maxImageBytes?: number;
-  /** A pool to share; by default the oracle starts its own and disposes it. */
+  /** Rows a result may have (default 1,000,000): more is a `too-large` verdict. */
+  maxRows?: number;
+  /** Estimated bytes a result may take (default 128 MiB, at most 1 GiB; see limits.ts): more is `too-large`. */
+  maxResultBytes?: number;
+  /** UTF-8 bytes of a candidate's SQL text (default 1 MiB): more is `too-complex`. */
+  maxSqlBytes?: number;
+  /** A pool to share; by default the oracle starts its own (sized for the caps) and disposes it. */
   pool?: SqlPool;
   /**
    * Run the gold's one-step mutants at prepare, so the sim's first mistakes change the result
@@ -81,10 +90,19 @@ function sqliteVersionOnce(): string {
   return sqliteVersion;
 }
 
-/** Results and timings remembered (the same SQL recurs across strategies and turns). */
+/** Results and timings remembered (the same SQL recurs across strategies and turns), and the bytes of results kept. */
 const MAX_CACHED = 8192;
+const MAX_CACHED_BYTES = 256 * 1024 * 1024;
 
 const shape = (r: ResultSet) => ({ rows: r.rows.length, columns: r.columns.length });
+
+/** What to change when the gold itself hits a limit: it is the dataset or the configuration, never the model. */
+function goldHint(kind: ExecFailure['kind'], limits: QueryLimits): string {
+  if (kind === 'timeout') return ' (a gold that needs longer is a dataset problem; or raise timeoutMs)';
+  if (kind === 'too-large') return ` (the caps are ${limits.maxRows.toLocaleString('en-US')} rows and ${formatBytes(limits.maxResultBytes)}: raise maxRows / maxResultBytes)`;
+  if (kind === 'too-complex') return ` (the SQL text cap is ${formatBytes(limits.maxSqlBytes)}: raise maxSqlBytes)`;
+  return '';
+}
 
 export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
   const mode = options.mode ?? 'set';
@@ -95,8 +113,9 @@ export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
   const probeDatabases = options.probeDatabases ?? 24;
   const maxImageBytes = options.maxImageBytes ?? 64 * 1024 * 1024;
   const checkGoldMutants = options.checkGoldMutants ?? true;
+  const limits: QueryLimits = resolveLimits({ maxRows: options.maxRows, maxResultBytes: options.maxResultBytes, maxSqlBytes: options.maxSqlBytes }, 'sqlOracle');
   let pool = options.pool;
-  const getPool = () => (pool ??= new SqlPool());
+  const getPool = () => (pool ??= new SqlPool({ limits }));
   const render = sqlRenderer();
 
   let scratch: string | undefined;
@@ -118,16 +137,16 @@ export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
     return context;
   };
 
-  const results = new Map<string, Promise<ExecResult>>();
+  const results = new ResultCache(MAX_CACHED, MAX_CACHED_BYTES);
   /** Runs a query on a case's database, remembering the result (the same SQL on the same database recurs often). */
   function execute(db: DbRef, key: string, sql: string, deadlineMs = timeoutMs): Promise<ExecResult> {
-    return remember(results, `${key}\u0000${deadlineMs}\u0000${sql}`, MAX_CACHED, () => getPool().run(db, sql, deadlineMs));
+    return results.get(cacheKey(key, String(deadlineMs), sql), () => getPool().run(db, sql, deadlineMs, limits));
   }
 
   const timings = new Map<string, Promise<number | null>>();
   /** BIRD's VES time ratio for a correct candidate on the original database (null when timing failed). */
   function efficiency(prepared: SqlPrepared, sql: string): Promise<number | null> {
-    const key = `${prepared.database.path}\u0000${prepared.task.gold}\u0000${sql}`;
+    const key = cacheKey(prepared.database.path, prepared.task.gold, sql);
     return remember(timings, key, MAX_CACHED, () =>
       getPool()
         .time({ path: prepared.database.path }, sql, prepared.task.gold, vesIterations, 'first-row', timeoutMs * vesIterations)
@@ -141,9 +160,12 @@ export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
   async function check(prepared: SqlPrepared, candidate: Candidate): Promise<Verdict> {
     const started = performance.now();
     const sql = candidate.source;
-    const outcomes = await Promise.all(prepared.cases.map((c) => execute(c.db, c.key, sql)));
+    // The other cases run only when the original database gave a result: a failing query (a
+    // timeout, a result bomb) fails on every case, and should hold the pool once, not once per case.
+    const [first, ...others] = prepared.cases;
+    const original = await execute((first as SqlCase).db, (first as SqlCase).key, sql);
+    const outcomes = [original, ...(original.ok ? await Promise.all(others.map((c) => execute(c.db, c.key, sql))) : [])];
     const sqliteMs = outcomes.reduce((n, o) => n + o.ms, 0);
-    const original = outcomes[0] as ExecResult;
     // A wrong answer's VES is 0 (when VES is measured at all).
     const base = { mode, ...(mode === 'ordered' ? { goldOrdered: prepared.goldOrdered } : {}), ...(vesIterations > 0 ? { ves: 0 } : {}) };
     if (!original.ok) {
@@ -197,7 +219,7 @@ export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
     mode,
     probeDatabases,
     registry,
-    sequence: (db, sqls) => getPool().sequence(db, sqls, Math.min(timeoutMs, 10_000)),
+    sequence: (db, sqls) => getPool().sequence(db, sqls, Math.min(timeoutMs, 10_000), limits),
   });
 
   const observer: Observer<SqlPrepared> = {
@@ -242,6 +264,7 @@ export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
       ves: vesIterations > 0 ? { iterations: vesIterations, timed: 'prepare + first row, predicted then gold, interleaved' } : false,
       probeDatabases,
       doubleQuotedStrings: 'legacy (as Python sqlite3)',
+      limits: { maxRows: limits.maxRows, maxResultBytes: limits.maxResultBytes, maxSqlBytes: limits.maxSqlBytes },
     }),
     promptVariables: (task) => {
       const context = task.context ?? {};
@@ -265,7 +288,7 @@ export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
       const refs = [{ id: 'original', db: { path: context.path }, key: context.path }, ...context.hidden.map((h) => ({ id: h.id, db: { path: h.path }, key: h.path }))];
       const golds = await Promise.all(refs.map((r) => execute(r.db, r.key, task.gold)));
       const goldOriginal = golds[0] as ExecResult;
-      if (!goldOriginal.ok) throw new TaskInputError(item, `the gold SQL fails on ${dbPath} (${goldOriginal.kind}): ${goldOriginal.message}`);
+      if (!goldOriginal.ok) throw new TaskInputError(item, `the gold SQL fails on ${dbPath} (${goldOriginal.kind}): ${goldOriginal.message}${goldHint(goldOriginal.kind, limits)}`);
       // A copy on which the gold itself fails cannot judge anything: it is left out of this task's cases.
       const cases: SqlCase[] = refs.flatMap((r, i) => {
         const g = golds[i] as ExecResult;

@@ -63,6 +63,10 @@ export function sqlRenderer(): FeedbackRenderer {
           return `Your query was stopped: ${e.message}.`;
         case 'unsafe':
           return `Your query was not run: ${e.message}.`;
+        case 'too-large':
+          return `Your query was stopped: ${e.message}. Return only the rows and columns the question asks for.`;
+        case 'too-complex':
+          return `Your query could not be run: ${e.message}. Write a shorter, simpler query.`;
         case 'no-artifact':
           return 'I could not find an SQL query in your reply.';
         default:
