@@ -6,7 +6,8 @@
  *
  * Statuses: hidden = passed the hidden cases; hardened = also passes the probe-expanded set;
  * robust = hardened, and the final check (exact when decidable, else the final probe pass) found
- * no disagreement.
+ * no disagreement. A solution whose exact check is undecided (`exact` says 'undecided') is never
+ * robust: the probes alone cannot vouch for what the exact check could not settle.
  */
 import type { Conversation } from './conversation.ts';
 import type { Hardener, Oracle, PreparedTask } from './oracle.ts';
@@ -78,13 +79,16 @@ export async function hardenSolution<P extends PreparedTask>(input: HardeningInp
 
   let sampledClean = false;
   let exact: boolean | null = null;
+  let undecided = false;
   if (hardened) {
     const final = await hardener.probe(current, candidate, { rng: rng.fork('final'), maxProbes: options.maxProbes, round: 0 });
     probesRun += final.probed;
     sampledClean = final.disagreements.length === 0;
-    exact = hardener.exact ? await hardener.exact(current, candidate) : null;
+    const checked = hardener.exact ? await hardener.exact(current, candidate) : null;
+    undecided = checked === 'undecided';
+    exact = undecided ? null : (checked as boolean | null);
   }
-  const robust = hardened && (exact ?? sampledClean);
+  const robust = hardened && !undecided && (exact ?? sampledClean);
   return {
     status: robust ? 'robust' : hardened ? 'hardened' : 'hidden',
     cycles,

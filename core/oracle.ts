@@ -43,8 +43,13 @@ export interface Hardener<P extends PreparedTask> {
   probe(prepared: P, candidate: Candidate, options: ProbeOptions): Promise<ProbeReport>;
   /** The same task with the given disagreements added to its case list. */
   extend(prepared: P, witnesses: Witness[]): P;
-  /** Exact equivalence with the gold when decidable (e.g. minimal DFAs), else null. */
-  exact?(prepared: P, candidate: Candidate): Promise<boolean | null>;
+  /**
+   * Exact equivalence with the gold: true / false when decided (e.g. minimal DFAs); null when this
+   * oracle cannot decide it for such programs (the final probe pass then decides robustness);
+   * 'undecided' when it normally decides but could not here (budgets, non-regular regexes) — such a
+   * solution is never robust.
+   */
+  exact?(prepared: P, candidate: Candidate): Promise<boolean | null | 'undecided'>;
 }
 
 /** What running a program showed, without saying whether it is right (HERO-T may see this, never a verdict). */
