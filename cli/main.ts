@@ -8,7 +8,7 @@ import { loadConfig } from '../core/config.ts';
 import { RERUN_MODES } from '../core/resume.ts';
 import { latestRunId, newRunId, RunStore } from '../core/store.ts';
 import type { Dialect } from '../oracles/regex/ast.ts';
-import { checkRegex, formatCheckRegex } from './check-regex.ts';
+import { checkRegex, checkRegexExitCode, formatCheckRegex } from './check-regex.ts';
 import { REGISTRARS } from './commands.ts';
 import { evaluateNlRx } from './eval-nlrx.ts';
 import { nonNegativeInteger, positiveInteger, progressLine } from './options.ts';
@@ -42,7 +42,7 @@ export function buildProgram(): Command {
     .addOption(dialectOption('--candidate-dialect <dialect>', 'dialect of the candidate (overrides --dialect)'))
     .option('--seed <n>', 'seed of the hidden tests', nonNegativeInteger, 0)
     .option('--json', 'print the result as JSON')
-    .addHelpText('after', '\nExit status: 0 when the languages are equal (or, if undecidable, all hidden tests pass), 1 otherwise, 2 on usage errors.')
+    .addHelpText('after', '\nExit status: 0 when the languages are equal, 1 when they differ or the candidate fails (hidden tests, syntax, too complex), 2 on usage errors, 3 when the hidden tests pass but equivalence is undecided.')
     .action(async (o: { gold: string; candidate: string; dialect: Dialect; goldDialect?: Dialect; candidateDialect?: Dialect; seed: number; json?: boolean }) => {
       const result = await checkRegex({
         gold: o.gold,
@@ -52,8 +52,7 @@ export function buildProgram(): Command {
         seed: o.seed,
       });
       print(Boolean(o.json), result, () => formatCheckRegex(result));
-      const e = result.equivalence;
-      process.exitCode = (e.decided ? e.equivalent : result.verdict.pass) ? 0 : 1;
+      process.exitCode = checkRegexExitCode(result);
     });
 
   const evaluate = program.command('eval').description('score a predictions file the way a benchmark\'s official evaluator does');
