@@ -48,6 +48,16 @@ export async function checkRegex(input: CheckRegexInput): Promise<CheckRegexResu
   };
 }
 
+/**
+ * Exit status: 0 = the languages are equal; 1 = they differ, or the candidate fails the hidden
+ * tests or cannot run; 3 = the hidden tests pass but equivalence is undecided (no success claimed).
+ */
+export function checkRegexExitCode(result: CheckRegexResult): 0 | 1 | 3 {
+  const e = result.equivalence;
+  if (e.decided) return e.equivalent ? 0 : 1;
+  return result.verdict.pass ? 3 : 1;
+}
+
 export function formatCheckRegex(result: CheckRegexResult): string {
   const lines = [
     `gold       ${result.gold}  (${result.goldDialect})`,
@@ -58,12 +68,15 @@ export function formatCheckRegex(result: CheckRegexResult): string {
   else lines.push(`verdict    ${v.pass ? 'pass' : 'fail'} on hidden tests (${v.total - v.failed}/${v.total} correct)`);
   for (const w of v.witnesses.slice(0, 4)) lines.push(`           ${w.label}: ${JSON.stringify(w.input)}`);
   const e = result.equivalence;
-  if (!e.decided) lines.push(`equivalent unknown (${e.reason})`);
-  else if (e.equivalent) lines.push('equivalent yes (same language)');
+  if (!e.decided) {
+    lines.push(`equivalent unknown (${e.reason})`);
+    if (v.pass) lines.push('undecided: the hidden tests pass, but the languages could not be compared, so this is not a success');
+  } else if (e.equivalent) lines.push('equivalent yes (same language)');
   else {
     lines.push('equivalent no');
     if (e.falsePositive !== undefined) lines.push(`           shortest false positive (too broad): ${JSON.stringify(e.falsePositive)}`);
     if (e.falseNegative !== undefined) lines.push(`           shortest false negative (too narrow): ${JSON.stringify(e.falseNegative)}`);
+    if (e.partial) lines.push('           (the search stopped at its budget after the first difference: the other direction was not searched in full)');
   }
   return lines.join('\n');
 }

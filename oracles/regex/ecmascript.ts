@@ -28,7 +28,7 @@ import {
 } from 'refa';
 import { LITERAL_FLAGS, type RegexNode } from './ast.ts';
 import { ALL_CHARS } from './automaton.ts';
-import { RegexSyntaxError, RegexUnsupportedError } from './errors.ts';
+import { isStackOverflow, RegexSyntaxError, RegexTooComplexError, RegexUnsupportedError } from './errors.ts';
 
 export interface ParsedEcmascript {
   node: RegexNode | null;
@@ -50,12 +50,20 @@ export function effectiveFlags(flags: string): string {
   return ['i', 'm', 's'].filter((flag) => flag === 's' || flags.includes(flag)).join('');
 }
 
-/** Throws RegexSyntaxError with V8's message when `new RegExp(source, flags)` does. */
+// V8 refusals that are limits of the engine, not syntax errors.
+const V8_LIMITS = /Regular expression too large|Too many captures|Maximum call stack size exceeded/i;
+
+/**
+ * Throws RegexSyntaxError with V8's message when `new RegExp(source, flags)` does, or
+ * RegexTooComplexError when V8 refuses the pattern for its size (too many captures, too large).
+ */
 export function checkEcmascriptSyntax(source: string, flags: string): void {
   try {
     new RegExp(source, flags);
   } catch (error) {
-    throw new RegexSyntaxError((error as Error).message, 'ecmascript');
+    const message = (error as Error).message;
+    if (V8_LIMITS.test(message)) throw new RegexTooComplexError(`V8 cannot run this regex: ${message}`, 0);
+    throw new RegexSyntaxError(message, 'ecmascript');
   }
 }
 
@@ -68,12 +76,18 @@ export function parseEcmascript(source: string, flags = ''): ParsedEcmascript {
   } catch (error) {
     return { node: null, flags: effective, nonRegular: refaFailure(error) };
   }
-  if (hasIrregular(expression)) {
-    const original = expression;
-    expression = resolveAssertions(expression);
-    if (hasIrregular(expression)) return { node: null, flags: effective, nonRegular: describeIrregular(original) };
+  try {
+    if (hasIrregular(expression)) {
+      const original = expression;
+      expression = resolveAssertions(expression);
+      if (hasIrregular(expression)) return { node: null, flags: effective, nonRegular: describeIrregular(original) };
+    }
+    return { node: alternativesToNode(expression.alternatives), flags: effective };
+  } catch (error) {
+    // V8 took it (checked above); only our recursion over the tree gave up.
+    if (isStackOverflow(error)) return { node: null, flags: effective, nonRegular: 'the regex is nested too deeply for the automaton engine' };
+    throw error;
   }
-  return { node: alternativesToNode(expression.alternatives), flags: effective };
 }
 
 function refaFailure(error: unknown): string {

@@ -6,6 +6,7 @@
  * from the complement automaton. Deterministic for a seed. Case ids are `p01…` / `n01…`.
  */
 import type { Rng } from '../../core/random.ts';
+import type { Witness } from '../../core/types.ts';
 import { complementOf } from './automaton.ts';
 import type { CompiledRegex } from './compile.ts';
 import { sampleLanguage } from './sample.ts';
@@ -69,6 +70,19 @@ export function mutateString(s: string, rng: Rng): string {
 
 function removeAt(s: string, at: number): string {
   return s.slice(0, at) + s.slice(at + 1);
+}
+
+/** The witness of a case the candidate gets wrong: too narrow (a missed member) or too broad. */
+export function caseWitness(testCase: RegexCase, actual: boolean): Witness {
+  return {
+    kind: testCase.expected ? 'false-negative' : 'false-positive',
+    label: testCase.expected ? 'too narrow' : 'too broad',
+    input: testCase.input,
+    expected: testCase.expected,
+    actual,
+    size: testCase.input.length,
+    caseId: testCase.id,
+  };
 }
 
 export function generateHiddenTests(gold: CompiledRegex, rng: Rng, options: HiddenTestOptions): RegexCase[] {

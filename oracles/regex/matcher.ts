@@ -9,14 +9,24 @@
  *   Jobs queue when all workers are busy; the deadline runs from dispatch, not from enqueue.
  * - Workers are always `unref()`ed, so an idle matcher never keeps the process alive; the
  *   deadline timer is ref'd while a batch runs, so a pending `matchAll` always settles.
+ * - What the candidate makes the engine do cannot reject: V8 refusing the pattern, or the worker
+ *   dying under it (its heap is capped by WORKER_LIMITS), resolves `{ ok: false, refused }` and the
+ *   worker is replaced. Only misuse (a closed matcher, a regex with no engine) rejects.
+ * - Worker threads live inside this process: they cannot outlive it, whatever signal ends it.
  */
 import { Worker } from 'node:worker_threads';
 import type { CompiledRegex } from './compile.ts';
 import { WORKER_SOURCE, type WorkerJob, type WorkerReply } from './match-worker.ts';
 
+/**
+ * `timeout`: the batch did not finish by the deadline (the worker was replaced). `refused`: the
+ * engine cannot run this regex at all (V8's "Regular expression too large", a stack overflow, the
+ * worker running out of its memory limit) — a property of the candidate, never of the inputs.
+ */
 export type MatchOutcome =
   | { ok: true; results: boolean[]; engine: 'dfa' | 'v8'; ms: number }
-  | { ok: false; timeout: true; ms: number };
+  | { ok: false; timeout: true; ms: number }
+  | { ok: false; timeout: false; refused: string; ms: number };
 
 export interface RegexMatcherOptions {
   /** Per-batch deadline for the V8 path (default 1000 ms). */
@@ -24,6 +34,9 @@ export interface RegexMatcherOptions {
   /** Worker threads for the V8 path (default 1). */
   workers?: number;
 }
+
+/** Heap caps of a matching worker: a hostile pattern exhausts these, not the process. */
+export const WORKER_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 } as const;
 
 interface PendingJob {
   job: WorkerJob;
@@ -37,6 +50,7 @@ interface Slot {
   busy: PendingJob | null;
   timer: NodeJS.Timeout | null;
   started: number;
+  onExit(code: number): void;
 }
 
 export class RegexMatcher {
@@ -46,6 +60,7 @@ export class RegexMatcher {
   private readonly queue: PendingJob[] = [];
   private nextId = 1;
   private closed = false;
+  private running = 0;
 
   constructor(options: RegexMatcherOptions = {}) {
     this.deadlineMs = options.deadlineMs ?? 1000;
@@ -68,6 +83,11 @@ export class RegexMatcher {
       this.queue.push({ job, deadlineMs: deadlineMs ?? this.deadlineMs, resolve, reject });
       this.pump();
     });
+  }
+
+  /** Worker threads started and not yet exited (terminated ones included until they are gone). */
+  get threads(): number {
+    return this.running;
   }
 
   async close(): Promise<void> {
@@ -100,11 +120,13 @@ export class RegexMatcher {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(WORKER_SOURCE, { eval: true });
-    const slot: Slot = { worker, busy: null, timer: null, started: 0 };
+    const worker = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: WORKER_LIMITS });
+    const slot: Slot = { worker, busy: null, timer: null, started: 0, onExit: (code) => this.fail(slot, new Error(`regex worker exited with code ${code}`)) };
+    this.running++;
+    worker.once('exit', () => this.running--);
     worker.on('message', (reply: WorkerReply) => this.settle(slot, reply));
     worker.on('error', (error) => this.fail(slot, error));
-    worker.on('exit', (code) => this.fail(slot, new Error(`regex worker exited with code ${code}`)));
+    worker.on('exit', slot.onExit);
     // After the listeners: adding a 'message' listener re-refs the worker's port.
     worker.unref();
     this.slots.add(slot);
@@ -121,9 +143,10 @@ export class RegexMatcher {
   private settle(slot: Slot, reply: WorkerReply): void {
     const pending = slot.busy;
     if (!pending || pending.job.id !== reply.id) return;
+    const ms = performance.now() - slot.started;
     this.release(slot);
-    if ('error' in reply) pending.reject(new Error(`V8 could not run /${pending.job.source}/${pending.job.flags}: ${reply.error}`));
-    else pending.resolve({ ok: true, results: reply.results, engine: 'v8', ms: performance.now() - slot.started });
+    if ('error' in reply) pending.resolve({ ok: false, timeout: false, refused: reply.error, ms });
+    else pending.resolve({ ok: true, results: reply.results, engine: 'v8', ms });
     this.pump();
   }
 
@@ -137,11 +160,13 @@ export class RegexMatcher {
     this.pump();
   }
 
+  /** The worker died (an error it could not catch, its memory limit, an exit): its job was the cause. */
   private fail(slot: Slot, error: Error): void {
     if (!this.slots.has(slot)) return;
     const pending = slot.busy;
+    const ms = performance.now() - slot.started;
     this.retire(slot);
-    pending?.reject(error);
+    pending?.resolve({ ok: false, timeout: false, refused: `the matching worker died: ${error.message}`, ms });
     this.pump();
   }
 
@@ -155,7 +180,7 @@ export class RegexMatcher {
   private retire(slot: Slot): void {
     this.release(slot);
     this.slots.delete(slot);
-    slot.worker.removeAllListeners('exit');
+    slot.worker.off('exit', slot.onExit);
     void slot.worker.terminate();
   }
 }

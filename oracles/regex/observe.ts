@@ -5,6 +5,7 @@
  */
 import { hash32, Rng } from '../../core/random.ts';
 import type { Observation } from '../../core/oracle.ts';
+import { matchFailure } from './candidate.ts';
 import type { CompiledRegex } from './compile.ts';
 import { mutateString } from './hidden-tests.ts';
 import type { RegexMatcher } from './matcher.ts';
@@ -26,9 +27,7 @@ export function visibleInputs(description: string, candidate: CompiledRegex): st
 export async function observeRegex(matcher: RegexMatcher, description: string, candidate: CompiledRegex, deadlineMs: number): Promise<Observation> {
   const inputs = visibleInputs(description, candidate);
   const outcome = await matcher.matchAll(candidate, inputs, deadlineMs);
-  if (!outcome.ok) {
-    return { ok: false, error: { kind: 'timeout', message: `matching did not finish within ${deadlineMs} ms` }, output: '' };
-  }
+  if (!outcome.ok) return { ok: false, error: matchFailure(outcome, deadlineMs), output: '' };
   const matched = inputs.filter((_, i) => outcome.results[i]);
   const rejected = inputs.filter((_, i) => !outcome.results[i]);
   const list = (xs: string[]) => (xs.length ? xs.slice(0, SHOWN).map((x) => JSON.stringify(x)).join(', ') + (xs.length > SHOWN ? `, … (${xs.length - SHOWN} more)` : '') : '(none)');

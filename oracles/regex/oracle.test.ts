@@ -182,11 +182,12 @@ describe('regex oracle: sim support', () => {
 });
 
 describe('regex oracle: brics candidates', () => {
-  it('reports a candidate whose automaton is too large as a runtime error, not a crash', async () => {
+  it('reports a candidate whose automaton is too large (no other engine runs brics) as too-complex, not a crash', async () => {
     const bricsOracle = regexOracle({ candidateDialect: 'brics' });
     const prepared = await bricsOracle.prepare(task('.*a.*'));
     const verdict = await bricsOracle.check(prepared, reply('.*a.{20}'));
-    expect(verdict.error?.kind).toBe('runtime');
+    expect(verdict.error?.kind).toBe('too-complex');
+    expect(bricsOracle.render.error(verdict.error!)).toMatch(/^Your regex is too large or complex to run: .*Write a shorter, simpler regular expression\.$/);
     expect(verdict.error?.message).toMatch(/./);
     expect(verdict.pass).toBe(false);
     expect((await bricsOracle.check(prepared, reply('.*(a).*'))).pass).toBe(true);

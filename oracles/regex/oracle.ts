@@ -4,23 +4,24 @@
  * hardening probes. Golds may be brics (NL-RX-Turk's `targ.txt`) or ECMAScript; candidates are
  * ECMAScript by default (what models write).
  */
-import type { Hardener, Observer, Oracle, PreparedTask } from '../../core/oracle.ts';
+import type { Observer, Oracle } from '../../core/oracle.ts';
 import { TaskInputError } from '../../core/oracle.ts';
 import { deriveSeed, Rng } from '../../core/random.ts';
 import type { Candidate, JsonObject, Verdict, VerdictError, Witness } from '../../core/types.ts';
 import type { Dialect, RegexNode } from './ast.ts';
 import { printBrics, printEcmascript } from './ast.ts';
 import { parseBrics } from './brics.ts';
-import { compileRegex, parseRegexLiteral, type CompiledRegex } from './compile.ts';
+import { compileCandidate as compileWithin, isVerdictError, matchFailure, MAX_ANSWER_LENGTH } from './candidate.ts';
+import { compileRegex, type CompiledRegex } from './compile.ts';
 import { parseEcmascript } from './ecmascript.ts';
 import { compareLanguages, isEmptyLanguage } from './equivalence.ts';
-import { RegexSyntaxError, RegexTooComplexError } from './errors.ts';
 import { extractRegex } from './extract.ts';
-import { generateHiddenTests, type RegexCase } from './hidden-tests.ts';
+import { regexHardener } from './hardener.ts';
+import { caseWitness, generateHiddenTests } from './hidden-tests.ts';
 import { sharedMatcher, type RegexMatcher } from './matcher.ts';
 import { mutateRegex } from './mutate.ts';
 import { observeRegex } from './observe.ts';
-import { buildProbePool } from './probes.ts';
+import type { RegexPrepared } from './prepared.ts';
 import { regexRenderer } from './render.ts';
 
 export interface RegexOracleOptions {
@@ -34,15 +35,12 @@ export interface RegexOracleOptions {
   seed?: number;
   /** Deadline for matching a non-regular candidate (default 1000 ms). */
   deadlineMs?: number;
+  /** Longest answer compiled, in characters (default 100,000); longer ones are `too-complex`. */
+  maxAnswerLength?: number;
   matcher?: RegexMatcher;
 }
 
-export interface RegexPrepared extends PreparedTask {
-  goldDialect: Dialect;
-  gold: CompiledRegex;
-  goldNode: RegexNode;
-  cases: RegexCase[];
-}
+export type { RegexPrepared };
 
 export const DIALECT_NAMES: Record<Dialect, string> = {
   ecmascript: 'ECMAScript (JavaScript RegExp)',
@@ -55,6 +53,7 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
   const negatives = options.negatives ?? 12;
   const seed = options.seed ?? 0;
   const deadlineMs = options.deadlineMs ?? 1000;
+  const maxAnswerLength = options.maxAnswerLength ?? MAX_ANSWER_LENGTH;
   const matcher = () => options.matcher ?? sharedMatcher();
   const render = regexRenderer({ dialectName: DIALECT_NAMES[candidateDialect], deadlineMs });
 
@@ -63,19 +62,7 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
     return contextDialect === 'brics' || contextDialect === 'ecmascript' ? contextDialect : 'ecmascript';
   }
 
-  /** The candidate compiled, or why it cannot be: a syntax error, or (brics only) an automaton past the budget. */
-  function compileCandidate(candidate: Candidate): CompiledRegex | VerdictError {
-    const literal = candidate.extraction === 'literal' ? parseRegexLiteral(candidate.source) : null;
-    try {
-      return literal ? compileRegex(literal.source, candidateDialect, literal.flags) : compileRegex(candidate.source, candidateDialect);
-    } catch (error) {
-      if (error instanceof RegexSyntaxError) return { kind: 'syntax', message: error.message };
-      // Only brics candidates get here: ECMAScript ones past the budget go to V8 instead.
-      if (error instanceof RegexTooComplexError) return { kind: 'runtime', message: error.message };
-      throw error;
-    }
-  }
-  const failed = (compiled: CompiledRegex | VerdictError): compiled is VerdictError => 'kind' in compiled;
+  const compileCandidate = (candidate: Candidate) => compileWithin(candidate, candidateDialect, maxAnswerLength);
 
   function parseInDialect(program: string, dialect: Dialect): RegexNode | null {
     try {
@@ -92,18 +79,6 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
     return to === 'ecmascript' ? printEcmascript(node) : printBrics(node);
   }
 
-  function witnessFor(testCase: RegexCase, actual: boolean): Witness {
-    return {
-      kind: testCase.expected ? 'false-negative' : 'false-positive',
-      label: testCase.expected ? 'too narrow' : 'too broad',
-      input: testCase.input,
-      expected: testCase.expected,
-      actual,
-      size: testCase.input.length,
-      caseId: testCase.id,
-    };
-  }
-
   async function check(prepared: RegexPrepared, candidate: Candidate): Promise<Verdict> {
     const started = performance.now();
     const failAll = (kind: VerdictError['kind'], message: string, extra: Record<string, number> = {}): Verdict => ({
@@ -114,13 +89,16 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
       timings: { totalMs: performance.now() - started, ...extra },
     });
     const compiled = compileCandidate(candidate);
-    if (failed(compiled)) return failAll(compiled.kind, compiled.message);
+    if (isVerdictError(compiled)) return failAll(compiled.kind, compiled.message);
     const compileMs = performance.now() - started;
     const outcome = await matcher().matchAll(compiled, prepared.cases.map((c) => c.input), deadlineMs);
-    if (!outcome.ok) return failAll('timeout', `matching did not finish within ${deadlineMs} ms`, { compileMs, matchMs: outcome.ms });
+    if (!outcome.ok) {
+      const error = matchFailure(outcome, deadlineMs);
+      return failAll(error.kind, error.message, { compileMs, matchMs: outcome.ms });
+    }
     const cases = prepared.cases.map((c, i) => ({ id: c.id, pass: outcome.results[i] === c.expected }));
     const witnesses = prepared.cases
-      .map((c, i) => (outcome.results[i] === c.expected ? null : witnessFor(c, outcome.results[i] as boolean)))
+      .map((c, i) => (outcome.results[i] === c.expected ? null : caseWitness(c, outcome.results[i] as boolean)))
       .filter((w): w is Witness => w !== null)
       .sort((a, b) => a.size - b.size || String(a.input).localeCompare(String(b.input)));
     const equivalenceStarted = performance.now();
@@ -128,10 +106,13 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
     const detail: JsonObject = comparison.decided
       ? {
           engine: outcome.engine,
+          decided: true,
           equivalent: comparison.equivalent,
-          ...(comparison.equivalent ? {} : { falsePositive: comparison.falsePositive ?? null, falseNegative: comparison.falseNegative ?? null }),
+          ...(comparison.equivalent
+            ? {}
+            : { falsePositive: comparison.falsePositive ?? null, falseNegative: comparison.falseNegative ?? null, ...(comparison.partial ? { partial: true } : {}) }),
         }
-      : { engine: outcome.engine, equivalent: null, undecidedBecause: comparison.reason };
+      : { engine: outcome.engine, decided: false, equivalent: null, undecidedBecause: comparison.reason };
     return {
       pass: cases.every((c) => c.pass),
       cases,
@@ -146,51 +127,12 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
     };
   }
 
-  const hardener: Hardener<RegexPrepared> = {
-    async probe(prepared, candidate, { rng, maxProbes }) {
-      const compiled = compileCandidate(candidate);
-      if (failed(compiled)) return { probed: 0, disagreements: [] };
-      const known = new Set(prepared.cases.map((c) => c.input));
-      const probes = buildProbePool({
-        description: prepared.task.description,
-        gold: prepared.gold,
-        candidate: compiled,
-        examples: [...known],
-        rng,
-        max: maxProbes,
-      });
-      const outcome = await matcher().matchAll(compiled, probes, deadlineMs);
-      if (!outcome.ok) return { probed: probes.length, disagreements: [] };
-      const goldTest = prepared.gold.test as (s: string) => boolean;
-      const disagreements = probes
-        .map((input, i) => ({ input, expected: goldTest(input), actual: outcome.results[i] as boolean }))
-        .filter((p) => p.expected !== p.actual && !known.has(p.input))
-        .sort((a, b) => a.input.length - b.input.length || a.input.localeCompare(b.input))
-        .map((p) => witnessFor({ id: '', input: p.input, expected: p.expected }, p.actual));
-      return { probed: probes.length, disagreements };
-    },
-    extend(prepared, witnesses) {
-      const start = prepared.cases.filter((c) => c.id.startsWith('h')).length;
-      const added: RegexCase[] = witnesses.map((w, i) => ({
-        id: `h${String(start + i + 1).padStart(2, '0')}`,
-        input: String(w.input),
-        expected: w.expected === true,
-      }));
-      const cases = [...prepared.cases, ...added];
-      return { ...prepared, cases, caseIds: cases.map((c) => c.id) };
-    },
-    async exact(prepared, candidate) {
-      const compiled = compileCandidate(candidate);
-      if (failed(compiled)) return null;
-      const comparison = compareLanguages(prepared.gold, compiled);
-      return comparison.decided ? comparison.equivalent : null;
-    },
-  };
+  const hardener = regexHardener({ compile: compileCandidate, matcher, deadlineMs });
 
   const observer: Observer<RegexPrepared> = {
     async observe(prepared, candidate) {
       const compiled = compileCandidate(candidate);
-      if (failed(compiled)) return { ok: false, error: compiled, output: '' };
+      if (isVerdictError(compiled)) return { ok: false, error: compiled, output: '' };
       return observeRegex(matcher(), prepared.task.description, compiled, deadlineMs);
     },
     describe: async () =>
@@ -216,6 +158,7 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
       negatives,
       seed,
       deadlineMs,
+      maxAnswerLength,
     }),
     promptVariables: () => ({ dialect: DIALECT_NAMES[candidateDialect] }),
     async prepare(task) {
@@ -249,7 +192,7 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
     answer: (prepared, program) => '```regex\n' + translate(program, prepared.goldDialect, candidateDialect) + '\n```',
     async agrees(prepared, candidate, witness) {
       const compiled = compileCandidate(candidate);
-      if (failed(compiled)) return false;
+      if (isVerdictError(compiled)) return false;
       const outcome = await matcher().matchAll(compiled, [String(witness.input)], deadlineMs);
       return outcome.ok && outcome.results[0] === witness.expected;
     },

@@ -20,6 +20,10 @@ export function regexRenderer(options: { dialectName: string; deadlineMs: number
           return `Matching your regex did not finish within ${options.deadlineMs} ms (catastrophic backtracking?).`;
         case 'no-artifact':
           return 'I could not find a regular expression in your reply.';
+        case 'too-complex':
+          return `Your regex is too large or complex to run: ${e.message}. Write a shorter, simpler regular expression.`;
+        case 'too-large':
+          return `Running your regex produced more than the oracle accepts: ${e.message}.`;
         default:
           return `Your regex could not be checked: ${e.message}`;
       }

@@ -1,0 +1,59 @@
+/** `witness check regex` on the cases the exact check used to get wrong or leave unsaid. */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../bin/witness.js', import.meta.url));
+const check = (...args: string[]) => spawnSync(process.execPath, [bin, 'check', 'regex', ...args], { encoding: 'utf8', timeout: 60_000 });
+
+describe('witness check regex: verdicts that must be right', () => {
+  it('A|[Aa]x* vs A|[Aa]x+ is not equivalent: "a" is in the gold only (exit 1)', () => {
+    const run = check('--gold', 'A|[Aa]x*', '--candidate', 'A|[Aa]x+', '--dialect', 'ecmascript', '--json');
+    expect(run.status, run.stderr).toBe(1);
+    expect(JSON.parse(run.stdout).equivalence).toEqual({ decided: true, equivalent: false, falseNegative: 'a' });
+  });
+
+  it('a* vs a{0,99999}b{0,99999}: the DFA is past the budget, the lazy product finds "b" (exit 1)', () => {
+    const run = check('--gold', 'a*', '--candidate', 'a{0,99999}b{0,99999}', '--json');
+    expect(run.status, run.stderr).toBe(1);
+    const result = JSON.parse(run.stdout);
+    expect(result.equivalence).toMatchObject({ decided: true, equivalent: false, falsePositive: 'b' });
+    const text = check('--gold', 'a*', '--candidate', 'a{0,99999}b{0,99999}');
+    expect(text.stdout).toMatch(/equivalent no/);
+    expect(text.stdout).toMatch(/shortest false positive \(too broad\): "b"/);
+  });
+});
+
+describe('witness check regex: undecided comparisons never claim success', () => {
+  it('passes the hidden tests but the product outgrows its budget: says so and exits 3', () => {
+    const run = check('--gold', 'a*', '--candidate', 'a{0,99999}|a{100000,}', '--json');
+    expect(run.status, run.stderr).toBe(3);
+    const result = JSON.parse(run.stdout);
+    expect(result.verdict.pass).toBe(true);
+    expect(result.equivalence).toMatchObject({ decided: false, reason: expect.stringMatching(/lazy product stopped/) });
+    const text = check('--gold', 'a*', '--candidate', 'a{0,99999}|a{100000,}');
+    expect(text.status).toBe(3);
+    expect(text.stdout).toMatch(/equivalent unknown \(.*lazy product stopped/);
+    expect(text.stdout).toMatch(/undecided: the hidden tests pass, but the languages could not be compared/);
+  });
+
+  it('a non-regular candidate that passes the hidden tests is undecided too (exit 3); one that fails them exits 1', () => {
+    const pass = check('--gold', '.*dog.*', '--gold-dialect', 'brics', '--candidate', '(.*)dog(.*)\\2?');
+    expect(pass.status, pass.stdout).toBe(3);
+    expect(pass.stdout).toMatch(/equivalent unknown \(candidate regex: backreference/);
+    const fail = check('--gold', '.*dog.*', '--gold-dialect', 'brics', '--candidate', '(.*)dog\\1');
+    expect(fail.status).toBe(1);
+  });
+
+  it('an answer no engine can run is a too-complex verdict (exit 1), not a crash', () => {
+    const run = check('--gold', 'a*', '--candidate', 'a'.repeat(40_000), '--json');
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(1);
+    expect(JSON.parse(run.stdout).verdict.error.kind).toBe('too-complex');
+  });
+
+  it('documents the exit statuses in --help', () => {
+    const help = check('--help');
+    expect(help.stdout).toMatch(/3 when the hidden tests pass but equivalence is undecided/);
+  });
+});
