@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { birdDatabasePath } from '../oracles/sql/bird.ts';
 import { evaluateBird } from '../oracles/sql/evaluate.ts';
+import { GoldCache } from '../oracles/sql/gold-cache.ts';
+import type { ExecResult } from '../oracles/sql/pool.ts';
 import { progressLine } from './options.ts';
 import { temporaryFolders } from '../oracles/sql/testing.ts';
 
@@ -15,7 +18,8 @@ afterAll(() => folders.removeAll());
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin/witness.js');
 const fixtures = join(root, 'fixtures/bird');
-const witness = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 120_000 });
+const witness = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
+const COUNTER = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 2000000)';
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 // Hand-checked against BIRD's rule (`cursor.execute(pred); p = fetchall(); cursor.execute(gold);
@@ -154,6 +158,77 @@ describe('BIRD evaluation', () => {
   }, 30_000);
 });
 
+describe('gold errors and BIRD’s combined deadline', () => {
+  /** A BIRD folder over the hand database with these (gold, prediction) pairs. */
+  function dataset(pairs: [string, string][]): string {
+    const { dir } = handDataset();
+    writeFileSync(join(dir, 'dev.json'), JSON.stringify(pairs.map(([gold], i) => ({ question_id: i, db_id: 'hand', question: `q${i}`, evidence: '', SQL: gold, difficulty: 'simple' }))));
+    writeFileSync(join(dir, 'pred.json'), JSON.stringify(Object.fromEntries(pairs.map(([, pred], i) => [String(i), `${pred}\t----- bird -----\thand`]))));
+    return dir;
+  }
+  const STUCK = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c';
+
+  it('names a gold that fails, never ends or passes the caps as the dataset’s problem, never as the prediction’s timeout', async () => {
+    const dir = dataset([
+      ['SELECT nope FROM t', 'SELECT 1'],
+      [STUCK, 'SELECT 1'],
+      [STUCK, STUCK],
+      ['SELECT id FROM t', 'SELECT id FROM t'],
+      ['SELECT id FROM t WHERE id < 3', STUCK],
+      ['SELECT id FROM t WHERE id < 3', 'SELECT id FROM t'],
+    ]);
+    const result = await evaluateBird({ data: dir, predictions: join(dir, 'pred.json'), timeoutMs: 1000, limits: { maxRows: 3 } });
+    expect(result.questions.map((q) => [q.status, q.res])).toEqual([
+      ['gold-error', 0],
+      ['gold-error', 0],
+      ['gold-error', 0],
+      ['gold-error', 0],
+      ['timeout', 0],
+      ['too-large', 0],
+    ]);
+    expect(result.questions.map((q) => q.message)).toEqual([
+      'the gold query failed (syntax): no such column: nope',
+      'the gold query failed (timeout): the query did not finish within 1 s on its own (a dataset problem, or raise --timeout)',
+      'the gold query failed (timeout): the query did not finish within 1 s on its own (a dataset problem, or raise --timeout)',
+      'the gold query failed (too-large): the result has more than 3 rows (the limit) (caps: 3 rows, 128 MiB; raise --max-rows / --max-result-mb)',
+      'the query did not finish within 1 s',
+      'the result has more than 3 rows (the limit)',
+    ]);
+    expect(result.issues.map((i) => i.item)).toEqual([0, 1, 2, 3].map((i) => `question ${i} (position ${i}, db_id "hand")`));
+    expect(result.limits).toEqual({ maxRows: 3, maxResultBytes: 128 * 1024 * 1024, maxSqlBytes: 1024 * 1024 });
+  }, 30_000);
+
+  it('scores 0 when prediction and gold together pass the deadline, as BIRD does, though each alone would finish', async () => {
+    const dir = dataset([['SELECT id FROM t', 'SELECT id FROM t ORDER BY id']]);
+    const goldCache = join(dir, 'gold.sqlite');
+    const first = await evaluateBird({ data: dir, predictions: join(dir, 'pred.json'), timeoutMs: 1000, goldCache });
+    expect(first.questions[0]).toMatchObject({ status: 'correct', res: 1 });
+    // The same gold result, recorded as having taken 999.5 ms: the prediction is left half a millisecond.
+    const cache = new GoldCache(goldCache);
+    const key = cache.key(birdDatabasePath(join(dir, 'dev_databases'), 'hand'), 'SELECT id FROM t');
+    cache.put(key, { ...(cache.get(key) as ExecResult), ms: 999.5 });
+    cache.close();
+    writeFileSync(join(dir, 'pred.json'), JSON.stringify({ '0': `${COUNTER} SELECT id FROM t WHERE id IN (SELECT x FROM c)\t----- bird -----\thand` }));
+    const second = await evaluateBird({ data: dir, predictions: join(dir, 'pred.json'), timeoutMs: 1000, goldCache });
+    expect(second.questions[0]).toMatchObject({ status: 'timeout', res: 0, message: /^the predicted query did not finish within the 1 ms the gold left, and with the gold \(1 s\) the pair passes BIRD's combined deadline of 1 s$/ });
+    expect(second.issues).toEqual([]);
+    // A gold that took longer than the whole deadline is the dataset's problem.
+    const slow = new GoldCache(goldCache);
+    slow.put(key, { ...(slow.get(key) as ExecResult), ms: 1500 });
+    slow.close();
+    const third = await evaluateBird({ data: dir, predictions: join(dir, 'pred.json'), timeoutMs: 1000, goldCache });
+    expect(third.questions[0]).toMatchObject({ status: 'gold-error', res: 0, message: /^the gold query failed \(timeout\)/ });
+  }, 30_000);
+
+  it('exits 1 for a broken gold, naming its question (--help says so)', () => {
+    const dir = dataset([['SELECT nope FROM t', 'SELECT 1'], ['SELECT id FROM t', 'SELECT id FROM t']]);
+    const run = witness('eval', 'bird', '--data', dir, '--predictions', join(dir, 'pred.json'), '--timeout', '5', '--no-gold-cache');
+    expect(run.stderr).toMatch(/question 0 \(position 0, db_id "hand"\): the gold query failed \(syntax\): no such column: nope/);
+    expect(run.status).toBe(1);
+    expect(witness('eval', 'bird', '--help').stdout).toMatch(/1 when some input was broken \(an invalid question, a missing database or prediction, a gold query that fails, never ends or passes the caps/);
+  }, 60_000);
+});
+
 describe('gold results kept across runs', () => {
   it('are reused on the next run with the same results, and the prediction gets what the gold left of the deadline', async () => {
     const { dir, db } = handDataset();
@@ -217,6 +292,30 @@ describe('witness eval bird', () => {
     }
   }, 120_000);
 
+  it('scores result bombs, huge SQL and malformed text 0 with a named status, and every other question as usual', () => {
+    const dir = folders.make('witness-eval-bird-bombs-');
+    const questions = JSON.parse(readFileSync(join(fixtures, 'dev.json'), 'utf8')) as { SQL: string; db_id: string }[];
+    const hostile: Record<number, string> = {
+      3: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 3000) SELECT zeroblob(1000000) FROM c',
+      7: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 2000) SELECT printf('%.1000000c', 'x') FROM c",
+      11: `SELECT 1 WHERE 0 IN (${Array.from({ length: 700_000 }, (_, i) => i).join(',')})`,
+      15: 'SELECT zeroblob(1000000000)',
+      20: `${questions[20]?.SQL}\u0000; DELETE FROM customers`,
+    };
+    const predictions = Object.fromEntries(questions.map((q, i) => [String(i), `${hostile[i] ?? q.SQL}\t----- bird -----\t${q.db_id}`]));
+    writeFileSync(join(dir, 'pred.json'), JSON.stringify(predictions));
+    const run = witness('eval', 'bird', '--data', fixtures, '--predictions', join(dir, 'pred.json'), '--json', '--no-gold-cache');
+    expect(run.status, run.stderr).toBe(0);
+    const parsed = JSON.parse(run.stdout) as { questions: { status: string; res: number; message?: string }[] };
+    expect([3, 7, 11, 15, 20].map((i) => parsed.questions[i]?.status)).toEqual(['too-large', 'too-large', 'too-complex', 'too-large', 'error']);
+    expect(parsed.questions[20]?.message).toBe('the query contains a null character');
+    expect(parsed.questions.filter((_, i) => !(i in hostile)).every((q) => q.status === 'correct')).toBe(true);
+    for (const line of readFileSync(join(fixtures, 'SHA256SUMS'), 'utf8').trim().split('\n')) {
+      const [digest, file] = line.split(/\s+/);
+      expect(sha(join(fixtures, 'dev_databases', file as string)), file).toBe(digest);
+    }
+  }, 120_000);
+
   it('exits 1 naming the question whose database is missing, and 2 on usage errors', () => {
     const { dir } = handDataset();
     const run = witness('eval', 'bird', '--data', dir, '--predictions', join(dir, 'predict_dev.json'), '--timeout', '1', '--no-gold-cache');
@@ -225,5 +324,6 @@ describe('witness eval bird', () => {
     expect(run.stdout).toMatch(/timeout 1 s/);
     expect(witness('eval', 'bird', '--data', dir).status).toBe(2);
     expect(witness('eval', 'bird', '--data', dir, '--predictions', 'x', '--mode', 'fuzzy').status).toBe(2);
+    expect(witness('eval', 'bird', '--data', dir, '--predictions', 'x', '--max-result-mb', '2048').status).toBe(2);
   }, 60_000);
 });

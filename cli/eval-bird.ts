@@ -1,12 +1,22 @@
 /** `witness eval bird`: a faster drop-in for BIRD's evaluation scripts (EX by difficulty, VES, R-VES). */
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { Option } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import { COMPARE_MODES, type CompareMode } from '../oracles/sql/compare.ts';
 import { evaluateBird, formatBirdTable, type BirdEvaluation } from '../oracles/sql/evaluate.ts';
+import { DEFAULT_QUERY_LIMITS, MAX_RESULT_BYTES } from '../oracles/sql/limits.ts';
 import { formatSeconds } from '../oracles/sql/pool.ts';
 import { positiveInteger, positiveNumber, progressLine } from './options.ts';
 import type { Registrar } from './registrar.ts';
+
+const MiB = 1024 * 1024;
+
+/** MiB of a result: a positive integer up to the 1 GiB a result may take at most. */
+function resultMegabytes(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_RESULT_BYTES / MiB) throw new InvalidArgumentError(`expected an integer from 1 to ${MAX_RESULT_BYTES / MiB}`);
+  return n;
+}
 
 interface EvalBirdOptions {
   data: string;
@@ -20,6 +30,9 @@ interface EvalBirdOptions {
   timeout: number;
   jobs: number;
   goldCache: string | false;
+  maxRows: number;
+  maxResultMb: number;
+  maxSqlKb: number;
   json?: boolean;
   out?: string;
 }
@@ -51,9 +64,15 @@ export const registerEvalBird: Registrar = ({ evaluate }) => {
     .option('--jobs <n>', 'SQLite processes in parallel', positiveInteger, availableParallelism())
     .option('--gold-cache <file>', 'keep gold results across runs in this file (keyed by database state and gold SQL)', '.witness/bird-gold-cache.sqlite')
     .option('--no-gold-cache', 'run every gold query, keep nothing')
+    .option('--max-rows <n>', 'rows a result may have; a prediction over it scores 0 (too-large), a gold over it is a gold error', positiveInteger, DEFAULT_QUERY_LIMITS.maxRows)
+    .option('--max-result-mb <n>', 'MiB a result may take in memory (estimated: 16 bytes a value, plus text and blob lengths); as --max-rows', resultMegabytes, DEFAULT_QUERY_LIMITS.maxResultBytes / MiB)
+    .option('--max-sql-kb <n>', 'KiB of SQL text a query may have; a longer prediction scores 0 (too-complex)', positiveInteger, DEFAULT_QUERY_LIMITS.maxSqlBytes / 1024)
     .option('--json', 'print the scores and per-question results as JSON')
     .option('--out <file>', 'also write the scores and per-question results as JSON to a file')
-    .addHelpText('after', '\nExit status: 0 when every question could be evaluated, 1 when some input was broken (each listed on stderr, its question scored 0), 2 on usage errors.')
+    .addHelpText(
+      'after',
+      '\nExit status: 0 when every question could be evaluated, 1 when some input was broken (an invalid question, a missing database or prediction, a gold query that fails, never ends or passes the caps: each listed on stderr, its question scored 0), 2 on usage errors.',
+    )
     .action(async (o: EvalBirdOptions) => {
       const onProgress = progressLine('questions');
       const evaluation = await evaluateBird({
@@ -68,6 +87,7 @@ export const registerEvalBird: Registrar = ({ evaluate }) => {
         iterations: o.iterations,
         concurrency: o.jobs,
         ...(o.goldCache ? { goldCache: o.goldCache } : {}),
+        limits: { maxRows: o.maxRows, maxResultBytes: o.maxResultMb * MiB, maxSqlBytes: o.maxSqlKb * 1024 },
         ...(onProgress ? { onProgress } : {}),
       });
       if (o.out) writeFileSync(o.out, `${JSON.stringify(evaluation, null, 2)}\n`);

@@ -6,19 +6,35 @@
  * answer with a message naming the question (BIRD's script misaligns or crashes), a statement
  * that is not a read-only query is never run (scored 0), a prediction identical to its gold is
  * executed once (it is the same deterministic query on the same database) under half the deadline,
- * and gold results can be kept across runs (`goldCache`), the prediction then getting what the
- * gold's recorded time left of the deadline.
+ * gold results can be kept across runs (`goldCache`), the prediction then getting what the gold's
+ * recorded time left of the deadline, every query runs under the caps (limits.ts: a prediction
+ * over them scores 0), and a gold that fails, never ends on its own or passes the caps is a gold
+ * error: scored 0 as in BIRD, and listed among the issues (bird-execution.ts).
  */
 import { existsSync } from 'node:fs';
 import type { TaskIssue } from '../../core/types.ts';
 import { BIRD_DIFFICULTIES, birdDatabasePath, readBirdQuestions, resolveBirdLayout, type BirdDifficulty, type BirdQuestion } from './bird.ts';
+import { executePair } from './bird-execution.ts';
 import { resultsEqual, hasTopLevelOrderBy, type CompareMode } from './compare.ts';
+import { formatBytes } from './engine-limits.mjs';
 import { GoldCache } from './gold-cache.ts';
-import { formatSeconds, SqlPool, type ExecResult, type TimingScope } from './pool.ts';
-import { readPredictions, type Prediction } from './predictions.ts';
+import { resolveLimits, type QueryLimits } from './limits.ts';
+import { formatSeconds, SqlPool, type ExecFailure, type TimingScope } from './pool.ts';
+import { readPredictions } from './predictions.ts';
 import { DEFAULT_VES_ITERATIONS, rvesTerm, timeRatio, vesTerm } from './ves.ts';
 
-export type QuestionStatus = 'correct' | 'wrong' | 'error' | 'timeout' | 'unsafe' | 'gold-error' | 'no-prediction' | 'no-database' | 'invalid-question';
+export type QuestionStatus =
+  | 'correct'
+  | 'wrong'
+  | 'error'
+  | 'timeout'
+  | 'unsafe'
+  | 'too-large'
+  | 'too-complex'
+  | 'gold-error'
+  | 'no-prediction'
+  | 'no-database'
+  | 'invalid-question';
 
 export interface QuestionResult {
   /** Position in the questions file. */
@@ -46,6 +62,8 @@ export interface BirdEvaluation {
   predictionsFormat: 'bird-json' | 'jsonl';
   mode: CompareMode;
   timeoutMs: number;
+  /** The caps every query ran under. */
+  limits: QueryLimits;
   counts: ByDifficulty;
   /** EX × 100. */
   accuracy: ByDifficulty;
@@ -80,10 +98,9 @@ export interface BirdEvalOptions {
   pool?: SqlPool;
   /** File of gold results kept across runs (see gold-cache.ts); none when unset. */
   goldCache?: string;
+  /** Caps of every query (limits.ts): a prediction over them scores 0 (`too-large`, `too-complex`), a gold over them is a gold error. */
+  limits?: Partial<QueryLimits>;
 }
-
-/** Queries whose result may differ between two runs: never deduplicated. */
-const NONDETERMINISTIC = /\b(random|randomblob|changes|total_changes|last_insert_rowid)\s*\(|\bcurrent_(date|time|timestamp)\b|'now'/i;
 
 function byDifficulty(questions: QuestionResult[], value: (q: QuestionResult) => number): { counts: ByDifficulty; means: ByDifficulty } {
   const counts = { simple: 0, moderate: 0, challenging: 0, total: 0 };
@@ -98,7 +115,20 @@ function byDifficulty(questions: QuestionResult[], value: (q: QuestionResult) =>
   return { counts, means };
 }
 
-const statusOf = (r: Extract<ExecResult, { ok: false }>): QuestionStatus => (r.kind === 'timeout' ? 'timeout' : r.kind === 'unsafe' ? 'unsafe' : 'error');
+const statusOf = (r: ExecFailure): QuestionStatus => (r.kind === 'syntax' || r.kind === 'runtime' ? 'error' : r.kind);
+
+/** What a gold failure says about the dataset, and what to change when it is the configuration. */
+function goldProblem(gold: ExecFailure, limits: QueryLimits): string {
+  const hint =
+    gold.kind === 'timeout'
+      ? ' on its own (a dataset problem, or raise --timeout)'
+      : gold.kind === 'too-large'
+        ? ` (caps: ${limits.maxRows.toLocaleString('en-US')} rows, ${formatBytes(limits.maxResultBytes)}; raise --max-rows / --max-result-mb)`
+        : gold.kind === 'too-complex'
+          ? ` (cap: ${formatBytes(limits.maxSqlBytes)} of SQL; raise --max-sql-kb)`
+          : '';
+  return `the gold query failed (${gold.kind}): ${gold.message}${hint}`;
+}
 
 /** Scores a predictions file against a BIRD questions file and its databases. */
 export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvaluation> {
@@ -110,12 +140,17 @@ export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvalua
   const mode = options.mode ?? 'set';
   const timeoutMs = options.timeoutMs ?? 30_000;
   const iterations = options.iterations ?? DEFAULT_VES_ITERATIONS;
-  const pool = options.pool ?? new SqlPool(options.concurrency ? { size: options.concurrency } : {});
+  const limits = resolveLimits(options.limits, 'evaluateBird');
+  const pool = options.pool ?? new SqlPool({ limits, ...(options.concurrency ? { size: options.concurrency } : {}) });
   const cache = options.goldCache ? new GoldCache(options.goldCache) : undefined;
   const present = new Map<string, boolean>();
   let sqliteMs = 0;
   let done = 0;
   let reused = 0;
+
+  // Problems found while scoring, listed in question order whatever order the questions finish in.
+  const noted = new Map<number, TaskIssue[]>();
+  const note = (index: number, issue: TaskIssue) => noted.set(index, [...(noted.get(index) ?? []), issue]);
 
   async function score(q: BirdQuestion): Promise<QuestionResult> {
     const base = { index: q.index, question_id: q.question_id, db_id: q.db_id, difficulty: q.difficulty, res: 0 as const };
@@ -125,25 +160,32 @@ export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvalua
     const name = `question ${q.question_id} (position ${q.index}, db_id "${q.db_id}")`;
     if (!present.get(path)) {
       const message = `database not found: ${path}`;
-      issues.push({ item: name, message });
+      note(q.index, { item: name, message });
       return { ...base, status: 'no-database', predicted: prediction && 'sql' in prediction ? prediction.sql : null, message };
     }
     if (!prediction) {
-      issues.push({ item: name, message: 'no prediction' });
+      note(q.index, { item: name, message: 'no prediction' });
       return { ...base, status: 'no-prediction', predicted: null, message: 'no prediction' };
     }
     if ('invalid' in prediction) {
-      issues.push({ item: name, message: prediction.invalid });
+      note(q.index, { item: name, message: prediction.invalid });
       return { ...base, status: 'error', predicted: null, message: prediction.invalid };
     }
     if (prediction.dbId && prediction.dbId !== q.db_id) {
-      issues.push({ item: name, message: `the prediction names db_id "${prediction.dbId}"; it is run on the question's database "${q.db_id}"` });
+      note(q.index, { item: name, message: `the prediction names db_id "${prediction.dbId}"; it is run on the question's database "${q.db_id}"` });
     }
-    const { pred, gold, spentMs } = await execute(q, prediction, path);
+    const { pred, gold, combinedTimeout, spentMs, reused: fromCache } = await executePair({ pool, cache, timeoutMs, limits }, q.SQL, prediction.sql, path);
     sqliteMs += spentMs;
+    if (fromCache) reused++;
     const predicted = prediction.sql;
+    if (!gold.ok) {
+      // The dataset's problem: scored 0 as in BIRD, and named so that the run exits 1.
+      const message = goldProblem(gold, limits);
+      note(q.index, { item: name, message });
+      return { ...base, status: 'gold-error', predicted, message, ...(pred.ok ? { rows: { predicted: pred.rows.length, gold: 0 } } : {}) };
+    }
+    if (combinedTimeout) return { ...base, status: 'timeout', predicted, message: combinedTimeout };
     if (!pred.ok) return { ...base, status: statusOf(pred), predicted, message: pred.message };
-    if (!gold.ok) return { ...base, status: 'gold-error', predicted, message: `the gold query failed: ${gold.message}`, rows: { predicted: pred.rows.length, gold: 0 } };
     const rows = { predicted: pred.rows.length, gold: gold.rows.length };
     if (!resultsEqual(pred.rows, gold.rows, mode, mode === 'ordered' && hasTopLevelOrderBy(q.SQL))) return { ...base, status: 'wrong', predicted, rows };
     const result: QuestionResult = { ...base, res: 1, status: 'correct', predicted, rows };
@@ -151,35 +193,6 @@ export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvalua
     if (options.rves) result.rvesRatio = await ratio(path, predicted, q.SQL, 'all-rows');
     return result;
   }
-
-  /**
-   * Predicted, then gold, under one deadline (BIRD's). A gold result kept from an earlier run is
-   * reused, and the prediction gets what the gold left of the deadline; an identical deterministic
-   * prediction runs once, under half of it. Returns both results and the SQLite time spent here.
-   */
-  async function execute(q: BirdQuestion, prediction: Prediction, path: string): Promise<{ pred: ExecResult; gold: ExecResult; spentMs: number }> {
-    const key = cache?.key(path, q.SQL);
-    const cached = key ? cache?.get(key) : undefined;
-    const same = prediction.sql === q.SQL && !NONDETERMINISTIC.test(q.SQL);
-    if (cached) {
-      reused++;
-      const left = timeoutMs - cached.ms * (same ? 2 : 1);
-      if (left <= 0) return { pred: timedOut(), gold: timedOut(), spentMs: 0 };
-      if (same) return { pred: cached, gold: cached, spentMs: 0 };
-      const pred = await pool.run({ path }, prediction.sql, left);
-      return { pred, gold: cached, spentMs: pred.ms };
-    }
-    if (same) {
-      const once = await pool.run({ path }, q.SQL, timeoutMs / 2);
-      if (key) cache?.put(key, once);
-      return { pred: once, gold: once, spentMs: once.ms };
-    }
-    const [pred, gold] = (await pool.sequence({ path }, [prediction.sql, q.SQL], timeoutMs)) as [ExecResult, ExecResult];
-    if (key && !(pred.ok === false && pred.kind === 'timeout')) cache?.put(key, gold);
-    return { pred, gold, spentMs: pred.ms + gold.ms };
-  }
-
-  const timedOut = (): ExecResult => ({ ok: false, kind: 'timeout', message: `the query did not finish within ${formatSeconds(timeoutMs)}`, ms: timeoutMs });
 
   async function ratio(path: string, pred: string, gold: string, scope: TimingScope): Promise<number> {
     const timing = await pool.time({ path }, pred, gold, iterations, scope, timeoutMs * iterations);
@@ -200,6 +213,7 @@ export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvalua
       ),
     );
     results = [...scored, ...unusable].sort((a, b) => a.index - b.index);
+    for (const q of questions) issues.push(...(noted.get(q.index) ?? []));
   } finally {
     cache?.close();
     if (!options.pool) await pool.dispose();
@@ -212,6 +226,7 @@ export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvalua
     predictionsFormat: predictions.format,
     mode,
     timeoutMs,
+    limits,
     counts,
     accuracy,
     ...(options.ves ? { ves: efficiency((r) => r.timeRatio, vesTerm) } : {}),

@@ -3,7 +3,8 @@
  * Evaluating many prediction files against one dev set re-runs the same gold queries every time;
  * this runs each once per database state. An entry is keyed by the database file's identity
  * (resolved path, size, modification time, inode) and the exact gold SQL, so a changed database is
- * never answered from a stale entry. Timeouts are not stored; errors are (they are deterministic).
+ * never answered from a stale entry. Timeouts, crashes and results over the caps are not stored;
+ * other errors are (they are deterministic).
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, realpathSync, statSync } from 'node:fs';
@@ -47,9 +48,9 @@ export class GoldCache {
     return row ? (deserialize(row.result) as ExecResult) : undefined;
   }
 
-  /** Remembers a result (written on flush); a timeout is not a property of the query and is not kept. */
+  /** Remembers a result (written on flush); timeouts, crashes and caps are not properties of the query and are not kept. */
   put(key: string, result: ExecResult): void {
-    if (!result.ok && result.kind === 'timeout') return;
+    if (!result.ok && (result.kind === 'timeout' || result.kind === 'too-large' || result.kind === 'too-complex')) return;
     if (!result.ok && result.message.startsWith('the SQLite process')) return;
     this.pending.set(key, result);
   }

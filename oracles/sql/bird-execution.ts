@@ -1,0 +1,80 @@
+/**
+ * One BIRD question's execution, as BIRD's `evaluation.py` does it: the predicted query, then the
+ * gold, on one database under one combined deadline. Beyond BIRD, the gold's own outcome is always
+ * known: when the pair did not let it finish (the deadline ran out, or the prediction's process
+ * died), the gold runs again on its own under the whole deadline, so a gold that never ends, or
+ * one over the caps, is named as the dataset's problem instead of passing for the prediction's
+ * timeout. Scores stay BIRD's: a pair over the deadline scores 0 either way. Gold results kept
+ * from earlier runs are reused (the prediction gets what the gold's recorded time left of the
+ * deadline), and a prediction identical to a deterministic gold runs once, under half of it.
+ */
+import type { GoldCache } from './gold-cache.ts';
+import type { QueryLimits } from './limits.ts';
+import { formatSeconds, type ExecFailure, type ExecResult, type SqlPool } from './pool.ts';
+
+/** Queries whose result may differ between two runs: never deduplicated. */
+const NONDETERMINISTIC = /\b(random|randomblob|changes|total_changes|last_insert_rowid)\s*\(|\bcurrent_(date|time|timestamp)\b|'now'/i;
+
+export interface PairOutcome {
+  pred: ExecResult;
+  /** The gold's own outcome: a failure here is the dataset's (or the configuration's), never the prediction's. */
+  gold: ExecResult;
+  /** Set when prediction and gold together passed the deadline though the gold alone finishes (BIRD scores 0): why. */
+  combinedTimeout?: string;
+  /** SQLite time spent here, and whether the gold came from the cache. */
+  spentMs: number;
+  reused: boolean;
+}
+
+export interface BirdExecution {
+  pool: SqlPool;
+  cache: GoldCache | undefined;
+  timeoutMs: number;
+  limits: QueryLimits;
+}
+
+// A failure that depends only on the query and the database (a timeout, a crash, the caps do not).
+const ownFailure = (r: ExecResult) => !r.ok && (r.kind === 'syntax' || r.kind === 'unsafe' || r.kind === 'too-complex');
+
+/** Runs a prediction and its gold on `path` (see the module comment). */
+export async function executePair({ pool, cache, timeoutMs, limits }: BirdExecution, goldSql: string, predSql: string, path: string): Promise<PairOutcome> {
+  const key = cache?.key(path, goldSql);
+  const cached = key ? cache?.get(key) : undefined;
+  const same = predSql === goldSql && !NONDETERMINISTIC.test(goldSql);
+  const over = (ms: number): ExecFailure => ({ ok: false, kind: 'timeout', message: `the query did not finish within ${formatSeconds(timeoutMs)}`, ms });
+  const T = formatSeconds(timeoutMs);
+  const combined = (predicted: string, gold: ExecResult) => `${predicted}, and with the gold (${formatSeconds(gold.ms)}) the pair passes BIRD's combined deadline of ${T}`;
+  const alone = async () => {
+    const gold = await pool.run({ path }, goldSql, timeoutMs, limits);
+    if (key) cache?.put(key, gold);
+    return gold;
+  };
+
+  if (cached) {
+    if (cached.ok && cached.ms >= timeoutMs) return { pred: over(0), gold: over(cached.ms), spentMs: 0, reused: true };
+    const left = timeoutMs - cached.ms * (same ? 2 : 1);
+    const late = (ms: number) => ({ pred: over(ms), gold: cached, combinedTimeout: combined(`the predicted query did not finish within the ${formatSeconds(Math.max(0, left))} the gold left`, cached), spentMs: ms, reused: true });
+    if (left <= 0) return late(0);
+    if (same) return { pred: cached, gold: cached, spentMs: 0, reused: true };
+    const pred = await pool.run({ path }, predSql, left, limits);
+    return !pred.ok && pred.kind === 'timeout' ? late(pred.ms) : { pred, gold: cached, spentMs: pred.ms, reused: true };
+  }
+  if (same) {
+    const once = await pool.run({ path }, goldSql, timeoutMs / 2, limits);
+    if (once.ok || ownFailure(once)) {
+      if (key) cache?.put(key, once);
+      return { pred: once, gold: once, spentMs: once.ms, reused: false };
+    }
+    const gold = await alone();
+    const twice = gold.ok && once.kind === 'timeout' ? { combinedTimeout: combined(`the predicted query is the gold and takes ${formatSeconds(gold.ms)}`, gold) } : {};
+    return { pred: once, gold, ...twice, spentMs: once.ms + gold.ms, reused: false };
+  }
+  const [pred, paired] = (await pool.sequence({ path }, [predSql, goldSql], timeoutMs, limits)) as [ExecResult, ExecResult];
+  if (paired.ok || ownFailure(paired)) {
+    if (key) cache?.put(key, paired);
+    return { pred, gold: paired, spentMs: pred.ms + paired.ms, reused: false };
+  }
+  const gold = await alone();
+  const late = gold.ok && pred.ok && paired.kind === 'timeout' ? { combinedTimeout: combined(`the predicted query took ${formatSeconds(pred.ms)}`, gold) } : {};
+  return { pred, gold, ...late, spentMs: pred.ms + gold.ms, reused: false };
+}
