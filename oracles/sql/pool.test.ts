@@ -190,6 +190,19 @@ describe('the warm SQLite pool', () => {
     }
   }, 60_000);
 
+  it('stops a query whose sort spills more temporary data than a file may hold, instead of filling the disk', async () => {
+    const small = new SqlPool({ size: 1, tempFileMb: 8 });
+    try {
+      const started = performance.now();
+      const spill = await small.run({ path: retail }, "SELECT a.order_id, b.order_id, printf('%.200c', 'x') FROM orders a, orders b ORDER BY random()", 30_000);
+      expect(spill).toMatchObject({ ok: false, kind: 'too-large', message: /: the query needed a temporary file over 8 MiB \(the limit\)$/ });
+      expect(performance.now() - started).toBeLessThan(20_000);
+      expect(await small.run({ path: retail }, 'SELECT COUNT(*) FROM (SELECT order_id FROM orders ORDER BY random())', 5000)).toMatchObject({ ok: true, rows: [[2500]] });
+    } finally {
+      await small.dispose();
+    }
+  }, 30_000);
+
   it('refuses SQL text over the cap, and statements beyond SQLite’s limits, as too complex; other mistakes stay syntax errors', async () => {
     const cases: [string, string, string | RegExp][] = [
       [`SELECT 1 WHERE 0 IN (${Array.from({ length: 700_000 }, (_, i) => i).join(',')})`, 'too-complex', /^the query text is 5,\d{3},\d{3} bytes long; the limit is 1,048,576 \(1 MiB\)$/],

@@ -113,7 +113,7 @@ export class SqlPool {
     const refused = textRefusal(sql, caps);
     if (refused) return refused;
     const { outcome } = await this.request({ op: 'run', db, sql, limits: caps }, deadlineMs);
-    return 'reply' in outcome ? decode(outcome.reply.result as WireResult) : failure(outcome, deadlineMs);
+    return 'reply' in outcome ? this.decode(outcome.reply.result as WireResult) : failure(outcome, deadlineMs);
   }
 
   /**
@@ -128,7 +128,7 @@ export class SqlPool {
     if (runnable.length === 0) return results as ExecResult[];
     const { outcome, parts } = await this.request({ op: 'pair', db, sqls: runnable.map((r) => r.sql), limits: caps }, deadlineMs);
     // The child sends each statement's result as it is done, then `done`; `results` when the database would not open.
-    const whole = 'reply' in outcome && Array.isArray(outcome.reply.results) ? (outcome.reply.results as WireResult[]).map(decode) : null;
+    const whole = 'reply' in outcome && Array.isArray(outcome.reply.results) ? (outcome.reply.results as WireResult[]).map((r) => this.decode(r)) : null;
     const failed: ExecFailure = 'reply' in outcome ? { ok: false, kind: 'runtime', message: 'the SQLite process sent no result', ms: 0 } : failure(outcome, deadlineMs);
     runnable.forEach(({ i }, k) => {
       results[i] = whole?.[k] ?? parts[k] ?? failed;
@@ -162,6 +162,10 @@ export class SqlPool {
     const pending = [...this.queue.splice(0), ...this.slots.flatMap((s) => s.inflight.splice(0))];
     this.killAll();
     for (const p of pending) p.settle({ crash: 'the SQL pool was disposed', kind: 'runtime' });
+  }
+
+  private decode(result: WireResult): ExecResult {
+    return decode(result, this.tempFileMb);
   }
 
   private capsFor(limits: Partial<QueryLimits> | undefined): QueryLimits {
@@ -230,7 +234,7 @@ export class SqlPool {
       if (typeof reply.part === 'number') {
         // One statement of a sequence is done; the sequence's deadline keeps running.
         const head = slot.inflight[0];
-        if (head) head.parts[reply.part] = decode(reply.result as WireResult);
+        if (head) head.parts[reply.part] = this.decode(reply.result as WireResult);
         return;
       }
       const head = slot.inflight.shift();
@@ -292,8 +296,12 @@ function textRefusal(sql: string, limits: QueryLimits): ExecFailure | null {
   return bytes > limits.maxSqlBytes ? { ok: false, kind: 'too-complex', message: tooLongText(bytes, limits.maxSqlBytes), ms: 0 } : null;
 }
 
-function decode(result: WireResult): ExecResult {
-  if (!result.ok) return result;
+function decode(result: WireResult, tempFileMb: number): ExecResult {
+  if (!result.ok) {
+    // On read-only databases SQLite writes only temporary files (sorts, temporary b-trees): a failed write hit their limit.
+    const full = result.kind === 'too-large' && /^(disk I\/O error|database or disk is full)/.test(result.message);
+    return full ? { ...result, message: `${result.message}: the query needed a temporary file over ${tempFileMb} MiB (the limit)` } : result;
+  }
   const { columns, width, chunks, rowCount, bytes, ms } = result;
   const rows: SqlRow[] = [];
   if (width === 0) for (let r = 0; r < rowCount; r++) rows.push([]);
