@@ -13,7 +13,7 @@
  * The returned DFAs are shared (compile.ts caches them): callers must treat them as read-only and
  * `copy()` before any in-place operation such as `complement()`.
  */
-import { CharSet, DFA, ENFA, TooManyNodesError, type Char, type ReadonlyDFA } from 'refa';
+import { CharSet, DFA, ENFA, TooManyNodesError, type Char, type NodeFactory, type ReadonlyDFA } from 'refa';
 import type { RegexNode } from './ast.ts';
 import { RegexTooComplexError } from './errors.ts';
 
@@ -43,14 +43,40 @@ export function charSetOfChar(char: string | number): CharSet {
 export function toDfa(node: RegexNode): DFA {
   const tooLarge = () =>
     new RegexTooComplexError(`the automaton of this regex is too large (more than ${MAX_DFA_NODES} DFA states or ${MAX_NFA_NODES} NFA states)`, MAX_DFA_NODES);
-  // Counted repetitions are copied out in the NFA: refuse at once what cannot fit, instead of
-  // building 200,000 nodes to find out (a{0,4294967295}).
-  if (nfaNodesAtLeast(node) > MAX_NFA_NODES) throw tooLarge();
+  // Refuse at once what cannot fit, instead of building 200,000 nodes to find out: counted
+  // repetitions are copied out in the NFA (a{0,4294967295}); a DFA needs more states than its
+  // shortest word has characters ("x" × 50,000).
+  const shortest = shortestWordLength(node);
+  if (nfaNodesAtLeast(node) > MAX_NFA_NODES || (Number.isFinite(shortest) && shortest >= MAX_DFA_NODES)) throw tooLarge();
   try {
-    return minimalDfa(node, new ENFA.LimitedNodeFactory(MAX_NFA_NODES));
+    return minimalDfa(node, new ENFA.LimitedNodeFactory(MAX_NFA_NODES), { created: 0 });
   } catch (error) {
     if (error instanceof TooManyNodesError) throw tooLarge();
     throw error;
+  }
+}
+
+/**
+ * Length of the shortest word of the node's language: a lower bound for `and`, 0 under `not`,
+ * Infinity for a language known to be empty.
+ */
+export function shortestWordLength(node: RegexNode): number {
+  switch (node.type) {
+    case 'chars':
+      return 1;
+    case 'seq':
+      return node.items.reduce((n, item) => n + shortestWordLength(item), 0);
+    case 'alt':
+      return node.options.reduce((n, option) => Math.min(n, shortestWordLength(option)), Infinity);
+    case 'repeat':
+      return node.min === 0 || node.min > node.max ? (node.min > node.max ? Infinity : 0) : node.min * shortestWordLength(node.node);
+    case 'and':
+      return Math.max(shortestWordLength(node.left), shortestWordLength(node.right));
+    case 'not':
+    case 'anything':
+      return 0;
+    case 'none':
+      return Infinity;
   }
 }
 
@@ -94,6 +120,34 @@ export function dfaFactory(): DFA.LimitedNodeFactory {
   return new DFA.LimitedNodeFactory(MAX_DFA_NODES);
 }
 
+/**
+ * Work budget of one whole compilation: DFA nodes created plus nodes minimised, over every `&` /
+ * `~` operand and their intersections, so that a chain of intersections, each within
+ * MAX_DFA_NODES, cannot take many seconds together. The most any NL-RX-Turk gold needs is 2,874.
+ */
+export const MAX_DFA_WORK = 50_000;
+
+interface Work {
+  created: number;
+}
+
+function spend(work: Work, amount: number): void {
+  work.created += amount;
+  if (work.created > MAX_DFA_WORK) {
+    throw new RegexTooComplexError(`building the automaton of this regex takes more than ${MAX_DFA_WORK.toLocaleString('en-US')} DFA states of work`, MAX_DFA_WORK);
+  }
+}
+
+function meteredFactory(work: Work): NodeFactory<DFA.Node> {
+  const inner = dfaFactory();
+  return {
+    createNode: () => {
+      spend(work, 1);
+      return inner.createNode();
+    },
+  };
+}
+
 /** A complemented copy (the input is not modified). */
 export function complementOf(dfa: ReadonlyDFA): DFA {
   const copy = dfa.copy(dfaFactory());
@@ -102,43 +156,44 @@ export function complementOf(dfa: ReadonlyDFA): DFA {
   return copy;
 }
 
-function minimalDfa(node: RegexNode, nfaNodes: ENFA.LimitedNodeFactory): DFA {
+function minimalDfa(node: RegexNode, nfaNodes: ENFA.LimitedNodeFactory, work: Work): DFA {
   let dfa: DFA;
   switch (node.type) {
     case 'and':
-      dfa = DFA.fromIntersection(minimalDfa(node.left, nfaNodes), minimalDfa(node.right, nfaNodes), dfaFactory());
+      dfa = DFA.fromIntersection(minimalDfa(node.left, nfaNodes, work), minimalDfa(node.right, nfaNodes, work), meteredFactory(work));
       break;
     case 'not':
-      dfa = minimalDfa(node.node, nfaNodes);
-      dfa.complement(dfaFactory());
+      dfa = minimalDfa(node.node, nfaNodes, work);
+      dfa.complement(meteredFactory(work));
       break;
     case 'none':
       return DFA.empty(FA_OPTIONS);
     case 'anything':
       return DFA.all(FA_OPTIONS);
     default:
-      dfa = DFA.fromFA(toNfa(node, nfaNodes), dfaFactory());
+      dfa = DFA.fromFA(toNfa(node, nfaNodes, work), meteredFactory(work));
   }
+  spend(work, dfa.countNodes());
   dfa.minimize();
   return dfa;
 }
 
-function toNfa(node: RegexNode, nodes: ENFA.LimitedNodeFactory): ENFA {
+function toNfa(node: RegexNode, nodes: ENFA.LimitedNodeFactory, work: Work): ENFA {
   switch (node.type) {
     case 'chars':
       return ENFA.fromCharSet(node.set, nodes);
     case 'seq': {
       const nfa = ENFA.emptyWord(FA_OPTIONS, nodes);
-      for (const item of node.items) nfa.appendInto(toNfa(item, nodes), nodes);
+      for (const item of node.items) nfa.appendInto(toNfa(item, nodes, work), nodes);
       return nfa;
     }
     case 'alt': {
       const nfa = ENFA.empty(FA_OPTIONS, nodes);
-      for (const option of node.options) nfa.unionInto(toNfa(option, nodes), 'left', nodes);
+      for (const option of node.options) nfa.unionInto(toNfa(option, nodes, work), 'left', nodes);
       return nfa;
     }
     case 'repeat': {
-      const nfa = toNfa(node.node, nodes);
+      const nfa = toNfa(node.node, nodes, work);
       if (node.min > node.max) return ENFA.empty(FA_OPTIONS, nodes);
       nfa.quantify(node.min, node.max, false, nodes);
       return nfa;
@@ -149,7 +204,7 @@ function toNfa(node: RegexNode, nodes: ENFA.LimitedNodeFactory): ENFA {
       return ENFA.all(FA_OPTIONS, nodes);
     case 'and':
     case 'not':
-      return ENFA.fromFA(minimalDfa(node, nodes), nodes);
+      return ENFA.fromFA(minimalDfa(node, nodes, work), nodes);
   }
 }
 

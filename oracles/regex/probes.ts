@@ -54,7 +54,8 @@ function printableForm(compiled: CompiledRegex): RegExp | null {
   if (printableForms.has(compiled)) return printableForms.get(compiled) ?? null;
   let form: RegExp | null = null;
   try {
-    if (compiled.dfa) {
+    if (!samplingIsBounded(compiled)) form = null;
+    else if (compiled.dfa) {
       const restricted = DFA.fromIntersection(compiled.dfa, PRINTABLE_STAR);
       restricted.minimize();
       const literal = JS.toLiteral(restricted.toRegex());
@@ -67,6 +68,25 @@ function printableForm(compiled: CompiledRegex): RegExp | null {
   }
   printableForms.set(compiled, form);
   return form;
+}
+
+/** DFA → regex conversion grows fast with the states; fc.stringMatching honours every count. */
+const MAX_SAMPLED_DFA_STATES = 2_000;
+const MAX_SAMPLED_SOURCE = 2_000;
+const MAX_SAMPLED_COUNT = 64;
+
+/**
+ * Whether fc.stringMatching can sample this regex in bounded time and memory: a DFA of modest
+ * size, or a short source whose counted repetitions are small (`(x){2147483647}` would make
+ * fast-check build a string of two billion copies).
+ */
+function samplingIsBounded(compiled: CompiledRegex): boolean {
+  if (compiled.dfa) return (compiled.table?.states ?? Infinity) <= MAX_SAMPLED_DFA_STATES;
+  if (compiled.source.length > MAX_SAMPLED_SOURCE) return false;
+  for (const match of compiled.source.matchAll(/\{(\d+)(?:,(\d*))?\}/g)) {
+    if (Number(match[1]) > MAX_SAMPLED_COUNT || Number(match[2] || 0) > MAX_SAMPLED_COUNT) return false;
+  }
+  return true;
 }
 
 const FC_SAMPLES = 40;
