@@ -30,6 +30,12 @@ import { LITERAL_FLAGS, type RegexNode } from './ast.ts';
 import { ALL_CHARS } from './automaton.ts';
 import { isStackOverflow, RegexSyntaxError, RegexTooComplexError, RegexUnsupportedError } from './errors.ts';
 
+/**
+ * refa's AST node limit (its default). Past it the pattern goes to V8 without an automaton: an
+ * alternation of 2,000 words is about the limit, and determinising larger ones takes many seconds.
+ */
+const MAX_AST_NODES = 10_000;
+
 export interface ParsedEcmascript {
   node: RegexNode | null;
   nonRegular?: string;
@@ -72,7 +78,7 @@ export function parseEcmascript(source: string, flags = ''): ParsedEcmascript {
   const effective = effectiveFlags(flags);
   let expression: NoParent<Expression>;
   try {
-    expression = JS.Parser.fromLiteral({ source, flags: effective }).parse({ assertions: 'parse', simplify: false }).expression;
+    expression = JS.Parser.fromLiteral({ source, flags: effective }).parse({ assertions: 'parse', simplify: false, maxNodes: MAX_AST_NODES }).expression;
   } catch (error) {
     return { node: null, flags: effective, nonRegular: refaFailure(error) };
   }
