@@ -2,9 +2,17 @@
 
 /**
  * The minimum number of single-token insertions, deletions and substitutions that turn `a` into
- * `b` (tokens compared with `===`). Two-row dynamic programme: O(|a|·|b|) time, O(|b|) space.
+ * `b` (tokens compared with `===`). The common prefix and suffix are trimmed first (exact, and it
+ * keeps a long answer repeated or changed in one place linear); then a two-row dynamic programme
+ * over the rest: O(|a|·|b|) time, O(|b|) space.
  */
-export function editDistance<T>(a: readonly T[], b: readonly T[]): number {
+export function editDistance<T>(whole: readonly T[], other: readonly T[]): number {
+  let start = 0;
+  while (start < whole.length && start < other.length && whole[start] === other[start]) start++;
+  let end = 0;
+  while (end < whole.length - start && end < other.length - start && whole[whole.length - 1 - end] === other[other.length - 1 - end]) end++;
+  const a = whole.slice(start, whole.length - end);
+  const b = other.slice(start, other.length - end);
   if (a.length === 0) return b.length;
   if (b.length === 0) return a.length;
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
