@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,15 @@ import { compileRegex } from './compile.ts';
 import { RegexMatcher, sharedMatcher } from './matcher.ts';
 
 const matcher = new RegexMatcher({ deadlineMs: 1000 });
+
+/** A process's command line, or '' once it is gone. */
+function cmdline(pid: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+}
 afterAll(() => matcher.close());
 
 describe('RegexMatcher', () => {
@@ -59,6 +68,44 @@ describe('RegexMatcher', () => {
 
   it('shares one lazily created matcher', () => {
     expect(sharedMatcher()).toBe(sharedMatcher());
+  });
+
+  it('leaves nothing behind when its process is killed with SIGKILL during a runaway match', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'witness-orphan-'));
+    const here = resolve(import.meta.dirname);
+    const marker = `witness-orphan-${process.pid}-${Date.now()}`;
+    const script = join(dir, `${marker}.mts`);
+    writeFileSync(
+      script,
+      [
+        `import { compileRegex } from ${JSON.stringify(join(here, 'compile.ts'))};`,
+        `import { RegexMatcher } from ${JSON.stringify(join(here, 'matcher.ts'))};`,
+        `const matcher = new RegexMatcher();`,
+        `void matcher.matchAll(compileRegex('^(a+)+\\\\1b$', 'ecmascript'), ['a'.repeat(60) + '!'], 600_000);`,
+        `setTimeout(() => console.log('running ' + matcher.threads), 300);`,
+        `setInterval(() => {}, 1000);`,
+      ].join('\n'),
+    );
+    const child = spawn(process.execPath, [resolve(here, '../../node_modules/tsx/dist/cli.mjs'), script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const line = await new Promise<string>((resolveLine, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => resolveLine(chunk.toString()));
+        child.on('exit', (code) => reject(new Error(`the script exited early (${code})`)));
+      });
+      // The match is still running in its worker thread (the deadline is ten minutes away).
+      expect(line.trim()).toBe('running 1');
+      // tsx runs the script in a child node process: find every process of the script.
+      const ofScript = () => readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && cmdline(pid).includes(marker));
+      const pids = ofScript();
+      expect(pids.length).toBeGreaterThan(0);
+      for (const pid of pids) process.kill(Number(pid), 'SIGKILL');
+      const started = performance.now();
+      while (ofScript().length > 0 && performance.now() - started < 5_000) await new Promise((r) => setTimeout(r, 50));
+      expect(ofScript()).toEqual([]);
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('loads its worker under tsx and never keeps the process alive', () => {
