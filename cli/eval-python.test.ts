@@ -1,11 +1,13 @@
 /** `witness eval bigcodebench` / `witness eval dscodebench` end to end, through the real binary. */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { killLeftovers, processesWith, waitFor } from '../oracles/python/pool/process-scan.ts';
 
 const bin = fileURLToPath(new URL('../bin/witness.js', import.meta.url));
 const fixtures = fileURLToPath(new URL('../fixtures', import.meta.url));
@@ -98,4 +100,23 @@ describe('witness eval dscodebench', () => {
     expect(second.samples[0]).toMatchObject({ status: 'fail', error: 'no-artifact: the sample has no program' });
     expect(third.samples[0]).toMatchObject({ status: 'pass', passed: 200 });
   }, 120_000);
+});
+
+describe('witness eval bigcodebench killed with SIGKILL during a runaway sample', () => {
+  it('leaves no sandbox or job process behind', async () => {
+    const task = lines(join(fixtures, 'bigcodebench/bigcodebench.jsonl'))[0] as Row;
+    const data = join(dir, 'runaway.jsonl');
+    writeFileSync(data, JSON.stringify(task));
+    const marker = `witness-orphan-${randomUUID()}`;
+    // The sample starts a sleeping shell and turns itself into a busy loop; both carry the marker in their argv.
+    const solution = `import os, subprocess\ndef task_func(text):\n    subprocess.Popen(['sh', '-c', 'sleep 1000', '${marker}'])\n    os.execvp('python3', ['python3', '-c', 'while True: pass', '${marker}'])\n`;
+    const samples = join(dir, 'runaway-samples.jsonl');
+    writeFileSync(samples, JSON.stringify({ task_id: task.task_id, solution }));
+    const cli = spawn(process.execPath, [bin, 'eval', 'bigcodebench', '--data', data, '--samples', samples], { stdio: 'ignore' });
+    const running = await waitFor(() => processesWith(marker), (pids) => pids.length >= 2, 30_000);
+    expect(running.length).toBeGreaterThanOrEqual(2);
+    cli.kill('SIGKILL');
+    const left = killLeftovers(await waitFor(() => processesWith(marker), (pids) => pids.length === 0, 5000));
+    expect(left).toEqual([]);
+  }, 60_000);
 });
