@@ -1,12 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { printBrics, printEcmascript, type RegexNode } from './ast.ts';
 import { charSetOf, charSetOfChar } from './automaton.ts';
 import { parseBrics } from './brics.ts';
 import { compileRegex, type CompiledRegex } from './compile.ts';
 import { compareLanguages } from './equivalence.ts';
+import { findNlRxTurk } from './nlrx.ts';
 
-const TARG = '/work/shared/data/nl-rx-turk/targ.txt';
+const TURK = findNlRxTurk();
+const TARG = TURK ? join(TURK, 'targ.txt') : 'NLRX_TURK_DIR (unset)';
 const targLines = existsSync(TARG) ? readFileSync(TARG, 'utf8').split('\n') : null;
 if (!targLines) console.warn(`NL-RX-Turk targ.txt not found at ${TARG}: its tests are skipped`);
 

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Words } from 'refa';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../core/random.ts';
@@ -8,8 +9,10 @@ import { parseBrics } from './brics.ts';
 import { compileRegex } from './compile.ts';
 import { RegexTooComplexError } from './errors.ts';
 import { sampleLanguage } from './sample.ts';
+import { findNlRxTurk } from './nlrx.ts';
 
-const TARG = '/work/shared/data/nl-rx-turk/targ.txt';
+const TURK = findNlRxTurk();
+const TARG = TURK ? join(TURK, 'targ.txt') : 'NLRX_TURK_DIR (unset)';
 const targLines = existsSync(TARG) ? readFileSync(TARG, 'utf8').split('\n') : null;
 if (!targLines) console.warn(`NL-RX-Turk targ.txt not found at ${TARG}: its tests are skipped`);
 

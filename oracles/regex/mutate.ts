@@ -14,7 +14,7 @@ import type { Rng } from '../../core/random.ts';
 import { printBrics, type Dialect, type RegexNode } from './ast.ts';
 import { ALL_CHARS, charSetOf, charSetOfChar, toDfa } from './automaton.ts';
 import { compareDfas } from './equivalence.ts';
-import { RegexTooComplexError } from './errors.ts';
+import { isStackOverflow, RegexTooComplexError } from './errors.ts';
 
 export type MutationOperator = {
   name: string;
@@ -245,7 +245,7 @@ export function changesLanguage(original: RegexNode, mutated: RegexNode): boolea
     const comparison = compareDfas(dfaOf(original), toDfa(mutated));
     return comparison !== null && comparison.decided && !comparison.equivalent;
   } catch (error) {
-    if (error instanceof RegexTooComplexError) return false;
+    if (error instanceof RegexTooComplexError || isStackOverflow(error)) return false;
     throw error;
   }
 }

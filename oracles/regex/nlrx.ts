@@ -55,7 +55,7 @@ export function loadNlRx(dir: string, options: NlRxOptions = {}): LoadedTasks {
  */
 export function findNlRxTurk(env: Record<string, string | undefined> = process.env): string | null {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-  const candidates = [env.NLRX_TURK_DIR, resolve(root, '..', 'shared', 'data', 'nl-rx-turk'), '/work/shared/data/nl-rx-turk'];
+  const candidates = [env.NLRX_TURK_DIR, resolve(root, '..', 'shared', 'data', 'nl-rx-turk')];
   for (const dir of candidates) {
     if (dir && existsSync(join(dir, 'targ.txt')) && existsSync(join(dir, 'src.txt'))) return dir;
   }

@@ -15,6 +15,7 @@ import { compileCandidate as compileWithin, isVerdictError, matchFailure, MAX_AN
 import { compileRegex, type CompiledRegex } from './compile.ts';
 import { parseEcmascript } from './ecmascript.ts';
 import { compareLanguages, isEmptyLanguage } from './equivalence.ts';
+import { isStackOverflow, RegexTooComplexError } from './errors.ts';
 import { extractRegex } from './extract.ts';
 import { regexHardener } from './hardener.ts';
 import { caseWitness, generateHiddenTests } from './hidden-tests.ts';
@@ -76,7 +77,13 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
     if (from === to) return program;
     const node = parseInDialect(program, from);
     if (!node) return program;
-    return to === 'ecmascript' ? printEcmascript(node) : printBrics(node);
+    try {
+      return to === 'ecmascript' ? printEcmascript(node) : printBrics(node);
+    } catch (error) {
+      // `&` / `~` print through a DFA; past its budget the sim answers in the gold's notation (a failed turn, not a crash).
+      if (error instanceof RegexTooComplexError || isStackOverflow(error)) return program;
+      throw error;
+    }
   }
 
   async function check(prepared: RegexPrepared, candidate: Candidate): Promise<Verdict> {
