@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { killLeftovers, processesWith, waitFor } from '../oracles/python/pool/process-scan.ts';
+import { formatEvaluation } from './eval-python.ts';
 
 const bin = fileURLToPath(new URL('../bin/witness.js', import.meta.url));
 const fixtures = fileURLToPath(new URL('../fixtures', import.meta.url));
@@ -37,6 +38,8 @@ describe('witness eval bigcodebench', () => {
         { task_id: t2.task_id, solution: 'import csv, io\ndef task_func(csv_text):\n    return list(csv.DictReader(io.StringIO(csv_text)))\n' },
         { task_id: t3.task_id, solution: 'def task_func(json_str):\n    while True:\n        pass\n' },
         { task_id: 'Nope/1', solution: 'x' },
+        { task_id: t0.task_id },
+        { task_id: t1.task_id, solution: 42 },
       ]
         .map((s) => JSON.stringify(s))
         .concat('not json')
@@ -45,14 +48,26 @@ describe('witness eval bigcodebench', () => {
     const run = witness('eval', 'bigcodebench', '--data', data, '--samples', samples, '--time-limit', '1', '--json');
     expect(run.status, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout);
-    expect(result).toMatchObject({ benchmark: 'bigcodebench', tasks: 4, samples: 5, evaluatedTasks: 4, passAt: { 'pass@1': 0.5 } });
+    // The two broken samples count as failed samples of their tasks: pass@1 = (1/2 + 1/2 + 0 + 0) / 4.
+    expect(result).toMatchObject({ benchmark: 'bigcodebench', tasks: 4, samples: 7, evaluatedTasks: 4, passAt: { 'pass@1': 0.25 } });
+    const broken = result.results.flatMap((r: { samples: { line: number; status: string; error?: string }[] }) => r.samples).filter((s: { line: number }) => s.line >= 6);
+    expect(broken).toEqual([
+      expect.objectContaining({ line: 6, status: 'fail', passed: 0, error: `no-artifact: ${samples}:6 has no "solution" or "completion" string` }),
+      expect.objectContaining({ line: 7, status: 'fail', passed: 0, error: `no-artifact: ${samples}:7 has a "solution" that is a number, not a string` }),
+    ]);
+    expect(result.issues).toEqual([
+      { item: `${samples}:5`, message: 'task Nope/1 is not in the dataset (not scored)' },
+      { item: `${samples}:6`, message: `the sample of task ${t0.task_id} has no "solution" or "completion" string (scored as a failed sample)` },
+      { item: `${samples}:7`, message: `the sample of task ${t1.task_id} has a "solution" that is a number, not a string (scored as a failed sample)` },
+      { item: `${samples}:8`, message: expect.stringMatching(/invalid JSON/) },
+    ]);
+    expect(formatEvaluation(result)).toMatch(new RegExp(`issue: ${samples.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:6: the sample of task`));
     const byTask = Object.fromEntries(result.results.map((r: { taskId: string; samples: unknown[] }) => [r.taskId, r.samples[0]]));
     expect(byTask[t0.task_id]).toMatchObject({ status: 'pass', passed: 4, total: 4 });
     expect(byTask[t1.task_id]).toMatchObject({ status: 'pass' });
     expect(byTask[t2.task_id]).toMatchObject({ status: 'fail', failing: ['test_basic', 'test_quoted_field'] });
     expect(byTask[t2.task_id].details.test_basic).toMatch(/AssertionError: Lists differ/);
     expect(byTask[t3.task_id]).toMatchObject({ status: 'timeout' });
-    expect(result.issues.map((i: { message: string }) => i.message)).toEqual([expect.stringMatching(/invalid JSON/), 'task Nope/1 is not in the dataset']);
   }, 120_000);
 
   it('lists tasks whose libraries are missing apart, and explains its options', () => {
@@ -86,6 +101,7 @@ describe('witness eval dscodebench', () => {
         { problem_id: a.problem_id, response: 'Sure:\n```python\ndef word_frequencies(text):\n    return {}\n```\nand a second block\n```python\nprint(1)\n```' },
         { problem_id: b.problem_id, response: 'no code here' },
         { problem_id: c.problem_id, solution: c.ground_truth_code },
+        { problem_id: c.problem_id, response: ['not', 'text'] },
       ]
         .map((s) => JSON.stringify(s))
         .join('\n'),
@@ -93,11 +109,13 @@ describe('witness eval dscodebench', () => {
     const run = witness('eval', 'dscodebench', '--data', data, '--samples', samples, '--json');
     expect(run.status, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout);
-    expect(result.passAt['pass@1']).toBeCloseTo((0.5 + 0 + 1) / 3, 10);
+    expect(result.passAt['pass@1']).toBeCloseTo((0.5 + 0 + 0.5) / 3, 10);
+    expect(result.issues).toEqual([{ item: `${samples}:5`, message: `the sample of task ${c.problem_id} has a "response" that is an array, not a string (scored as a failed sample)` }]);
     const [first, second, third] = result.results;
     expect(first.samples.map((s: { status: string; passed: number }) => [s.status, s.passed])).toEqual([['pass', 200], ['fail', expect.any(Number)]]);
     expect(Object.values(first.samples[1].details)[0]).toMatch(/^input '.*': expected \{.*\}, got \{\}$/);
-    expect(second.samples[0]).toMatchObject({ status: 'fail', error: 'no-artifact: the sample has no program' });
+    expect(second.samples[0]).toMatchObject({ status: 'fail', error: `no-artifact: ${samples}:3 has no Python code in its "response"` });
+    expect(third.samples[1]).toMatchObject({ status: 'fail', passed: 0, line: 5 });
     expect(third.samples[0]).toMatchObject({ status: 'pass', passed: 200 });
   }, 120_000);
 });

@@ -11,8 +11,9 @@ import { loadBigCodeBench } from '../oracles/python/bigcodebench/loader.ts';
 import { sampleSolution } from '../oracles/python/bigcodebench/program.ts';
 import { dsCodeBenchOracle } from '../oracles/python/dscodebench/oracle.ts';
 import { loadDsCodeBench } from '../oracles/python/dscodebench/loader.ts';
-import { evaluateSamples, readSamples, type Evaluation } from '../oracles/python/evaluate.ts';
+import { evaluateSamples, readSamples, type Evaluation, type SampleProgram } from '../oracles/python/evaluate.ts';
 import { extractPython } from '../oracles/python/extract.ts';
+import { jsonKind } from '../oracles/python/jsonl.ts';
 import { BACKEND_CHOICES, parseBackendChoice, type BackendChoice } from '../oracles/python/sandbox/select.ts';
 import type { CommandGroups } from './registrar.ts';
 import { positiveInteger, positiveNumber, progressLine } from './options.ts';
@@ -75,7 +76,7 @@ export async function evaluateBigCodeBench(o: CommonOptions & { calibrated: bool
   const prompts = new Map(loaded.tasks.map((t) => [t.id, String(t.context?.completePrompt ?? '')] as const));
   const { samples, issues } = readSamples(o.samples, 'task_id', (sample) => {
     const solution = sampleSolution(sample, prompts.get(String(sample.task_id)) ?? '');
-    return solution === null ? null : { source: solution, extraction: 'whole-reply' };
+    return typeof solution === 'string' ? { source: solution, extraction: 'whole-reply' } : { ...solution, malformed: true };
   });
   const oracle = bigCodeBenchOracle({ calibrated: o.calibrated, ...(o.timeLimit ? { timeLimitS: o.timeLimit } : {}), ...sandboxOptions(o) });
   try {
@@ -88,10 +89,12 @@ export async function evaluateBigCodeBench(o: CommonOptions & { calibrated: bool
 /** Scores DSCodeBench samples (problem_id + solution code, or + the model's response, whose first code block counts). */
 export async function evaluateDsCodeBench(o: CommonOptions & { timeLimit?: number; noOpFloatBranches?: boolean }): Promise<Evaluation> {
   const loaded = loadDsCodeBench(o.data);
-  const { samples, issues } = readSamples(o.samples, 'problem_id', (sample): Candidate | null => {
+  const { samples, issues } = readSamples(o.samples, 'problem_id', (sample): SampleProgram => {
     if (typeof sample.solution === 'string') return { source: sample.solution, extraction: 'whole-reply' };
-    if (typeof sample.response === 'string') return extractPython(sample.response, 'first');
-    return null;
+    if (typeof sample.response === 'string') return extractPython(sample.response, 'first') ?? { problem: 'has no Python code in its "response"', malformed: false };
+    const [field, value] = sample.solution !== undefined ? ['solution', sample.solution] : ['response', sample.response];
+    if (value !== undefined) return { problem: `has a "${field}" that is ${jsonKind(value)}, not a string`, malformed: true };
+    return { problem: 'has no "solution" or "response" string', malformed: true };
   });
   const oracle = dsCodeBenchOracle({
     ...(o.timeLimit ? { candidateDeadlineMs: o.timeLimit * 1000 } : {}),

@@ -15,7 +15,16 @@ export interface SampleInput {
   /** The program to run, or null when the sample has none (then it fails as no-artifact). */
   candidate: Candidate | null;
   line: number;
+  /** `file:line` of the sample. */
+  item: string;
+  /** Why there is no program (when `candidate` is null), e.g. `has no "solution" or "completion" string`. */
+  missing?: string;
+  /** The entry itself is malformed (a field missing or of the wrong type), not a reply without code: also an issue. */
+  malformed?: boolean;
 }
+
+/** Where a sample's program is, or why it has none: malformed entries are issues, replies without code are not. */
+export type SampleProgram = Candidate | { problem: string; malformed: boolean };
 
 export interface SampleResult {
   line: number;
@@ -52,7 +61,7 @@ export interface Evaluation {
 export function readSamples(
   path: string,
   idField: string,
-  toCandidate: (sample: Record<string, unknown>) => Candidate | null,
+  toCandidate: (sample: Record<string, unknown>) => SampleProgram,
 ): { samples: SampleInput[]; issues: { item: string; message: string }[] } {
   const { records, issues } = readJsonl(path);
   const out: SampleInput[] = [];
@@ -63,7 +72,10 @@ export function readSamples(
       problems.push({ item: `${path}:${line}`, message: `the sample has no ${idField}` });
       continue;
     }
-    out.push({ taskId: String(id), candidate: toCandidate(value), line });
+    const program = toCandidate(value);
+    const item = `${path}:${line}`;
+    if ('problem' in program) out.push({ taskId: String(id), candidate: null, line, item, missing: program.problem, malformed: program.malformed });
+    else out.push({ taskId: String(id), candidate: program, line, item });
   }
   return { samples: out, issues: problems };
 }
@@ -104,13 +116,14 @@ export interface EvaluateOptions<P extends PreparedTask> {
 export async function evaluateSamples<P extends PreparedTask>(options: EvaluateOptions<P>): Promise<Evaluation> {
   const { loaded, oracle } = options;
   const byTask = new Map<string, SampleInput[]>();
-  const issues = [...loaded.issues, ...options.sampleIssues];
+  const sampleIssues = [...options.sampleIssues];
   const known = new Map(loaded.tasks.map((t) => [t.id, t] as const));
   for (const sample of options.samples) {
     if (!known.has(sample.taskId)) {
-      issues.push({ item: `sample line ${sample.line}`, message: `task ${sample.taskId} is not in the dataset` });
+      sampleIssues.push({ item: sample.item, message: `task ${sample.taskId} is not in the dataset (not scored)` });
       continue;
     }
+    if (sample.malformed) sampleIssues.push({ item: sample.item, message: `the sample of task ${sample.taskId} ${sample.missing} (scored as a failed sample)` });
     const list = byTask.get(sample.taskId) ?? [];
     list.push(sample);
     byTask.set(sample.taskId, list);
@@ -131,7 +144,8 @@ export async function evaluateSamples<P extends PreparedTask>(options: EvaluateO
     const out: SampleResult[] = [];
     for (const sample of samples) {
       if (!sample.candidate) {
-        out.push({ line: sample.line, status: 'fail', failing: [...prepared.caseIds], passed: 0, total: prepared.caseIds.length, error: 'no-artifact: the sample has no program', details: {} });
+        const error = `no-artifact: ${sample.item} ${sample.missing ?? 'has no program'}`;
+        out.push({ line: sample.line, status: 'fail', failing: [...prepared.caseIds], passed: 0, total: prepared.caseIds.length, error, details: {} });
         continue;
       }
       try {
@@ -159,8 +173,14 @@ export async function evaluateSamples<P extends PreparedTask>(options: EvaluateO
     evaluatedTasks: evaluated.length,
     passAt: passAtKTable(evaluated.map((r) => ({ n: r.samples.length, c: r.samples.filter((s) => s.status === 'pass').length }))),
     environmentMissing: results.filter((r) => r.status === 'environment-missing').map((r) => ({ taskId: r.taskId, message: r.message ?? '' })),
+    // Dataset issues first, then the samples file's, in line order.
+    issues: [...loaded.issues, ...sampleIssues.sort((a, b) => lineOf(a.item) - lineOf(b.item))],
     harnessErrors: results.filter((r) => r.status === 'harness-error').map((r) => ({ taskId: r.taskId, message: r.message ?? '' })),
-    issues,
     results,
   };
+}
+
+function lineOf(item: string): number {
+  const line = Number(/:(\d+)$/.exec(item)?.[1]);
+  return Number.isFinite(line) ? line : 0;
 }

@@ -57,6 +57,13 @@ export function readJsonl(path: string): { records: JsonlRecord[]; issues: Jsonl
   return { records, issues };
 }
 
+/** What a JSON value is, in words ("a number", "null", "an array"). */
+export function jsonKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
 /** The string fields of a record, or the names of those missing or not strings. */
 export function stringFields<K extends string>(value: Record<string, unknown>, keys: readonly K[]): { fields: Record<K, string>; missing: K[] } {
   const fields = {} as Record<K, string>;

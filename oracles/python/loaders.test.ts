@@ -82,7 +82,10 @@ describe('the BigCodeBench loader', () => {
     expect(programFor('def task_func():\n    return 1\n', 'def task_func():\n', false)).toBe('def task_func():\n    return 1\n');
     expect(sampleSolution({ solution: 'a' }, 'P')).toBe('a');
     expect(sampleSolution({ completion: '    return 2' }, 'P')).toBe('P    return 2');
-    expect(sampleSolution({}, 'P')).toBeNull();
+    expect(sampleSolution({}, 'P')).toEqual({ problem: 'has no "solution" or "completion" string' });
+    expect(sampleSolution({ solution: 7 }, 'P')).toEqual({ problem: 'has a "solution" that is a number, not a string' });
+    expect(sampleSolution({ solution: null, completion: '    pass' }, 'P')).toBe('P    pass');
+    expect(sampleSolution({ completion: ['x'] }, 'P')).toEqual({ problem: 'has a "completion" that is an array, not a string' });
   });
 });
 
