@@ -1,9 +1,13 @@
 /** `witness check regex` on the cases the exact check used to get wrong or leave unsaid. */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const bin = fileURLToPath(new URL('../bin/witness.js', import.meta.url));
+const fixtures = fileURLToPath(new URL('../fixtures/nl-rx', import.meta.url));
 const check = (...args: string[]) => spawnSync(process.execPath, [bin, 'check', 'regex', ...args], { encoding: 'utf8', timeout: 60_000 });
 
 describe('witness check regex: verdicts that must be right', () => {
@@ -55,5 +59,20 @@ describe('witness check regex: undecided comparisons never claim success', () =>
   it('documents the exit statuses in --help', () => {
     const help = check('--help');
     expect(help.stdout).toMatch(/3 when the hidden tests pass but equivalence is undecided/);
+  });
+});
+
+describe('witness eval nl-rx: hostile predictions', () => {
+  it('scores a prediction no engine can run as an invalid prediction naming why, and the rest as usual', () => {
+    const golds = readFileSync(join(fixtures, 'targ.txt'), 'utf8').trimEnd().split('\n');
+    const predictions = golds.map((gold, i) => (i === 0 ? 'a'.repeat(200_000) : i === 1 ? '('.repeat(30_000) + 'dog' + ')'.repeat(30_000) : gold));
+    const file = join(mkdtempSync(join(tmpdir(), 'witness-eval-')), 'pred.txt');
+    writeFileSync(file, `${predictions.join('\n')}\n`);
+    const run = spawnSync(process.execPath, [bin, 'eval', 'nl-rx', '--data', fixtures, '--predictions', file, '--json'], { encoding: 'utf8', timeout: 60_000 });
+    expect(run.status, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.items[0]).toMatchObject({ status: 'invalid-prediction', correct: false, message: expect.stringMatching(/^too-complex: the regex is 200,000 characters long/) });
+    expect(result.items[1]).toMatchObject({ status: 'invalid-prediction', correct: false, message: expect.stringMatching(/^too-complex: .*nested too deeply/) });
+    expect(result.correct).toBe(golds.length - 2);
   });
 });

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Dialect } from '../oracles/regex/ast.ts';
+import { compileCandidate, isVerdictError } from '../oracles/regex/candidate.ts';
 import { compileRegex, type CompiledRegex } from '../oracles/regex/compile.ts';
 import { compareLanguages } from '../oracles/regex/equivalence.ts';
 
@@ -82,12 +83,9 @@ function scoreItem(line: number, gold: string, prediction: string, dialect: Dial
   } catch (error) {
     return { ...base, correct: false, status: 'invalid-gold', message: (error as Error).message };
   }
-  let predicted: CompiledRegex;
-  try {
-    predicted = compileRegex(prediction, dialect);
-  } catch (error) {
-    return { ...base, correct: false, status: 'invalid-prediction', message: (error as Error).message };
-  }
+  // The oracle's own rules for an answer: the length limit, syntax, automata past their budgets.
+  const predicted = compileCandidate({ source: prediction, extraction: 'whole-reply' }, dialect);
+  if (isVerdictError(predicted)) return { ...base, correct: false, status: 'invalid-prediction', message: `${predicted.kind}: ${predicted.message}` };
   const comparison = compareLanguages(goldRegex, predicted);
   if (!comparison.decided) return { ...base, correct: false, status: 'undecided', message: comparison.reason };
   if (comparison.equivalent) return { ...base, correct: true, status: 'equivalent' };
