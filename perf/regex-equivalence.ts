@@ -6,15 +6,17 @@
  * operators, without the "distinct language" filter). Side by side on the same pairs:
  * - refa's `DFA.structurallyEqual` on the two minimal DFAs (the shortcut the comparison used to take),
  * - `compareLanguages` (the oracle's comparison).
+ * - the lazy product of derivatives alone (`lazyComparison`, what decides pairs without full DFAs).
  * A verdict "equivalent" is wrong when the shortest difference automaton (refa, no shortcut) has a
  * word that the reference membership (brute-force recursion over the AST) accepts on exactly one
- * side. Every counterexample `compareLanguages` reports is checked against the same reference.
+ * side. Every counterexample `compareLanguages` or the lazy product reports is checked against the
+ * same reference; the lazy product's verdicts are also compared with compareLanguages'.
  */
 import { Rng } from '../core/random.ts';
 import { printBrics, type RegexNode } from '../oracles/regex/ast.ts';
 import { bruteForceMatches } from '../oracles/regex/brute-force.ts';
 import { compileRegex, type CompiledRegex } from '../oracles/regex/compile.ts';
-import { compareLanguages, shortestDifference } from '../oracles/regex/equivalence.ts';
+import { compareLanguages, lazyComparison, shortestDifference, type Comparison } from '../oracles/regex/equivalence.ts';
 import { mutateRegex } from '../oracles/regex/mutate.ts';
 import { findNlRxTurk, loadNlRx } from '../oracles/regex/nlrx.ts';
 
@@ -48,6 +50,21 @@ let badCounterexamples = 0;
 let undecided = 0;
 let shortcutMs = 0;
 let compareMs = 0;
+let lazyMs = 0;
+let lazyUndecided = 0;
+let lazyDisagreements = 0;
+let lazyBadCounterexamples = 0;
+const lazyTimes: number[] = [];
+
+/** Counterexamples that the reference does not confirm (0 or 1 per side). */
+function badWords(comparison: Comparison, gold: RegexNode, mutant: RegexNode): number {
+  if (!comparison.decided || comparison.equivalent) return 0;
+  const fp = comparison.falsePositive;
+  const fn = comparison.falseNegative;
+  const okFp = fp === undefined || (bruteForceMatches(mutant, fp) && !bruteForceMatches(gold, fp));
+  const okFn = fn === undefined || (bruteForceMatches(gold, fn) && !bruteForceMatches(mutant, fn));
+  return !okFp || !okFn || (fp === undefined && fn === undefined) ? 1 : 0;
+}
 const examples: string[] = [];
 const rng = new Rng(20_240);
 for (const task of tasks) {
@@ -78,12 +95,17 @@ for (const task of tasks) {
   }
   if (!comparison.decided) undecided++;
   else if (comparison.equivalent && difference !== null) wrongNew++;
-  else if (!comparison.equivalent) {
-    const fp = comparison.falsePositive;
-    const fn = comparison.falseNegative;
-    const okFp = fp === undefined || (bruteForceMatches(mutant.node!, fp) && !bruteForceMatches(gold.node!, fp));
-    const okFn = fn === undefined || (bruteForceMatches(gold.node!, fn) && !bruteForceMatches(mutant.node!, fn));
-    if (!okFp || !okFn || (fp === undefined && fn === undefined)) badCounterexamples++;
+  else badCounterexamples += badWords(comparison, gold.node!, mutant.node!);
+
+  started = performance.now();
+  const lazy = lazyComparison(gold.node!, mutant.node!).comparison;
+  const ms = performance.now() - started;
+  lazyMs += ms;
+  lazyTimes.push(ms);
+  if (!lazy.decided) lazyUndecided++;
+  else {
+    if (comparison.decided && lazy.equivalent !== comparison.equivalent) lazyDisagreements++;
+    lazyBadCounterexamples += badWords(lazy, gold.node!, mutant.node!);
   }
 }
 
@@ -91,4 +113,8 @@ const percent = (n: number) => `${((100 * n) / Math.max(pairs, 1)).toFixed(2)} %
 console.log(`${pairs} NL-RX-Turk golds × one mutation each (${skipped} skipped: no mutation or mutant past the DFA budget)`);
 console.log(`  refa structurallyEqual shortcut: ${wrongShortcut} wrong "equivalent" (${percent(wrongShortcut)}), ${shortcutMs.toFixed(0)} ms in total`);
 console.log(`  compareLanguages               : ${wrongNew} wrong "equivalent" (${percent(wrongNew)}), ${badCounterexamples} bad counterexamples, ${undecided} undecided, ${compareMs.toFixed(0)} ms in total`);
+console.log(`  lazy product alone            : ${lazyDisagreements} verdicts unlike compareLanguages, ${lazyBadCounterexamples} bad counterexamples, ${lazyUndecided} undecided, ${lazyMs.toFixed(0)} ms in total`);
+const sorted = lazyTimes.sort((a, b) => a - b);
+const at = (q: number) => (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN).toFixed(2);
+console.log(`    per pair: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms; ratio lazy / compareLanguages in total: ${(lazyMs / Math.max(compareMs, 1e-9)).toFixed(2)}×`);
 for (const example of examples) console.log(`    e.g. ${example}`);
