@@ -17,18 +17,9 @@
 import { JS, type CharSet } from 'refa';
 import { ALL_CHARS, toDfa, withNodeBudget } from './automaton.ts';
 import { parseBrics } from './brics.ts';
+import type { Dialect, RegexNode } from './regex-node.ts';
 
-export type Dialect = 'ecmascript' | 'brics';
-
-export type RegexNode =
-  | { type: 'chars'; set: CharSet; text: string }
-  | { type: 'seq'; items: RegexNode[] }
-  | { type: 'alt'; options: RegexNode[] }
-  | { type: 'repeat'; node: RegexNode; min: number; max: number }
-  | { type: 'and'; left: RegexNode; right: RegexNode }
-  | { type: 'not'; node: RegexNode }
-  | { type: 'none' }
-  | { type: 'anything' };
+export type { Dialect, RegexNode };
 
 export const DIALECTS: readonly Dialect[] = ['ecmascript', 'brics'];
 

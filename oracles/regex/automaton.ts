@@ -14,7 +14,7 @@
  * `copy()` before any in-place operation such as `complement()`.
  */
 import { CharSet, DFA, ENFA, TooManyNodesError, type Char, type NodeFactory, type ReadonlyDFA } from 'refa';
-import type { RegexNode } from './ast.ts';
+import type { RegexNode } from './regex-node.ts';
 import { RegexTooComplexError } from './errors.ts';
 
 export { RegexTooComplexError };

@@ -20,7 +20,7 @@
  * the same number of digits, exactly that many digits (zero-padded); otherwise any number of
  * leading zeros. `<identifier>` (named automata) is unsupported.
  */
-import type { RegexNode } from './ast.ts';
+import type { RegexNode } from './regex-node.ts';
 import { ALL_CHARS, charSetOf, charSetOfChar } from './automaton.ts';
 import { RegexSyntaxError, RegexUnsupportedError } from './errors.ts';
 

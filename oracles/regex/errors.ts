@@ -10,7 +10,7 @@
  * - `RegexTooComplexError`: a regular language whose DFA exceeds the node budget
  *   (`MAX_DFA_NODES` in automaton.ts).
  */
-import type { Dialect } from './ast.ts';
+import type { Dialect } from './regex-node.ts';
 
 export class RegexSyntaxError extends Error {
   constructor(
