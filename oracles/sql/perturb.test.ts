@@ -89,4 +89,17 @@ describe('probe spaces', () => {
     expect(customers?.nullable).toEqual(['email', 'birth_year', 'loyalty_tier']);
     context.close();
   });
+
+  it('stay small and never throw whatever the candidate lists: huge IN lists, long strings, patterns SQLite refuses', () => {
+    const context = new DatabaseContext(path, { maxImageBytes: 1 << 30, perturbedCopies: 0, seed: 0, scratchDir: () => '/nonexistent' });
+    const list = `SELECT COUNT(*) FROM customers WHERE customer_id NOT IN (${Array.from({ length: 300_000 }, (_, i) => i).join(', ')})`;
+    expect(literalValues(list).length).toBeLessThanOrEqual(3 * 64);
+    expect(literalValues(`SELECT '${'x'.repeat(300)}', 'short'`)).toEqual(['short']);
+    const started = performance.now();
+    const [customers] = probeTables(context, list, `SELECT COUNT(*) FROM customers WHERE email LIKE '${'%'.repeat(60_000)}' OR city = 'Bristol'`);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(customers?.settable.find((s) => s.column === 'city')?.values).toContain('Bristol');
+    expect(editsArbitrary([customers!])).not.toBeNull();
+    context.close();
+  });
 });

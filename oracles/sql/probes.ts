@@ -32,12 +32,19 @@ function shiftDate(text: string, days: number): string {
   return shifted + text.slice(10);
 }
 
-/** String and number literals of the queries, plus neighbours (n ± 1, a date ± 1 day). */
+/** Literals used per pair of queries, and the longest string literal used: a query listing 100,000 values must not make 100,000 probes. */
+const MAX_LITERALS = 64;
+const MAX_LITERAL_LENGTH = 256;
+
+/** String and number literals of the queries (the first 64, strings up to 256 characters), plus neighbours (n ± 1, a date ± 1 day). */
 export function literalValues(...sqls: string[]): SqlValue[] {
   const values: SqlValue[] = [];
   for (const sql of sqls) {
+    let taken = 0;
     for (const t of tokenize(sql)) {
       if (isTrivia(t)) continue;
+      if ((t.type === 'number' || t.type === 'string') && ++taken > MAX_LITERALS) break;
+      if (t.type === 'string' && t.text.length > MAX_LITERAL_LENGTH + 2) continue;
       if (t.type === 'number' && /^[0-9.eE+-]+$/.test(t.text)) {
         const n = Number(t.text);
         if (Number.isFinite(n)) values.push(n, ...(Number.isInteger(n) ? [n - 1, n + 1] : []));
@@ -74,7 +81,12 @@ export function probeTables(context: DatabaseContext, ...sqls: string[]): ProbeT
           const fitting = literals.filter((v) => fitsColumn(v, column.type));
           for (const value of fitting) {
             const like = typeof value === 'string' && value.includes('%');
-            const rows = db.prepare(`SELECT rowid FROM ${q(table.name)} WHERE ${q(column.name)} ${like ? 'LIKE' : '='} ? LIMIT 6`).pluck().all(value) as number[];
+            let rows: number[] = [];
+            try {
+              rows = db.prepare(`SELECT rowid FROM ${q(table.name)} WHERE ${q(column.name)} ${like ? 'LIKE' : '='} ? LIMIT 6`).pluck().all(value) as number[];
+            } catch {
+              // A pattern SQLite refuses ("LIKE or GLOB pattern too complex") points at no row.
+            }
             for (const r of rows) interesting.add(r);
           }
           const values = [...fitting.filter((v) => !(typeof v === 'string' && v.includes('%'))), ...frequent].map(encodeValue);

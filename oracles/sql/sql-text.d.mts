@@ -8,8 +8,8 @@ export interface Token {
   start: number;
 }
 
-/** Splits SQL into tokens whose texts concatenate back to the input exactly. */
-export function tokenize(sql: string): Token[];
+/** Splits SQL into tokens whose texts concatenate back to the input exactly; with `limit`, only up to that many non-trivia tokens. */
+export function tokenize(sql: string, limit?: number): Token[];
 /** Whitespace and comments. */
 export function isTrivia(token: Token): boolean;
 /** `"it""s"` → `'it"s'`. */

@@ -6,14 +6,19 @@ const WORD_START = /[A-Za-z_\u0080-\uffff]/;
 const WORD_PART = /[A-Za-z0-9_$\u0080-\uffff]/;
 const OPERATORS = ['->>', '->', '||', '<=', '>=', '<>', '!=', '==', '<<', '>>'];
 
-/** Splits SQL into tokens whose texts concatenate back to the input exactly. */
-export function tokenize(sql) {
+/**
+ * Splits SQL into tokens whose texts concatenate back to the input exactly; with `limit`, stops
+ * after that many tokens that are not whitespace or comments (what a look at a statement's start needs).
+ */
+export function tokenize(sql, limit = Infinity) {
   const tokens = [];
   let i = 0;
   const n = sql.length;
+  let significant = 0;
   const push = (type, end) => {
     tokens.push({ type, text: sql.slice(i, end), start: i });
     i = end;
+    if (type !== 'space' && type !== 'comment') significant++;
   };
   const closing = (quote, from) => {
     // Quoted runs end at the first unpaired quote ('' inside '…' is an escaped quote); unterminated runs take the rest.
@@ -26,7 +31,7 @@ export function tokenize(sql) {
     }
     return n;
   };
-  while (i < n) {
+  while (i < n && significant < limit) {
     const c = sql[i];
     const next = sql[i + 1];
     if (/\s/.test(c)) {
@@ -174,7 +179,7 @@ const READING_PRAGMAS_WITH_ARGUMENT = new Set([
  * EXCLUSIVE`): they would change the warm connection for every later query.
  */
 export function settingPragma(sql) {
-  const words = tokenize(sql).filter((t) => !isTrivia(t));
+  const words = tokenize(sql, 5).filter((t) => !isTrivia(t));
   if (words[0]?.type !== 'word' || words[0].text.toUpperCase() !== 'PRAGMA') return false;
   const named = words[2]?.text === '.' ? 3 : 1;
   const argument = words[named + 1]?.text;
