@@ -1,7 +1,7 @@
 /**
  * The dscodebench and bigcodebench suites end to end: `vitest run --project bench` with the sim
  * model, the reporter's table, results.json and the run store. DSCodeBench runs on a
- * subset of its fixtures (four tasks, through WITNESS_DSCODEBENCH_DATA) to keep this test short; `npm run bench` runs
+ * subset of its fixtures (six tasks, scipy and scikit-learn among them, through WITNESS_DSCODEBENCH_DATA) to keep this test short; `npm run bench` runs
  * them all. Then the bigcodebench suite against the scripted OpenAI-compatible server (real HTTP)
  * answering with a program too deep for CPython and with an output bomb.
  */
@@ -48,16 +48,16 @@ describe('the Python benchmark suites on the sim model', () => {
 
   it('dscodebench: 200 seeded cases per task, hardening after success, no harness errors', async () => {
     const all = readFileSync(join(root, 'fixtures/dscodebench/dscodebench.jsonl'), 'utf8').trim().split('\n');
-    const subset = all.filter((line) => /"problem_id": "witness_(std_00[23]|np_001|pd_007)"/.test(line));
-    expect(subset).toHaveLength(4);
+    const subset = all.filter((line) => /"problem_id": "witness_(std_00[23]|np_001|pd_007|sp_001|sk_001)"/.test(line));
+    expect(subset).toHaveLength(6);
     const data = join(mkdtempSync(join(tmpdir(), 'witness-ds-subset-')), 'subset.jsonl');
     writeFileSync(data, `${subset.join('\n')}\n`);
     const { run, dir } = bench('dscodebench', { WITNESS_DSCODEBENCH_DATA: data });
     expect(run.status, run.stderr.slice(-2000)).toBe(0);
     expect(run.stdout).toMatch(/dscodebench · sim \(privileged\)/);
-    for (const strategy of STRATEGIES) expect(run.stdout).toMatch(new RegExp(`│ ${strategy} +│ +4 │`));
+    for (const strategy of STRATEGIES) expect(run.stdout).toMatch(new RegExp(`│ ${strategy} +│ +6 │`));
     const results = await readResultsFile(join(dir, 'out', 'results.json'));
-    expect(results.trajectories).toHaveLength(4 * STRATEGIES.length);
+    expect(results.trajectories).toHaveLength(6 * STRATEGIES.length);
     expect(results.trajectories.every((t) => t.outcome.status !== 'harness-error' && t.caseIds.length >= 200)).toBe(true);
     const solved = results.trajectories.filter((t) => t.outcome.status === 'solved');
     expect(solved.length).toBeGreaterThan(0);

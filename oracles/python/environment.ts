@@ -5,6 +5,7 @@
  */
 import { findEvent } from './pool/outcome.ts';
 import type { WorkerPool } from './pool/pool.ts';
+import { sandboxInterpreter } from './sandbox/interpreter.ts';
 import { DEFAULT_LIMITS } from './sandbox/limits.ts';
 
 export interface ModuleStatus {
@@ -44,13 +45,21 @@ const PACKAGES: Record<string, { apt?: string; pip: string }> = {
   lightgbm: { pip: 'lightgbm' },
 };
 
+function interpreterName(): string {
+  try {
+    return sandboxInterpreter().python;
+  } catch {
+    return 'the sandbox\'s Python';
+  }
+}
+
 function installHint(missing: string[]): string {
   const apt = missing.map((m) => PACKAGES[m]?.apt).filter((p): p is string => Boolean(p));
   const pip = missing.filter((m) => !PACKAGES[m]?.apt).map((m) => PACKAGES[m]?.pip ?? m);
   const parts = [];
   if (apt.length) parts.push(`apt-get install ${apt.join(' ')}`);
-  if (pip.length) parts.push(`pip install ${pip.join(' ')} for ${process.env.WITNESS_PYTHON ?? '/usr/bin/python3'}`);
-  return `install with: ${parts.join('; ')}`;
+  if (pip.length) parts.push(`pip install ${pip.join(' ')} for ${interpreterName()}`);
+  return `install with: ${parts.join('; ')}; or build the full profile: npm run setup -- --python full`;
 }
 
 /** DSCodeBench's library names (its `library` field) as module names; the standard library needs none. */

@@ -30,11 +30,11 @@ describe('JSON Lines datasets', () => {
 });
 
 describe('the DSCodeBench loader', () => {
-  it('loads the 25 fixture tasks of the standard library, numpy and pandas', () => {
+  it('loads the 27 fixture tasks of the standard library, numpy, pandas, scipy and scikit-learn', () => {
     const { tasks, issues } = loadDsCodeBench(fixture('dscodebench/dscodebench.jsonl'));
     expect(issues).toEqual([]);
-    expect(tasks).toHaveLength(25);
-    expect(new Set(tasks.map((t) => t.context?.library))).toEqual(new Set(['Python', 'NumPy', 'Pandas']));
+    expect(tasks).toHaveLength(27);
+    expect(new Set(tasks.map((t) => t.context?.library))).toEqual(new Set(['Python', 'NumPy', 'Pandas', 'SciPy', 'Scikit-learn']));
     expect(tasks[0]).toMatchObject({ id: 'witness_std_001', benchmark: 'dscodebench', meta: { source: 'dscodebench.jsonl', line: 1 } });
     expect(String(tasks[0]?.context?.testScript)).toContain('def test_case_input_generator(n=200)');
   });

@@ -1,24 +1,32 @@
 """The phase kinds a worker can run, by name. Each handler gets the decoded payload, the result
-channel and the phase context (job folder, the folders of earlier phases, options)."""
-import bcb_observe
-import bcb_run
-import ds_compare
-import ds_run
-import env_describe
-import exec_program
+channel and the phase context (job folder, the folders of earlier phases, options). Handlers are
+imported when first needed (the worker warms them all), so that an interpreter without numpy still
+runs the kinds that need only the standard library."""
+import importlib
 
 HANDLERS = {
-    'exec': exec_program.run,
-    'env.describe': env_describe.run,
-    'ds.run': ds_run.run,
-    'ds.compare': ds_compare.run,
-    'bcb.run': bcb_run.run,
-    'bcb.observe': bcb_observe.run,
+    'exec': 'exec_program',
+    'env.describe': 'env_describe',
+    'ds.run': 'ds_run',
+    'ds.compare': 'ds_compare',
+    'bcb.run': 'bcb_run',
+    'bcb.observe': 'bcb_observe',
 }
 
 
+def warm():
+    """Imports every handler that can be imported here; returns the names of those that cannot."""
+    missing = []
+    for module in HANDLERS.values():
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            missing.append(module)
+    return missing
+
+
 def run(kind, payload, channel, context):
-    handler = HANDLERS.get(kind)
-    if handler is None:
+    module = HANDLERS.get(kind)
+    if module is None:
         raise ValueError('unknown phase kind %r' % (kind,))
-    handler(payload, channel, context)
+    importlib.import_module(module).run(payload, channel, context)

@@ -1,7 +1,9 @@
 """Moving outputs between phases without trusting them. A run phase pickles each output on its own;
-the judge loads them with an unpickler that only resolves the data types below, so a hostile
-output (an object whose pickle would call `os.system`) cannot run code in the judge. Values that
-cannot make that round trip travel as an opaque marker (type name and repr)."""
+the judge loads them with an unpickler that only resolves the data types below (and the classes of
+CLASS_MODULES), so a hostile output (an object whose pickle would call `os.system`) cannot run code
+in the judge. Values that cannot make that round trip travel as an opaque marker (type name and
+repr): the judge compares those by type and repr only (torch, tensorflow, keras and lightgbm
+objects among them)."""
 import io
 import pickle
 import sys
@@ -53,6 +55,17 @@ ALLOWED = {
     'pandas.core.internals.managers': {'BlockManager', 'SingleBlockManager'},
 }
 
+ALLOWED.update({
+    # A scikit-learn estimator or scipy distribution may hold a numpy random generator.
+    'numpy.random._pickle': {'__randomstate_ctor', '__bit_generator_ctor', '__generator_ctor'},
+})
+
+# Modules whose classes (never their functions) the judge may build: scipy's sparse matrices and
+# frozen multivariate distributions, scikit-learn's estimators and the Cython types they hold (a
+# fitted tree's Tree). Building such a class runs its constructor or __setstate__, which only store
+# data; no function of these modules can be named.
+CLASS_MODULES = ('scipy.sparse.', 'scipy.stats._multivariate', 'scipy.stats._covariance', 'sklearn.')
+
 OPAQUE = '__witness_opaque__'
 
 
@@ -60,6 +73,10 @@ class RestrictedUnpickler(pickle.Unpickler):
     def find_class(self, module, name):
         if name in ALLOWED.get(module, ()):
             return super().find_class(module, name)
+        if module.startswith(CLASS_MODULES) and not name.startswith('__'):
+            found = super().find_class(module, name)
+            if isinstance(found, type):
+                return found
         raise pickle.UnpicklingError('refused to load %s.%s (not a plain data type)' % (module, name))
 
 

@@ -49,7 +49,9 @@ def preload():
     import unittest  # noqa: F401  (the BigCodeBench phase needs it; warm it too)
     import doctest  # noqa: F401
     import pickle  # noqa: F401
-    import kinds  # noqa: F401
+    import kinds
+
+    kinds.warm()
     return versions
 
 

@@ -11,6 +11,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { BackendStatus, LaunchedWorker, SandboxBackend, WorkerLaunch } from './backend.ts';
+import { sandboxInterpreter, SYSTEM_PYTHON } from './interpreter.ts';
 import { prlimitArgs } from './limits.ts';
 import { SANDBOX_BIN_DIR, SANDBOX_HOSTNAME, sandboxPath, stagedSystemDir, virtualenvRoot } from './system-files.ts';
 import { killGroup, trackExit, unrefChild } from './spawned.ts';
@@ -19,7 +20,7 @@ export const SANDBOX_UID = 65534;
 export const SANDBOX_GID = 65534;
 
 export interface BwrapOptions {
-  /** The interpreter inside the sandbox (default /usr/bin/python3, Debian's, with apt numpy/pandas). */
+  /** The interpreter inside the sandbox (default: sandboxInterpreter(): WITNESS_PYTHON, the full profile, or Debian's). */
   python?: string;
   bwrap?: string;
   prlimit?: string;
@@ -33,7 +34,7 @@ export function interpreterBinds(python: string): string[] {
 }
 
 /** The bwrap command line (after `bwrap`) that starts the worker; `systemDir` is from stagedSystemDir. */
-export function bwrapArgs(spec: WorkerLaunch, python = '/usr/bin/python3', systemDir = stagedSystemDir(python)): string[] {
+export function bwrapArgs(spec: WorkerLaunch, python = SYSTEM_PYTHON, systemDir = stagedSystemDir(python)): string[] {
   const env = {
     ...spec.env,
     PATH: sandboxPath(python, SANDBOX_BIN_DIR),
@@ -87,7 +88,13 @@ function runsAsRoot(): boolean {
 export function bwrapBackend(options: BwrapOptions = {}): SandboxBackend {
   const bwrap = options.bwrap ?? 'bwrap';
   const prlimit = options.prlimit ?? 'prlimit';
-  const python = options.python ?? '/usr/bin/python3';
+  let python = SYSTEM_PYTHON;
+  let pythonError: string | undefined;
+  try {
+    python = options.python ?? sandboxInterpreter().python;
+  } catch (error) {
+    pythonError = (error as Error).message;
+  }
   const identity = runsAsRoot() ? { uid: SANDBOX_UID, gid: SANDBOX_GID } : {};
   let cached: BackendStatus | undefined;
 
@@ -96,6 +103,10 @@ export function bwrapBackend(options: BwrapOptions = {}): SandboxBackend {
     isolated: true,
     async status() {
       if (cached) return cached;
+      if (pythonError) return (cached = { available: false, reason: pythonError });
+      if (/^\/(tmp|sandbox|dev|proc|witness|opt\/witness)(\/|$)/.test(python)) {
+        return (cached = { available: false, reason: `the interpreter ${python} is in a folder the sandbox replaces with its own; install it elsewhere` });
+      }
       const version = spawnSync(bwrap, ['--version'], { encoding: 'utf8' });
       if (version.error || version.status !== 0) {
         cached = { available: false, reason: `bubblewrap is not installed (${version.error?.message ?? version.stderr.trim()}); install it with: apt-get install bubblewrap` };
@@ -114,11 +125,12 @@ export function bwrapBackend(options: BwrapOptions = {}): SandboxBackend {
       );
       cached =
         trial.status === 0
-          ? { available: true, detail: version.stdout.trim() }
+          ? { available: true, detail: `${version.stdout.trim()}, ${python}` }
           : { available: false, reason: `bwrap cannot create a sandbox here: ${(trial.stderr || trial.error?.message || `exit ${trial.status}`).trim()}` };
       return cached;
     },
     async launch(spec) {
+      if (pythonError) throw new Error(pythonError);
       const args = [...prlimitArgs(spec.maxAddressSpaceBytes, spec.maxFileSizeBytes), '--', bwrap, ...bwrapArgs(spec, python)];
       const child = spawn(prlimit, args, { env: {}, detached: true, stdio: ['pipe', 'pipe', 'pipe'], ...identity });
       const exited = trackExit(child);

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SandboxBackend } from './backend.ts';
 import { SANDBOX_GID, SANDBOX_UID } from './bwrap.ts';
+import { sandboxInterpreter } from './interpreter.ts';
 import { prlimitArgs } from './limits.ts';
 import { sandboxPath, stagedSystemDir } from './system-files.ts';
 import { killGroup, trackExit, unrefChild } from './spawned.ts';
@@ -21,7 +22,7 @@ export const PROCESS_BACKEND_WARNING =
   'the same user. Use the bwrap backend (apt-get install bubblewrap) for untrusted code.';
 
 export function processBackend(options: { python?: string; warn?: (message: string) => void } = {}): SandboxBackend {
-  const python = options.python ?? '/usr/bin/python3';
+  const python = options.python ?? sandboxInterpreter().python;
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
   (options.warn ?? ((m: string) => process.stderr.write(`\n${m}\n\n`)))(PROCESS_BACKEND_WARNING);
   return {
