@@ -33,7 +33,11 @@ export function resolveLimits(given: Partial<QueryLimits> = {}, source = 'sqlOra
   return limits;
 }
 
-/** Data memory for a SQLite process serving these limits: room for a result at the cap, its message and SQLite (≥ 512 MiB). */
+/**
+ * Data memory for a SQLite process serving these limits: room for a result at the byte cap, the
+ * message carrying it and SQLite itself — 3 × the cap, at least 384 MiB. Kept that low on purpose:
+ * a single value SQLite builds before the caps can see it (zeroblob(4e8)) can take no more.
+ */
 export function childMemoryMb(limits: QueryLimits): number {
-  return Math.max(512, Math.ceil((4 * limits.maxResultBytes) / MiB));
+  return Math.max(384, Math.ceil((3 * limits.maxResultBytes) / MiB));
 }

@@ -40,7 +40,7 @@ export interface SqlPoolOptions {
   pipeline?: number;
   /** Caps of every request that names none (default DEFAULT_QUERY_LIMITS). */
   limits?: Partial<QueryLimits>;
-  /** Data memory of a child in MiB (default: 512, or 4 × the byte cap when larger); needs prlimit. */
+  /** Data memory of a child in MiB (default: 384, or 3 × the byte cap when larger); needs prlimit. */
   memoryMb?: number;
   /** V8 heap limit of a child in MiB (default: memoryMb). */
   heapMb?: number;
