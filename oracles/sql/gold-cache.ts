@@ -14,11 +14,15 @@ import Database from 'better-sqlite3';
 import type { ExecResult } from './pool.ts';
 
 const VERSION = 1;
+const MAX_PENDING_BYTES = 32 * 1024 * 1024;
+const MAX_PENDING = 256;
 
 export class GoldCache {
   private readonly db: Database.Database;
   private readonly identities = new Map<string, string>();
   private readonly pending = new Map<string, ExecResult>();
+  /** Estimated bytes of the pending results: written once past 32 MiB, so a dev set's golds never pile up in memory. */
+  private pendingBytes = 0;
   private readonly select: Database.Statement<[string], { result: Buffer }>;
 
   constructor(readonly file: string) {
@@ -53,6 +57,8 @@ export class GoldCache {
     if (!result.ok && (result.kind === 'timeout' || result.kind === 'too-large' || result.kind === 'too-complex')) return;
     if (!result.ok && result.message.startsWith('the SQLite process')) return;
     this.pending.set(key, result);
+    this.pendingBytes += result.ok ? (result.bytes ?? 0) : 0;
+    if (this.pendingBytes > MAX_PENDING_BYTES || this.pending.size >= MAX_PENDING) this.flush();
   }
 
   flush(): void {
@@ -62,6 +68,7 @@ export class GoldCache {
       for (const [key, result] of this.pending) insert.run(key, serialize(result));
     })();
     this.pending.clear();
+    this.pendingBytes = 0;
   }
 
   close(): void {

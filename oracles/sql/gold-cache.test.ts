@@ -1,0 +1,49 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { GoldCache } from './gold-cache.ts';
+import type { ExecResult } from './pool.ts';
+import { temporaryFolders } from './testing.ts';
+
+const folders = temporaryFolders();
+afterAll(() => folders.removeAll());
+
+const rows = (file: string) => {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare('SELECT COUNT(*) FROM gold').pluck().get() as number;
+  } finally {
+    db.close();
+  }
+};
+
+describe('the gold cache', () => {
+  it('writes results out as they pile up, so a dev set’s gold results never all sit in memory', () => {
+    const file = join(folders.make('witness-gold-cache-'), 'gold.sqlite');
+    const cache = new GoldCache(file);
+    const big: ExecResult = { ok: true, columns: ['x'], rows: [['x'.repeat(1000)]], ms: 1, bytes: 20 * 1024 * 1024 };
+    cache.put('a', big);
+    expect(rows(file)).toBe(0);
+    cache.put('b', big);
+    expect(rows(file)).toBe(2);
+    for (let i = 0; i < 300; i++) cache.put(`small-${i}`, { ok: true, columns: ['x'], rows: [[i]], ms: 1, bytes: 16 });
+    expect(rows(file)).toBeGreaterThanOrEqual(2 + 256);
+    expect(cache.get('small-299')).toMatchObject({ ok: true, rows: [[299]] });
+    cache.close();
+    expect(rows(file)).toBe(302);
+  });
+
+  it('keeps no outcome that depends on the run rather than the query: timeouts, crashes, the caps', () => {
+    const file = join(folders.make('witness-gold-cache-'), 'gold.sqlite');
+    const cache = new GoldCache(file);
+    cache.put('t', { ok: false, kind: 'timeout', message: 'the query did not finish within 30 s', ms: 30_000 });
+    cache.put('l', { ok: false, kind: 'too-large', message: 'the result has more than 1,000,000 rows (the limit)', ms: 10 });
+    cache.put('c', { ok: false, kind: 'too-complex', message: 'the query text is 2,000,000 bytes long', ms: 0 });
+    cache.put('d', { ok: false, kind: 'runtime', message: 'the SQLite process died (SIGSEGV)', ms: 0 });
+    cache.put('s', { ok: false, kind: 'syntax', message: 'no such column: x', ms: 0 });
+    cache.close();
+    const again = new GoldCache(file);
+    expect(['t', 'l', 'c', 'd', 's'].map((k) => again.get(k)?.ok ?? null)).toEqual([null, null, null, null, false]);
+    again.close();
+  });
+});
