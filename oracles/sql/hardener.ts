@@ -10,7 +10,7 @@ import type { Hardener } from '../../core/oracle.ts';
 import { hash32 } from '../../core/random.ts';
 import { diffResults, normalizeSql, resultsEqual, type CompareMode } from './compare.ts';
 import type { DatabaseContext } from './database.ts';
-import type { SqlCase, SqlPrepared } from './oracle.ts';
+import type { SqlCase, SqlPrepared } from './prepared.ts';
 import { perturbImage, type Edit } from './perturb.ts';
 import type { DbRef, ExecResult } from './pool.ts';
 import { editsArbitrary, probeTables, type ProbeTable } from './probes.ts';

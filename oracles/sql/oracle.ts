@@ -9,11 +9,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Observer, Oracle, PreparedTask } from '../../core/oracle.ts';
+import type { Observer, Oracle } from '../../core/oracle.ts';
 import { TaskInputError } from '../../core/oracle.ts';
 import type { Candidate, JsonObject, Task, Verdict, Witness } from '../../core/types.ts';
 import { diffResults, hasTopLevelOrderBy, resultsEqual, type CompareMode } from './compare.ts';
 import { DatabaseContext } from './database.ts';
+import type { SqlCase, SqlPrepared } from './prepared.ts';
 import { extractSql } from './extract.ts';
 import { sqlHardener, type ProbeRegistry } from './hardener.ts';
 import { mutateSql, sqlMutants } from './mutate.ts';
@@ -59,25 +60,7 @@ export interface SqlOracleOptions {
   checkGoldMutants?: boolean;
 }
 
-export interface SqlCase {
-  id: string;
-  db: DbRef;
-  /** Identity of the database for result caching. */
-  key: string;
-  gold: ResultSet;
-  /** Counts toward the verdict (the original database, probe databases added by hardening). */
-  required: boolean;
-  /** For probe databases: how the copy differs from the original. */
-  change?: string[];
-}
-
-export interface SqlPrepared extends PreparedTask {
-  database: DatabaseContext;
-  cases: SqlCase[];
-  goldOrdered: boolean;
-  /** One-step mutants of the gold that SQLite prepares and whose result differs (the sim's first mistakes; empty when not checked). */
-  goldMutants: string[];
-}
+export type { SqlCase, SqlPrepared } from './prepared.ts';
 
 let sqliteVersion: string | undefined;
 /** The SQLite version better-sqlite3 bundles (read once, on first use). */
