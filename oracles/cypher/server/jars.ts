@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -13,16 +13,17 @@ import { fileURLToPath } from 'node:url';
 export const NEO4J_PROJECT_DIR = fileURLToPath(new URL('../../../neo4j/', import.meta.url));
 export const LAUNCHER_LIB_DIR = join(NEO4J_PROJECT_DIR, 'lib');
 export const LAUNCHER_MAIN_CLASS = 'witness.neo4j.Launcher';
-const SOURCE = join(NEO4J_PROJECT_DIR, 'src/main/java/witness/neo4j/Launcher.java');
+const SOURCES = join(NEO4J_PROJECT_DIR, 'src/main/java/witness/neo4j');
 const FETCH_SCRIPT = join(NEO4J_PROJECT_DIR, 'fetch-jars.sh');
 
-/** The stamp fetch-jars.sh writes once lib/ is complete for this pom.xml and Launcher.java. */
+/** The stamp fetch-jars.sh writes once lib/ is complete: pom.xml, then the launcher's .java files by name. */
 function expectedStamp(): string {
-  return createHash('sha256')
-    .update(readFileSync(join(NEO4J_PROJECT_DIR, 'pom.xml')))
-    .update(readFileSync(SOURCE))
-    .digest('hex')
-    .slice(0, 16);
+  const hash = createHash('sha256').update(readFileSync(join(NEO4J_PROJECT_DIR, 'pom.xml')));
+  const sources = readdirSync(SOURCES)
+    .filter((f) => f.endsWith('.java'))
+    .sort();
+  for (const file of sources) hash.update(readFileSync(join(SOURCES, file)));
+  return hash.digest('hex').slice(0, 16);
 }
 
 /** True when lib/ holds the jars and the compiled launcher for the current sources. */

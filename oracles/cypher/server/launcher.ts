@@ -20,6 +20,8 @@ export interface LauncherOptions {
   pageCacheMb?: number;
   /** Memory one transaction may use before Neo4j fails it (default 256 MB). */
   txMemoryMb?: number;
+  /** Memory all transactions together may use (default 60% of the heap). */
+  txTotalMemoryMb?: number;
   /** How long to wait for the ready line (default 180 s; the jar fetch has its own). */
   startupTimeoutMs?: number;
   log?: (line: string) => void;
@@ -80,7 +82,8 @@ export async function startLauncher(options: LauncherOptions = {}): Promise<Neo4
     `-Xms${Math.min(heapMb, 256)}m`,
     `-Xmx${heapMb}m`,
     '-XX:+UseSerialGC',
-    '-XX:+ExitOnOutOfMemoryError',
+    // No -XX:+ExitOnOutOfMemoryError: a candidate building a huge value (a string doubled 30 times,
+    // a list of 10^7 elements) must fail with Neo4j's OutOfMemoryError, not take the server down.
     ...JVM_FLAGS,
     '-cp',
     launcherClassPath(),
@@ -89,6 +92,7 @@ export async function startLauncher(options: LauncherOptions = {}): Promise<Neo4
     '--port=0',
     `--pagecache-mb=${options.pageCacheMb ?? 64}`,
     `--tx-memory-mb=${options.txMemoryMb ?? 256}`,
+    `--tx-total-memory-mb=${options.txTotalMemoryMb ?? Math.max(64, Math.floor(heapMb * 0.6))}`,
     '--delete-home',
   ];
   const started = performance.now();

@@ -7,7 +7,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.neo4j.configuration.GraphDatabaseInternalSettings;
@@ -26,9 +30,15 @@ import org.neo4j.kernel.internal.GraphDatabaseAPI;
 /**
  * Witness's Neo4j launcher: Neo4j 5.20 Community, embedded, with Bolt on a free loopback port and
  * authentication off. Prints one line {@code NEO4J_READY bolt://127.0.0.1:<port>} on stdout when
- * Bolt accepts connections, then serves until stdin closes (its parent went away) or the JVM gets
- * SIGTERM/SIGINT; either way the database is shut down cleanly and the line {@code NEO4J_STOPPED}
- * is printed.
+ * Bolt accepts connections, then serves until stdin closes, its parent process goes away (checked
+ * twice a second: a parent killed with SIGKILL leaves it re-parented) or the JVM gets SIGTERM/SIGINT;
+ * either way the database is shut down cleanly and the line {@code NEO4J_STOPPED} is printed. A
+ * shutdown that does not finish within {@code --stop-grace-s} (a query that never checks for
+ * termination keeps its thread busy) is cut short: the home is deleted and the JVM halts.
+ *
+ * <p>The {@link Reaper} stops queries that would otherwise outlive their welcome: those still running
+ * long after their transaction was terminated (a pure computation never checks), and the one filling
+ * the heap when it is nearly full.
  *
  * <p>Arguments (all {@code --name=value}, all optional):
  * <ul>
@@ -37,6 +47,9 @@ import org.neo4j.kernel.internal.GraphDatabaseAPI;
  *   <li>{@code --pagecache-mb=N}: page cache size (default 64);</li>
  *   <li>{@code --tx-memory-mb=N}: memory one transaction may use before it fails (default 256);</li>
  *   <li>{@code --tx-timeout-s=N}: server-wide transaction timeout, 0 = none (default 0);</li>
+ *   <li>{@code --tx-total-memory-mb=N}: memory all transactions together may use (default: no limit);</li>
+ *   <li>{@code --stop-grace-s=N}: how long a shutdown may take before the JVM halts (default 5);</li>
+ *   <li>{@code --reap-after-s=N}: stop a terminated query still running after N s, 0 = never (default 5);</li>
  *   <li>{@code --delete-home}: delete the home folder after shutdown.</li>
  * </ul>
  */
@@ -49,6 +62,9 @@ public final class Launcher {
         long pageCacheMb = 64;
         long txMemoryMb = 256;
         long txTimeoutS = 0;
+        long txTotalMemoryMb = 0;
+        long stopGraceS = 5;
+        long reapAfterS = 5;
         boolean deleteHome = false;
         for (String arg : args) {
             String value = arg.contains("=") ? arg.substring(arg.indexOf('=') + 1) : "";
@@ -57,6 +73,9 @@ public final class Launcher {
             else if (arg.startsWith("--pagecache-mb=")) pageCacheMb = Long.parseLong(value);
             else if (arg.startsWith("--tx-memory-mb=")) txMemoryMb = Long.parseLong(value);
             else if (arg.startsWith("--tx-timeout-s=")) txTimeoutS = Long.parseLong(value);
+            else if (arg.startsWith("--tx-total-memory-mb=")) txTotalMemoryMb = Long.parseLong(value);
+            else if (arg.startsWith("--stop-grace-s=")) stopGraceS = Long.parseLong(value);
+            else if (arg.startsWith("--reap-after-s=")) reapAfterS = Long.parseLong(value);
             else if (arg.equals("--delete-home")) deleteHome = true;
             else {
                 System.err.println("NEO4J_FAILED unknown argument: " + arg);
@@ -89,6 +108,7 @@ public final class Launcher {
                     .setConfig(GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period, 0)
                     .setConfig(GraphDatabaseInternalSettings.netty_server_shutdown_timeout, Duration.ofSeconds(2));
             if (txTimeoutS > 0) builder.setConfig(GraphDatabaseSettings.transaction_timeout, Duration.ofSeconds(txTimeoutS));
+            if (txTotalMemoryMb > 0) builder.setConfig(GraphDatabaseSettings.memory_transaction_global_max_size, ByteUnit.mebiBytes(txTotalMemoryMb));
             dbms = builder.build();
         } catch (Throwable error) {
             protocol.println("NEO4J_FAILED " + oneLine(error));
@@ -110,8 +130,22 @@ public final class Launcher {
         AtomicBoolean stopping = new AtomicBoolean(false);
         final Path homeDir = home;
         final boolean removeHome = deleteHome;
+        final long graceMs = stopGraceS * 1000;
         Runnable stop = () -> {
             if (!stopping.compareAndSet(false, true)) return;
+            Thread halt = new Thread(() -> {
+                try {
+                    Thread.sleep(graceMs);
+                } catch (InterruptedException done) {
+                    return;
+                }
+                System.err.println("shutdown did not finish within " + graceMs / 1000 + " s: halting");
+                if (removeHome) deleteRecursively(homeDir);
+                protocol.println("NEO4J_STOPPED halted");
+                Runtime.getRuntime().halt(3);
+            }, "witness-neo4j-halt");
+            halt.setDaemon(true);
+            halt.start();
             try {
                 dbms.shutdown();
             } catch (Throwable error) {
@@ -142,6 +176,25 @@ public final class Launcher {
         watcher.setDaemon(true);
         watcher.start();
 
+        // stdin may stay open when the parent dies (another process holding the pipe): watch the parent too.
+        long parentPid = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+        Reaper reaper = new Reaper(dbms, reapAfterS * 1000);
+        reaper.watchHeap();
+        ScheduledExecutorService watch = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "witness-neo4j-watch");
+            thread.setDaemon(true);
+            return thread;
+        });
+        watch.scheduleWithFixedDelay(() -> {
+            Optional<ProcessHandle> parent = ProcessHandle.current().parent();
+            if (parent.isEmpty() || parent.get().pid() != parentPid || !parent.get().isAlive()) {
+                System.err.println("the parent process is gone: stopping");
+                new Thread(stop, "witness-neo4j-orphaned").start();
+                return;
+            }
+            if (!stopping.get()) reaper.run();
+        }, 500, 500, TimeUnit.MILLISECONDS);
+
         stopped.await();
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
@@ -151,7 +204,7 @@ public final class Launcher {
         System.exit(0);
     }
 
-    private static String oneLine(Throwable error) {
+    static String oneLine(Throwable error) {
         StringBuilder text = new StringBuilder(error.toString());
         for (Throwable cause = error.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
             text.append(" <- ").append(cause);
