@@ -1,65 +1,92 @@
 /**
- * Running Cypher: candidate queries in read-access transactions with a server-side timeout (the
- * driver's transaction timeout, as CypherBench's `Query(cypher, timeout=…)`), a row cap, and a
- * client-side deadline a little after the server's in case the server does not stop the query
- * (Neo4j checks the timeout when a query touches the store; a pure computation such as a huge
- * `UNWIND range(…)` is not interrupted). Errors are classified into verdict error kinds.
+ * Running Cypher: queries in read-access transactions with a server-side timeout (the driver's
+ * transaction timeout, as CypherBench's `Query(cypher, timeout=…)`), row and byte caps on the
+ * result, and a client-side deadline a little after the server's in case the server does not stop
+ * the query. Memory errors are retried (a concurrent query may have filled the heap). A lost
+ * connection is how the launcher's reaper ends a query: after the timeout it is a `timeout`; before
+ * it, the query is tried once more, and if it loses its connection again while the server still
+ * answers, the query is what fills the server's memory (`too-large`). A server that no longer
+ * answers is not the query's fault: Neo4jUnreachableError.
  */
 import neo4j, { type Driver, type ManagedTransaction, type Transaction } from 'neo4j-driver';
 import type { VerdictError } from '../../core/types.ts';
-import { fromNeo4j, type ResultTable } from './values.ts';
+import { classifyError, isConnectionLoss, isMemoryError, Neo4jUnreachableError } from './errors.ts';
+import { cellBytes, fromNeo4j, type ResultTable } from './values.ts';
 
 export interface ExecuteOptions {
   /** Server-side transaction timeout (CypherBench: 120 s). */
   timeoutMs: number;
-  /** Results longer than this are an error (default 100,000 rows). */
+  /** Results longer than this are too large (default 100,000 rows). */
   maxRows?: number;
+  /** Results bigger than this are too large (default 16 MiB; 8 bytes per value plus string bytes). */
+  maxResultBytes?: number;
   database?: string;
 }
 
 export type Execution = { ok: true; table: ResultTable; ms: number } | { ok: false; error: VerdictError; ms: number };
 
 export const DEFAULT_MAX_ROWS = 100_000;
+export const DEFAULT_MAX_RESULT_BYTES = 16 * 1024 * 1024;
+/** Deepest nesting of lists and maps inside a result value (deeper ones are too large). */
+export const MAX_VALUE_NESTING = 64;
+/** A row costs its record and list envelope (2 values) besides its cells. */
+const ROW_BYTES = 16;
 /** Extra time the client waits beyond the server-side timeout before giving up on its own. */
 const CLIENT_GRACE_MS = 5_000;
-const MAX_MESSAGE = 1_200;
+const MEMORY_RETRY_DELAYS_MS = [300, 1_500];
+const HEALTH_CHECK_MS = 15_000;
 
-function trim(message: string): string {
-  return message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message;
+/** The verdict error of a query that twice lost its connection on a server that still answers. */
+export const CONNECTION_DROPPED: VerdictError = {
+  kind: 'too-large',
+  message: 'Neo4j dropped the connection while running the query, twice, and answers other queries: the server stops queries that fill its memory',
+};
+
+/** True when the server still accepts connections and answers. */
+export async function serverAnswers(driver: Driver): Promise<boolean> {
+  const check = driver.verifyConnectivity().then(
+    () => true,
+    () => false,
+  );
+  return (await withDeadline(check, HEALTH_CHECK_MS, () => {})) === true;
 }
 
-/** A driver or server error as a verdict error (syntax, timeout, unsafe or runtime). */
-export function classifyError(error: unknown): VerdictError {
-  const code = String((error as { code?: unknown })?.code ?? '');
-  const message = error instanceof Error ? error.message : String(error);
-  if (code === 'Neo.ClientError.Statement.SyntaxError') return { kind: 'syntax', message: trim(message) };
-  if (code.includes('TransactionTimedOut') || /has been terminated|timed out/i.test(code)) {
-    return { kind: 'timeout', message: trim(`${message} (${code})`) };
+export interface ResultLimits {
+  maxRows: number;
+  maxBytes: number;
+}
+
+/** A result over the row or byte cap, found while its records streamed in. */
+export class ResultTooLargeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ResultTooLargeError';
   }
-  if (code === 'Neo.ClientError.Statement.AccessMode' || code.startsWith('Neo.ClientError.Security.')) return { kind: 'unsafe', message: trim(message) };
-  return { kind: 'runtime', message: trim(code ? `${code}: ${message}` : message) };
 }
 
-/** Streams a query's result inside an open transaction into a table, failing past `maxRows`. */
-export async function collect(tx: Transaction | ManagedTransaction, query: string, maxRows: number, parameters: Record<string, unknown> = {}): Promise<ResultTable> {
+/** The verdict error for anything a query run threw. */
+export function runError(error: unknown): VerdictError {
+  return error instanceof ResultTooLargeError ? { kind: 'too-large', message: error.message } : classifyError(error);
+}
+
+/** Streams a query's result inside an open transaction into a table, stopping at the row and byte caps. */
+export async function collect(tx: Transaction | ManagedTransaction, query: string, limits: ResultLimits, parameters: Record<string, unknown> = {}): Promise<ResultTable> {
   const result = tx.run(query, parameters);
   const columns = [...(await result.keys())];
   const rows: ResultTable['rows'] = [];
+  let bytes = 0;
   for await (const record of result) {
-    if (rows.length >= maxRows) throw new TooManyRowsError(maxRows);
-    rows.push(columns.map((c) => fromNeo4j(record.get(c))));
+    if (rows.length >= limits.maxRows) throw new ResultTooLargeError(`the query returned more than ${limits.maxRows.toLocaleString('en-US')} rows`);
+    const row = columns.map((c) => fromNeo4j(record.get(c)));
+    bytes += row.reduce<number>((n, cell) => n + cellBytes(cell), ROW_BYTES);
+    if (bytes > limits.maxBytes) throw new ResultTooLargeError(`the result is larger than ${limits.maxBytes.toLocaleString('en-US')} bytes (counting 8 bytes per value plus the bytes of strings)`);
+    rows.push(row);
   }
   return { columns, rows };
 }
 
-export class TooManyRowsError extends Error {
-  constructor(readonly maxRows: number) {
-    super(`the query returned more than ${maxRows.toLocaleString('en-US')} rows`);
-    this.name = 'TooManyRowsError';
-  }
-}
-
-async function withDeadline<T>(work: Promise<T>, ms: number, onExpiry: () => void): Promise<T | 'deadline'> {
+/** Resolves with `work`, or with 'deadline' (calling `onExpiry`) if it takes longer than `ms`. */
+export async function withDeadline<T>(work: Promise<T>, ms: number, onExpiry: () => void): Promise<T | 'deadline'> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<'deadline'>((resolve) => (timer = setTimeout(() => resolve('deadline'), ms)));
   try {
@@ -71,33 +98,58 @@ async function withDeadline<T>(work: Promise<T>, ms: number, onExpiry: () => voi
   }
 }
 
-/** Runs a query in a read-access transaction with the server-side timeout; never throws for query errors. */
-export async function runReadQuery(driver: Driver, query: string, options: ExecuteOptions): Promise<Execution> {
-  const started = performance.now();
+type Attempt = { ok: true; table: ResultTable } | { ok: false; thrown: unknown } | 'deadline';
+
+async function attemptRead(driver: Driver, query: string, options: ExecuteOptions): Promise<Attempt> {
   const session = driver.session({ defaultAccessMode: neo4j.session.READ, database: options.database });
-  const work = (async (): Promise<Execution> => {
-    const tx = session.beginTransaction({ timeout: options.timeoutMs, metadata: { app: 'witness-cypher-oracle' } });
+  const limits = { maxRows: options.maxRows ?? DEFAULT_MAX_ROWS, maxBytes: options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES };
+  const work = (async (): Promise<Attempt> => {
     try {
-      const table = await collect(tx, query, options.maxRows ?? DEFAULT_MAX_ROWS);
-      return { ok: true, table, ms: performance.now() - started };
-    } catch (error) {
-      const verdictError = error instanceof TooManyRowsError ? { kind: 'runtime' as const, message: error.message } : classifyError(error);
-      return { ok: false, error: verdictError, ms: performance.now() - started };
-    } finally {
-      await tx.rollback().catch(() => {});
+      const tx = session.beginTransaction({ timeout: options.timeoutMs, metadata: { app: 'witness-cypher-oracle' } });
+      try {
+        return { ok: true, table: await collect(tx, query, limits) };
+      } finally {
+        await tx.rollback().catch(() => {});
+      }
+    } catch (thrown) {
+      return { ok: false, thrown };
     }
   })();
   const outcome = await withDeadline(work, options.timeoutMs + CLIENT_GRACE_MS, () => {
     // The server did not stop the query: give up on it and let the session close in the background.
-    void work.finally(() => session.close());
+    void work.finally(() => session.close().catch(() => {}));
   });
-  if (outcome === 'deadline') {
-    return {
-      ok: false,
-      error: { kind: 'timeout', message: `the query did not finish within ${Math.round(options.timeoutMs / 1000)} s` },
-      ms: performance.now() - started,
-    };
-  }
-  await session.close();
+  if (outcome !== 'deadline') await session.close().catch(() => {});
   return outcome;
+}
+
+/** Runs a query in a read-access transaction with the server-side timeout; throws only when Neo4j is unreachable. */
+export async function runReadQuery(driver: Driver, query: string, options: ExecuteOptions): Promise<Execution> {
+  const started = performance.now();
+  const timedOut = (): Execution => ({
+    ok: false,
+    error: { kind: 'timeout', message: `the query did not finish within ${Math.round(options.timeoutMs / 1000)} s` },
+    ms: performance.now() - started,
+  });
+  let memoryRetries = 0;
+  let connectionRetries = 0;
+  for (;;) {
+    const attemptStarted = performance.now();
+    const outcome = await attemptRead(driver, query, options);
+    if (outcome === 'deadline') return timedOut();
+    if (outcome.ok) return { ok: true, table: outcome.table, ms: performance.now() - started };
+    const { thrown } = outcome;
+    if (isConnectionLoss(thrown)) {
+      // After the timeout a closed connection is how the server ends a runaway query.
+      if (performance.now() - attemptStarted >= options.timeoutMs) return timedOut();
+      if (!(await serverAnswers(driver))) throw new Neo4jUnreachableError('a query', thrown);
+      if (connectionRetries++ === 0) continue;
+      return { ok: false, error: CONNECTION_DROPPED, ms: performance.now() - started };
+    }
+    if (isMemoryError(thrown) && memoryRetries < MEMORY_RETRY_DELAYS_MS.length) {
+      await new Promise((resolve) => setTimeout(resolve, MEMORY_RETRY_DELAYS_MS[memoryRetries++]));
+      continue;
+    }
+    return { ok: false, error: runError(thrown), ms: performance.now() - started };
+  }
 }

@@ -4,10 +4,26 @@
  * transactions, settings — and the gold query running beside it), or call procedures outside a
  * small list of schema-introspection ones. Anything else gets an `unsafe` verdict; the query is
  * never run. The read-access transaction the query then runs in is a second line of defence.
+ * Candidate texts longer than a cap are refused before planning (`too-complex`): Neo4j's planning
+ * time grows steeply with length (a 20 KB chain of additions takes half a minute to plan).
  */
 import neo4j, { type Driver } from 'neo4j-driver';
 import type { VerdictError } from '../../core/types.ts';
-import { classifyError } from './execute.ts';
+import { classifyError, isConnectionLoss, Neo4jUnreachableError, trimMessage } from './errors.ts';
+import { withDeadline } from './execute.ts';
+
+/** Longest candidate query text planned and run by default, in UTF-8 bytes. */
+export const DEFAULT_MAX_QUERY_BYTES = 16 * 1024;
+/** Extra time the client waits for EXPLAIN beyond its server-side timeout. */
+const CLIENT_GRACE_MS = 5_000;
+
+/** The `too-complex` error for a query text over `maxBytes`, or null. Pure. */
+export function queryTooLong(query: string, maxBytes: number): VerdictError | null {
+  if (query.length <= maxBytes / 3) return null; // at most 3 UTF-8 bytes per UTF-16 unit: surely short enough
+  const bytes = Buffer.byteLength(query, 'utf8');
+  if (bytes <= maxBytes) return null;
+  return { kind: 'too-complex', message: `the query is ${bytes.toLocaleString('en-US')} bytes long; queries longer than ${maxBytes.toLocaleString('en-US')} bytes are not run` };
+}
 
 export const ALLOWED_PROCEDURES: readonly string[] = [
   'db.labels',
@@ -37,33 +53,53 @@ const QUERY_TYPES: Record<string, string> = { rw: 'reads and writes', w: 'writes
 export function unsafeReason(queryType: string, plan: PlanNode | undefined | false): string | null {
   if (queryType !== 'r') return `the query ${QUERY_TYPES[queryType] ?? `has query type ${JSON.stringify(queryType)}`} (EXPLAIN query type "${queryType}"); only read-only queries are run`;
   for (const op of operators(plan)) {
-    const name = op.operatorType.replace(/@.*$/, '');
+    const name = trimMessage(op.operatorType.replace(/@.*$/, ''), 100);
     if (name === 'LoadCSV') return 'LOAD CSV reads files or URLs; only queries over the graph are run';
     if (/^(Show|Terminate|AdministrationCommand)/.test(name)) return `the query runs a ${name} command; only queries over the graph are run`;
     if (name === 'ProcedureCall') {
       const details = String(op.arguments?.Details ?? op.arguments?.Signature ?? '');
-      const procedure = /^([\w.]+)\s*\(/.exec(details)?.[1] ?? details;
+      const procedure = trimMessage(/^([\w.]+)\s*\(/.exec(details)?.[1] ?? details, 200);
       if (!ALLOWED_PROCEDURES.includes(procedure)) return `the query calls the procedure ${procedure || '(unknown)'}; only ${ALLOWED_PROCEDURES.join(', ')} may be called`;
     }
   }
   return null;
 }
 
-/** EXPLAINs the query (in a read-access session) and applies the policy. Syntax errors come back as such. */
+/**
+ * EXPLAINs the query (in a read-access session) and applies the policy. Syntax errors come back as
+ * such; planning that outlasts the timeout is a `timeout`; a connection lost twice throws
+ * Neo4jUnreachableError (once may be a neighbour's doing: a full heap closes connections).
+ */
 export async function checkReadOnly(driver: Driver, query: string, options: { timeoutMs: number; database?: string }): Promise<GuardResult> {
+  try {
+    return await explainOnce(driver, query, options);
+  } catch (error) {
+    if (!(error instanceof Neo4jUnreachableError)) throw error;
+    return explainOnce(driver, query, options);
+  }
+}
+
+async function explainOnce(driver: Driver, query: string, options: { timeoutMs: number; database?: string }): Promise<GuardResult> {
   const started = performance.now();
   const trimmed = query.trim();
   if (/^(EXPLAIN|PROFILE)\b/i.test(trimmed)) {
     return { ok: false, error: { kind: 'syntax', message: 'give the query itself, without EXPLAIN or PROFILE' }, ms: performance.now() - started };
   }
   const session = driver.session({ defaultAccessMode: neo4j.session.READ, database: options.database });
-  try {
-    const result = await session.run(`EXPLAIN ${trimmed}`, {}, { timeout: options.timeoutMs });
-    const reason = unsafeReason(result.summary.queryType, result.summary.plan as PlanNode | false);
-    return reason ? { ok: false, error: { kind: 'unsafe', message: reason }, ms: performance.now() - started } : { ok: true, ms: performance.now() - started };
-  } catch (error) {
-    return { ok: false, error: classifyError(error), ms: performance.now() - started };
-  } finally {
-    await session.close();
+  const work = (async (): Promise<GuardResult> => {
+    try {
+      const result = await session.run(`EXPLAIN ${trimmed}`, {}, { timeout: options.timeoutMs });
+      const reason = unsafeReason(result.summary.queryType, result.summary.plan as PlanNode | false);
+      return reason ? { ok: false, error: { kind: 'unsafe', message: reason }, ms: performance.now() - started } : { ok: true, ms: performance.now() - started };
+    } catch (error) {
+      if (isConnectionLoss(error)) throw new Neo4jUnreachableError('the read-only check', error);
+      return { ok: false, error: classifyError(error), ms: performance.now() - started };
+    }
+  })();
+  const outcome = await withDeadline(work, options.timeoutMs + CLIENT_GRACE_MS, () => void work.catch(() => {}).finally(() => session.close().catch(() => {})));
+  if (outcome === 'deadline') {
+    return { ok: false, error: { kind: 'timeout', message: `Neo4j did not finish planning the query within ${Math.round(options.timeoutMs / 1000)} s` }, ms: performance.now() - started };
   }
+  await session.close().catch(() => {});
+  return outcome;
 }

@@ -95,6 +95,11 @@ describe('comparison on real results (hand-checked)', () => {
     expect((await check(byId('skyways-001').gold, `MATCH (n:Airline {name: ${AIRLINE}}) RETURN n.founded.year`)).pass).toBe(false);
   });
 
+  it('a map key named __proto__ is a key like any other', async () => {
+    expect((await check('RETURN {a: 2} AS m', 'RETURN {`__proto__`: 1, a: 2} AS m')).pass).toBe(false);
+    expect((await check('RETURN {`__proto__`: 1, a: 2} AS m', 'RETURN {a: 2, `__proto__`: 1} AS m')).pass).toBe(true);
+  });
+
   it('NULL is an ordinary value', async () => {
     const gold = byId('skyways-043').gold;
     const same = gold.replace('OPTIONAL MATCH (n)-[r2:memberOf]->(m2:Alliance) RETURN n.name, m2.name', 'RETURN n.name, [(n)-[:memberOf]->(x:Alliance) | x.name][0]');

@@ -9,7 +9,9 @@ import { TaskInputError, type Oracle } from '../../core/oracle.ts';
 import type { Rng } from '../../core/random.ts';
 import type { Candidate, Json, JsonObject, Task, Verdict, Witness } from '../../core/types.ts';
 import { compareResults, keyRows, orderMattersFor } from './compare.ts';
+import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_MAX_ROWS } from './execute.ts';
 import { extractCypher } from './extract.ts';
+import { DEFAULT_MAX_QUERY_BYTES } from './guard.ts';
 import { cypherHardener, failingVariantWitness } from './hardener.ts';
 import { databaseFingerprint, graphFingerprint } from './load-graph.ts';
 import { mutateCypher } from './mutate.ts';
@@ -46,12 +48,17 @@ export function cypherOracle(options: CypherOracleOptions): Oracle<CypherPrepare
     checkAnswers: options.checkAnswers ?? CYPHER_DEFAULTS.checkAnswers,
     exactStringShortcut: options.exactStringShortcut ?? CYPHER_DEFAULTS.exactStringShortcut,
     boolEqualsInt: options.boolEqualsInt ?? CYPHER_DEFAULTS.boolEqualsInt,
+    maxRows: options.maxRows ?? DEFAULT_MAX_ROWS,
+    maxResultBytes: options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
+    maxQueryBytes: options.maxQueryBytes ?? DEFAULT_MAX_QUERY_BYTES,
   };
   const runner = new CypherRunner({
     uri: options.uri,
     timeoutMs: settings.timeoutMs,
     goldTimeoutMs: settings.goldTimeoutMs,
-    ...(options.maxRows ? { maxRows: options.maxRows } : {}),
+    maxRows: settings.maxRows,
+    maxResultBytes: settings.maxResultBytes,
+    maxQueryBytes: settings.maxQueryBytes,
     ...(options.database ? { database: options.database } : {}),
     ...(options.env ? { env: options.env } : {}),
   });
@@ -86,7 +93,7 @@ export function cypherOracle(options: CypherOracleOptions): Oracle<CypherPrepare
     }
     const problem = kg ? await graphProblem(kg) : null;
     if (problem) throw new TaskInputError(item, problem);
-    const guard = await runner.guard(task.gold);
+    const guard = await runner.guard(task.gold, 'gold');
     if (!guard.ok) throw new TaskInputError(item, `the gold query cannot be used (${guard.error.kind}): ${guard.error.message}`);
     const gold = await runner.run(task.gold, 'gold');
     if (!gold.ok) throw new TaskInputError(item, `the gold query fails (${gold.error.kind}): ${gold.error.message}`);
@@ -205,7 +212,9 @@ export function cypherOracle(options: CypherOracleOptions): Oracle<CypherPrepare
       rowOrder: 'list when the gold contains "order by", else multiset',
       timeoutMs: settings.timeoutMs,
       goldTimeoutMs: settings.goldTimeoutMs,
-      maxRows: options.maxRows ?? 100_000,
+      maxRows: settings.maxRows,
+      maxResultBytes: settings.maxResultBytes,
+      maxQueryBytes: settings.maxQueryBytes,
       exactStringShortcut: settings.exactStringShortcut,
       boolEqualsInt: settings.boolEqualsInt,
       checkAnswers: settings.checkAnswers,

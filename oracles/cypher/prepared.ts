@@ -27,8 +27,12 @@ export interface CypherOracleOptions {
   timeoutMs?: number;
   /** Timeout of gold queries (default 600 s; the original runs them without one). */
   goldTimeoutMs?: number;
-  /** Longest result accepted (default 100,000 rows). */
+  /** Longest result accepted (default 100,000 rows); longer ones are `too-large`. */
   maxRows?: number;
+  /** Biggest result accepted (default 16 MiB, counting 8 bytes per value plus the bytes of strings); bigger ones are `too-large`, stopped as they stream in. */
+  maxResultBytes?: number;
+  /** Longest candidate query text run (default 16 KiB of UTF-8); longer ones are `too-complex`. Gold queries have no cap. */
+  maxQueryBytes?: number;
   database?: string;
   /** Environment for credentials (NEO4J_USERNAME / NEO4J_PASSWORD). */
   env?: NodeJS.ProcessEnv;

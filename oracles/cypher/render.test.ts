@@ -43,6 +43,12 @@ describe('Cypher feedback text', () => {
     expect(render.error({ kind: 'timeout', message: 'x' })).toBe('Your query did not finish within 120 s: x');
     expect(render.error({ kind: 'unsafe', message: 'the query writes' })).toBe('Your query was not run: the query writes');
     expect(render.error({ kind: 'no-artifact', message: '' })).toBe('I could not find a Cypher query in your reply.');
+    expect(render.error({ kind: 'too-large', message: 'the query returned more than 100,000 rows' })).toBe(
+      "Your query's result is too large: the query returned more than 100,000 rows. Return only what the question asks for.",
+    );
+    expect(render.error({ kind: 'too-complex', message: 'the query is 5,000,014 bytes long; queries longer than 16,384 bytes are not run' })).toBe(
+      'Your query is too long or too deeply nested to run: the query is 5,000,014 bytes long; queries longer than 16,384 bytes are not run. Write a shorter query.',
+    );
     expect(render.retry).toBe('Reply with the corrected Cypher query alone in a ```cypher code block.');
   });
 });

@@ -100,6 +100,10 @@ export function cypherRenderer(options: { timeoutMs: number }): FeedbackRenderer
           return `Your query did not finish within ${Math.round(options.timeoutMs / 1000)} s: ${e.message}`;
         case 'unsafe':
           return `Your query was not run: ${e.message}`;
+        case 'too-large':
+          return `Your query's result is too large: ${e.message}. Return only what the question asks for.`;
+        case 'too-complex':
+          return `Your query is too long or too deeply nested to run: ${e.message}. Write a shorter query.`;
         case 'no-artifact':
           return 'I could not find a Cypher query in your reply.';
         default:

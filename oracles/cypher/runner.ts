@@ -3,13 +3,18 @@
  * transactions, server-side timeout) and runs on graph variants (a write transaction that applies
  * the variant, runs the queries and is always rolled back), each cached by query so gold results
  * are computed once and repeated candidates (the sim's shared first answers, hardening re-checks)
- * cost nothing.
+ * cost nothing. Everything that reads results goes through the result-cap proxy (bolt/), so a
+ * result over the byte cap stops on the wire; the oracle's own bookkeeping queries (fingerprints,
+ * schema, hardening pools) use a direct connection.
  */
-import neo4j, { type Driver } from 'neo4j-driver';
+import type { Driver } from 'neo4j-driver';
+import { proxyTarget, startResultCapProxy, type ResultCapProxy } from './bolt/result-cap.ts';
 import { createDriver } from './driver.ts';
-import { classifyError, collect, DEFAULT_MAX_ROWS, runReadQuery, TooManyRowsError, type Execution } from './execute.ts';
-import { checkReadOnly, type GuardResult } from './guard.ts';
-import { applyVariant, variantKey, type GraphVariant } from './perturb.ts';
+import { Neo4jUnreachableError } from './errors.ts';
+import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_MAX_ROWS, MAX_VALUE_NESTING, runReadQuery, type Execution, type ResultLimits } from './execute.ts';
+import { checkReadOnly, DEFAULT_MAX_QUERY_BYTES, queryTooLong, type GuardResult } from './guard.ts';
+import { variantKey, type GraphVariant } from './perturb.ts';
+import { executeOnVariant } from './variant-execution.ts';
 
 export interface RunnerOptions {
   uri: string;
@@ -18,6 +23,10 @@ export interface RunnerOptions {
   /** Gold timeout, default 600 s (the original runs gold without one). */
   goldTimeoutMs: number;
   maxRows?: number;
+  /** Byte cap of a result (default 16 MiB: 8 bytes per value plus string bytes). */
+  maxResultBytes?: number;
+  /** Longest candidate query text run, in UTF-8 bytes (default 16 KiB); gold queries have no cap. */
+  maxQueryBytes?: number;
   database?: string;
   env?: NodeJS.ProcessEnv;
 }
@@ -41,10 +50,9 @@ class BoundedCache<V> {
 /** Results longer than this are not kept in the caches (memory). */
 const CACHED_ROWS = 10_000;
 
-const TRANSIENT_RETRIES = 4;
-
 export class CypherRunner {
   private connection: Driver | undefined;
+  private capped: Promise<{ driver: Driver; proxy: ResultCapProxy | null }> | undefined;
   private readonly guards = new BoundedCache<Promise<GuardResult>>(5000);
   private readonly results = new BoundedCache<Promise<Execution>>(2000);
   private readonly variantResults = new BoundedCache<Promise<Execution>>(4000);
@@ -55,17 +63,36 @@ export class CypherRunner {
     return (this.connection ??= createDriver(this.options.uri, this.options.env));
   }
 
-  private get maxRows(): number {
-    return this.options.maxRows ?? DEFAULT_MAX_ROWS;
+  private get limits(): ResultLimits {
+    return { maxRows: this.options.maxRows ?? DEFAULT_MAX_ROWS, maxBytes: this.options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES };
   }
 
-  /** The read-only guard's answer for a query (cached). */
-  guard(query: string): Promise<GuardResult> {
-    let cached = this.guards.get(query);
+  /** The driver whose results pass the byte cap on the wire (direct when the URI is encrypted: then only the client-side count applies). */
+  private cappedDriver(): Promise<Driver> {
+    this.capped ??= (async () => {
+      const target = proxyTarget(this.options.uri);
+      if (!target) return { driver: this.driver, proxy: null };
+      const proxy = await startResultCapProxy(target, { maxBytes: this.limits.maxBytes, maxNesting: MAX_VALUE_NESTING });
+      return { driver: createDriver(proxy.uri, this.options.env), proxy };
+    })();
+    return this.capped.then((c) => c.driver);
+  }
+
+  /** The read-only guard's answer for a query (cached); candidate texts over the length cap are refused unplanned. */
+  guard(query: string, role: 'gold' | 'candidate' = 'candidate'): Promise<GuardResult> {
+    const maxQueryBytes = this.options.maxQueryBytes ?? DEFAULT_MAX_QUERY_BYTES;
+    if (role === 'candidate') {
+      const tooLong = queryTooLong(query, maxQueryBytes);
+      if (tooLong) return Promise.resolve({ ok: false, error: tooLong, ms: 0 });
+    }
+    const key = `${role}\u0000${query}`;
+    let cached = this.guards.get(key);
     if (!cached) {
       // Planning is quick, but a cold server planning many queries at once is not: give EXPLAIN room.
       cached = checkReadOnly(this.driver, query, { timeoutMs: Math.max(this.options.timeoutMs, 60_000), database: this.options.database });
-      this.guards.set(query, cached);
+      this.guards.set(key, cached);
+      // A lost connection is not an answer about the query: ask again next time.
+      cached.catch(() => this.guards.delete(key));
     }
     return cached;
   }
@@ -76,11 +103,15 @@ export class CypherRunner {
     let cached = this.results.get(key);
     if (!cached) {
       const timeoutMs = role === 'gold' ? this.options.goldTimeoutMs : this.options.timeoutMs;
-      cached = runReadQuery(this.driver, query, { timeoutMs, maxRows: this.maxRows, database: this.options.database });
+      const { maxRows, maxBytes } = this.limits;
+      cached = this.cappedDriver().then((driver) => runReadQuery(driver, query, { timeoutMs, maxRows, maxResultBytes: maxBytes, database: this.options.database }));
       this.results.set(key, cached);
-      void cached.then((run) => {
-        if (run.ok && run.table.rows.length > CACHED_ROWS && role === 'candidate') this.results.delete(key);
-      });
+      cached.then(
+        (run) => {
+          if (run.ok && run.table.rows.length > CACHED_ROWS && role === 'candidate') this.results.delete(key);
+        },
+        () => this.results.delete(key),
+      );
     }
     return cached;
   }
@@ -91,49 +122,28 @@ export class CypherRunner {
     const keyOf = (q: { query: string; role: string }) => `${vkey}\u0000${q.role}\u0000${q.query}`;
     const missing = queries.filter((q) => !this.variantResults.get(keyOf(q)));
     if (missing.length > 0) {
-      const batch = this.executeOnVariant(variant, missing).catch((error: unknown) =>
-        missing.map((): Execution => ({ ok: false, error: { kind: 'runtime', message: `the graph variant could not be set up: ${(error as Error).message}` }, ms: 0 })),
-      );
+      const timeoutMs = missing.some((q) => q.role === 'candidate') ? this.options.timeoutMs : this.options.goldTimeoutMs;
+      const run = this.cappedDriver().then((driver) => executeOnVariant(driver, variant, missing, { timeoutMs, limits: this.limits, database: this.options.database }));
+      const batch = run.catch((error: unknown) => {
+        if (error instanceof Neo4jUnreachableError) throw error;
+        return missing.map((): Execution => ({ ok: false, error: { kind: 'runtime', message: `the graph variant could not be set up: ${(error as Error).message}` }, ms: 0 }));
+      });
+      batch.catch(() => missing.forEach((q) => this.variantResults.delete(keyOf(q))));
       missing.forEach((q, i) => this.variantResults.set(keyOf(q), batch.then((all) => all[i] as Execution)));
     }
     return Promise.all(queries.map((q) => this.variantResults.get(keyOf(q)) as Promise<Execution>));
   }
 
-  private async executeOnVariant(variant: GraphVariant, queries: { query: string; role: 'gold' | 'candidate' }[]): Promise<Execution[]> {
-    for (let attempt = 1; ; attempt++) {
-      const session = this.driver.session({ defaultAccessMode: neo4j.session.WRITE, database: this.options.database });
-      const timeout = queries.some((q) => q.role === 'candidate') ? this.options.timeoutMs : this.options.goldTimeoutMs;
-      const tx = session.beginTransaction({ timeout, metadata: { app: 'witness-cypher-hardening' } });
-      try {
-        await applyVariant(tx, variant);
-        const out: Execution[] = [];
-        for (const q of queries) {
-          const started = performance.now();
-          try {
-            out.push({ ok: true, table: await collect(tx, q.query, this.maxRows), ms: performance.now() - started });
-          } catch (error) {
-            // An error ends the transaction: the remaining queries are reported as not run.
-            const verdictError = error instanceof TooManyRowsError ? { kind: 'runtime' as const, message: error.message } : classifyError(error);
-            out.push({ ok: false, error: verdictError, ms: performance.now() - started });
-            while (out.length < queries.length) out.push({ ok: false, error: { kind: 'runtime', message: 'not run: an earlier query in the same variant failed' }, ms: 0 });
-            break;
-          }
-        }
-        return out;
-      } catch (error) {
-        const code = String((error as { code?: unknown }).code ?? '');
-        if (!code.startsWith('Neo.TransientError.') || attempt >= TRANSIENT_RETRIES) throw error;
-      } finally {
-        await tx.rollback().catch(() => {});
-        await session.close();
-      }
-      await new Promise((r) => setTimeout(r, 50 * attempt));
-    }
-  }
-
   async close(): Promise<void> {
     const driver = this.connection;
+    const capped = this.capped;
     this.connection = undefined;
+    this.capped = undefined;
+    const c = await capped?.catch(() => undefined);
+    if (c?.proxy) {
+      await c.driver.close();
+      await c.proxy.close();
+    }
     await driver?.close();
   }
 }

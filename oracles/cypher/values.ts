@@ -63,10 +63,18 @@ export function fromNeo4j(value: unknown): Cell {
   return new OpaqueValue(typeof value, String(value));
 }
 
+// Object.fromEntries defines own properties: a key named "__proto__" stays a key (assignment would drop it).
 function fromMap(map: Record<string, unknown>): CellMap {
-  const out: CellMap = {};
-  for (const [key, v] of Object.entries(map)) out[key] = fromNeo4j(v);
-  return out;
+  return Object.fromEntries(Object.entries(map).map(([key, v]) => [key, fromNeo4j(v)]));
+}
+
+/** What a value costs against the result byte cap: 8 bytes per value (map keys included) plus the UTF-8 bytes of strings. */
+export function cellBytes(cell: Cell): number {
+  if (typeof cell === 'string') return 8 + Buffer.byteLength(cell, 'utf8');
+  if (cell instanceof OpaqueValue) return 8 + Buffer.byteLength(cell.text, 'utf8');
+  if (Array.isArray(cell)) return cell.reduce<number>((n, c) => n + cellBytes(c), 8);
+  if (cell !== null && typeof cell === 'object') return Object.entries(cell).reduce((n, [k, v]) => n + 8 + Buffer.byteLength(k, 'utf8') + cellBytes(v), 8);
+  return 8;
 }
 
 export interface KeyOptions {
@@ -109,9 +117,7 @@ export function toJson(cell: Cell): Json {
   if (typeof cell === 'bigint') return cell.toString();
   if (cell instanceof OpaqueValue) return cell.text;
   if (Array.isArray(cell)) return cell.map(toJson);
-  const out: { [key: string]: Json } = {};
-  for (const [k, v] of Object.entries(cell)) out[k] = toJson(v);
-  return out;
+  return Object.fromEntries(Object.entries(cell).map(([k, v]) => [k, toJson(v)]));
 }
 
 /** A row as JSON. */
