@@ -49,6 +49,38 @@ describe('witness eval cypherbench', () => {
     expect(out.byCategory.lookup).toEqual({ total: 8, correct: 4, accuracy: 0.5 });
   }, 120_000);
 
+  it('names predictions for unknown qids, qids predicted twice, predictions that are not strings and missing ones; the questions score 0', () => {
+    const gold = (i: number) => (items[i] as CypherBenchItem).gold_cypher;
+    const result: Record<string, unknown>[] = items.slice(0, 44).map((item, i) => ({ qid: item.qid, pred_cypher: gold(i) }));
+    result.push({ qid: 'skyways-999', pred_cypher: gold(0) }); // unknown qid
+    result.push({ qid: 'skyways-001', pred_cypher: gold(0) }); // skyways-001 predicted twice
+    (result[1] as Record<string, unknown>).pred_cypher = 42; // skyways-002: not a string
+    result.push({ qid: items[44]!.qid, pred_cypher: `MATCH (n) RETURN n.name, '${'x'.repeat(20_000)}'` }); // too long a query: too-complex
+    // skyways-046 … 048: no prediction
+    const file = join(dir, 'messy.json');
+    writeFileSync(file, JSON.stringify(result));
+    const json = witness(['eval', 'cypherbench', '--data', SKYWAYS_QUESTIONS_FILE, '--predictions', file, '--uri', uri, '--json']);
+    expect(json.status, json.stderr).toBe(0);
+    const out = JSON.parse(json.stdout);
+    expect(out.total).toBe(48);
+    expect(out.correct).toBe(42);
+    expect(out.byStatus).toMatchObject({ exact: 42, 'invalid-prediction': 2, 'too-complex': 1, 'no-prediction': 3 });
+    expect(out.predictionIssues).toEqual([{ item: `${file} item 44`, message: 'a prediction for "skyways-999", which is not a question of the question file: ignored' }]);
+    const byQid = (qid: string) => out.items.find((i: { qid: string }) => i.qid === qid);
+    expect(byQid('skyways-001')).toMatchObject({ status: 'invalid-prediction', correct: false, message: expect.stringMatching(/predicts skyways-001 2 times \(item 0, item 45\)/) });
+    expect(byQid('skyways-002')).toMatchObject({ status: 'invalid-prediction', message: expect.stringMatching(/the prediction for skyways-002 is a number, not a string/) });
+    expect(byQid('skyways-045')).toMatchObject({ status: 'too-complex', message: expect.stringMatching(/queries longer than 16,384 bytes are not run/) });
+    expect(['skyways-046', 'skyways-047', 'skyways-048'].map((q) => byQid(q).status)).toEqual(['no-prediction', 'no-prediction', 'no-prediction']);
+
+    const text = witness(['eval', 'cypherbench', '--data', SKYWAYS_QUESTIONS_FILE, '--predictions', file, '--uri', uri]);
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/too complex 1, no prediction 3, invalid prediction 2, invalid gold 0\n/);
+    expect(text.stdout).toMatch(/warning: .*predicts skyways-001 2 times/);
+    expect(text.stdout).toMatch(/warning: .*the prediction for skyways-002 is a number, not a string/);
+    expect(text.stdout).toMatch(/warning: no prediction for 3 questions \(scored 0\): skyways-046, skyways-047, skyways-048\n/);
+    expect(text.stdout).toMatch(/warning: .*messy\.json item 44: a prediction for "skyways-999", which is not a question of the question file: ignored/);
+  }, 120_000);
+
   it('prints a text report for one query per line', () => {
     const file = join(dir, 'pred.txt');
     writeFileSync(file, `${items.map((item) => item.gold_cypher.replace(/\bRETURN\b/, 'RETURN DISTINCT')).join('\n')}\n`);
@@ -56,7 +88,7 @@ describe('witness eval cypherbench', () => {
     expect(run.status, run.stderr).toBe(0);
     // RETURN DISTINCT breaks the ORDER BY questions that sort on an unreturned property (Neo4j reports a SyntaxError).
     expect(run.stdout).toMatch(/^execution accuracy \d+\.\d\d% \(\d+\/48\), executable \d+\.\d\d% \(4\d\/48\)\n/);
-    expect(run.stdout).toMatch(/\n {2}exact string 0, correct \d+, wrong \d+, syntax error [1-9]\d*, runtime error 0, timeout 0, unsafe 0, no prediction 0, invalid gold 0\n/);
+    expect(run.stdout).toMatch(/\n {2}exact string 0, correct \d+, wrong \d+, syntax error [1-9]\d*, runtime error 0, timeout 0, unsafe 0, too large 0, too complex 0, no prediction 0, invalid prediction 0, invalid gold 0\n/);
     expect(run.stdout).toMatch(/by graph: skyways/);
     expect(run.stdout).toMatch(/by category: aggregation .*time-filter/);
   }, 120_000);

@@ -4,6 +4,13 @@ import { positiveNumber, progressLine } from './options.ts';
 import type { Registrar } from './registrar.ts';
 
 const percent = (x: number) => `${(100 * x).toFixed(2)}%`;
+const NAMED = 20;
+
+/** Up to NAMED qids, then how many more. */
+function qidList(qids: string[]): string {
+  const shown = qids.slice(0, NAMED).join(', ');
+  return qids.length > NAMED ? `${shown} and ${qids.length - NAMED} more (all in --json)` : shown;
+}
 
 /** The text report: accuracy, executable rate, statuses, and accuracy by graph and category. */
 export function formatCypherBench(e: CypherBenchEvaluation): string {
@@ -12,10 +19,12 @@ export function formatCypherBench(e: CypherBenchEvaluation): string {
     Object.keys(scores).length ? [`  by ${title}: ${Object.entries(scores).map(([k, v]) => `${k} ${percent(v.accuracy)} (${v.correct}/${v.total})`).join(', ')}`] : [];
   return [
     `execution accuracy ${percent(e.accuracy)} (${e.correct}/${e.total}), executable ${percent(e.executableRate)} (${e.executable}/${e.total})`,
-    `  exact string ${s.exact}, correct ${s.correct}, wrong ${s.wrong}, syntax error ${s.syntax}, runtime error ${s.runtime}, timeout ${s.timeout}, unsafe ${s.unsafe}, no prediction ${s['no-prediction']}, invalid gold ${s['invalid-gold']}`,
+    `  exact string ${s.exact}, correct ${s.correct}, wrong ${s.wrong}, syntax error ${s.syntax}, runtime error ${s.runtime}, timeout ${s.timeout}, unsafe ${s.unsafe}, too large ${s['too-large']}, too complex ${s['too-complex']}, no prediction ${s['no-prediction']}, invalid prediction ${s['invalid-prediction']}, invalid gold ${s['invalid-gold']}${s['harness-error'] ? `, harness error ${s['harness-error']}` : ''}`,
     ...groups('graph', e.byGraph),
     ...groups('category', e.byCategory),
-    ...e.items.filter((i) => i.status === 'invalid-gold').map((i) => `  warning: ${i.message}`),
+    ...e.items.filter((i) => i.status === 'invalid-gold' || i.status === 'invalid-prediction' || i.status === 'harness-error').map((i) => `  warning: ${i.message}`),
+    ...(s['no-prediction'] ? [`  warning: no prediction for ${s['no-prediction']} question${s['no-prediction'] === 1 ? '' : 's'} (scored 0): ${qidList(e.items.filter((i) => i.status === 'no-prediction').map((i) => i.qid))}`] : []),
+    ...e.predictionIssues.map((i) => `  warning: ${i.item}: ${i.message}`),
     ...e.issues.map((i) => `  warning: ${i.item}: ${i.message}`),
     `  server: ${e.server}`,
   ].join('\n');
@@ -33,7 +42,11 @@ export const registerEvalCypherbench: Registrar = ({ evaluate }) => {
     .option('--timeout <seconds>', 'server-side timeout per predicted query', positiveNumber, 120)
     .option('--no-check-answers', "do not check gold results against the items' answer_json")
     .option('--json', 'print the scores and per-item results as JSON')
-    .addHelpText('after', '\nExit status: 0 when scored (whatever the accuracy), 1 when Neo4j or the files are unusable, 2 on usage errors.')
+    .addHelpText(
+      'after',
+      '\nQuestions without a usable prediction (missing, predicted twice, not a string) score 0 and are named; predictions for unknown qids are listed and ignored.' +
+        '\nExit status: 0 when scored (whatever the accuracy), 1 when Neo4j or the files are unusable or an item could not be scored (harness error), 2 on usage errors.',
+    )
     .action(async (o: { data: string; predictions: string; uri?: string; graph?: string[]; timeout: number; checkAnswers: boolean; json?: boolean }) => {
       const progress = progressLine('questions');
       const result = await evaluateCypherBench({
@@ -47,5 +60,6 @@ export const registerEvalCypherbench: Registrar = ({ evaluate }) => {
         ...(progress ? { onProgress: progress } : {}),
       });
       process.stdout.write(o.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatCypherBench(result)}\n`);
+      if (result.byStatus['harness-error'] > 0) process.exitCode = 1;
     });
 };

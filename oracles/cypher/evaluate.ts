@@ -10,15 +10,29 @@ import { dirname, join } from 'node:path';
 import { TaskInputError } from '../../core/oracle.ts';
 import type { Task } from '../../core/types.ts';
 import { createDriver } from './driver.ts';
+import { Neo4jUnreachableError } from './errors.ts';
 import { ensureGraph } from './load-graph.ts';
 import { cypherOracle } from './oracle.ts';
-import { readPredictions } from './predictions.ts';
+import { readPredictions, type PredictionIssue, type Predictions } from './predictions.ts';
 import { loadCypherBenchQuestions } from './questions.ts';
 import type { Neo4jServer } from './server/server.ts';
 import { startNeo4j } from './server/start.ts';
 import { readSimpleKG, type SimpleKG } from './simplekg.ts';
 
-export type ItemStatus = 'exact' | 'correct' | 'wrong' | 'syntax' | 'runtime' | 'timeout' | 'unsafe' | 'no-prediction' | 'invalid-gold';
+export type ItemStatus =
+  | 'exact'
+  | 'correct'
+  | 'wrong'
+  | 'syntax'
+  | 'runtime'
+  | 'timeout'
+  | 'unsafe'
+  | 'too-large'
+  | 'too-complex'
+  | 'no-prediction'
+  | 'invalid-prediction'
+  | 'invalid-gold'
+  | 'harness-error';
 
 export interface ItemResult {
   qid: string;
@@ -47,6 +61,8 @@ export interface CypherBenchEvaluation extends Score {
   items: ItemResult[];
   /** Items of the question file that could not be read. */
   issues: { item: string; message: string }[];
+  /** Entries of the predictions file that belong to no question (unknown qids, items without a qid): ignored, and listed here. */
+  predictionIssues: PredictionIssue[];
   server: string;
 }
 
@@ -67,7 +83,7 @@ export interface EvaluateCypherBenchOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-const STATUSES: ItemStatus[] = ['exact', 'correct', 'wrong', 'syntax', 'runtime', 'timeout', 'unsafe', 'no-prediction', 'invalid-gold'];
+export const STATUSES: ItemStatus[] = ['exact', 'correct', 'wrong', 'syntax', 'runtime', 'timeout', 'unsafe', 'too-large', 'too-complex', 'no-prediction', 'invalid-prediction', 'invalid-gold', 'harness-error'];
 
 /** The SimpleKG file of a graph: given with --graph, or in the usual places next to the data file. */
 function findGraphFile(graph: string, data: string, given: Map<string, { file: string; kg: SimpleKG }>): { file: string; kg: SimpleKG } | null {
@@ -158,7 +174,7 @@ export async function evaluateCypherBench(options: EvaluateCypherBenchOptions): 
       try {
         items.push(
           ...(await mapLimit(tasks, options.concurrency ?? 4, async (task) => {
-            const result = await scoreItem(oracle, task, predictions.get(task.id));
+            const result = await scoreItem(oracle, task, predictions);
             options.onProgress?.(++done, loaded.tasks.length);
             return result;
           })),
@@ -181,6 +197,7 @@ export async function evaluateCypherBench(options: EvaluateCypherBenchOptions): 
     byCategory: groupScores(items, (i) => i.category),
     items,
     issues: loaded.issues,
+    predictionIssues: predictions.issues,
     server: server.describe,
   };
 }
@@ -189,8 +206,11 @@ function category(task: Task): string | null {
   return typeof task.meta?.match_category === 'string' ? task.meta.match_category : null;
 }
 
-async function scoreItem(oracle: ReturnType<typeof cypherOracle>, task: Task, prediction: string | undefined): Promise<ItemResult> {
+async function scoreItem(oracle: ReturnType<typeof cypherOracle>, task: Task, predictions: Predictions): Promise<ItemResult> {
   const base = { qid: task.id, graph: String(task.context?.graph), category: category(task) };
+  const invalid = predictions.invalid.get(task.id);
+  if (invalid !== undefined) return { ...base, correct: false, executable: false, status: 'invalid-prediction', message: invalid };
+  const prediction = predictions.queries.get(task.id);
   if (prediction === undefined) return { ...base, correct: false, executable: false, status: 'no-prediction' };
   let prepared;
   try {
@@ -199,7 +219,14 @@ async function scoreItem(oracle: ReturnType<typeof cypherOracle>, task: Task, pr
     if (error instanceof TaskInputError) return { ...base, correct: false, executable: false, status: 'invalid-gold', message: error.message };
     throw error;
   }
-  const verdict = await oracle.check(prepared, { source: prediction, extraction: 'whole-reply' });
+  let verdict;
+  try {
+    verdict = await oracle.check(prepared, { source: prediction, extraction: 'whole-reply' });
+  } catch (error) {
+    // Neo4j gone: every later item would fail the same way. Anything else is a bug, named on its item.
+    if (error instanceof Neo4jUnreachableError) throw error;
+    return { ...base, correct: false, executable: false, status: 'harness-error', message: `question ${task.id}: ${error instanceof Error ? error.message : String(error)}` };
+  }
   const detail = verdict.detail ?? {};
   const rows = typeof detail.rows === 'object' && detail.rows !== null && !Array.isArray(detail.rows) ? (detail.rows as { expected: number; actual: number }) : undefined;
   if (verdict.error) {

@@ -8,7 +8,7 @@ import { serializeGraph, toItem } from '../../fixtures/cypherbench/generate.ts';
 import { skywaysQuestions } from '../../fixtures/cypherbench/questions.ts';
 import { extractCypher } from './extract.ts';
 import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from './fixture-paths.ts';
-import { readPredictions } from './predictions.ts';
+import { readPredictions, topLevelKeys } from './predictions.ts';
 import { loadCypherBenchQuestions, readCypherBenchItems, type CypherBenchItem } from './questions.ts';
 import { schemaText } from './schema-text.ts';
 import { parseSimpleKG, readSimpleKG, SimpleKGError } from './simplekg.ts';
@@ -138,16 +138,43 @@ describe('question files', () => {
 
 describe('prediction files', () => {
   const qids = ['q1', 'q2'];
+  const read = (name: string, content: string) => readPredictions(write(name, content), qids);
   it('read result.json items, qid maps, JSON lists and text lines, stripping <end_of_turn>', () => {
-    expect(readPredictions(write('r.json', JSON.stringify([{ qid: 'q2', pred_cypher: 'RETURN 2<end_of_turn>' }, { qid: 'q1', pred_cypher: null }])), qids)).toEqual(new Map([['q2', 'RETURN 2']]));
-    expect(readPredictions(write('m.json', JSON.stringify({ q1: 'RETURN 1' })), qids)).toEqual(new Map([['q1', 'RETURN 1']]));
-    expect(readPredictions(write('l.json', JSON.stringify(['RETURN 1', 'RETURN 2'])), qids)).toEqual(new Map([['q1', 'RETURN 1'], ['q2', 'RETURN 2']]));
-    expect(readPredictions(write('p.txt', 'RETURN 1\nRETURN 2\n'), qids)).toEqual(new Map([['q1', 'RETURN 1'], ['q2', 'RETURN 2']]));
+    expect(read('r.json', JSON.stringify([{ qid: 'q2', pred_cypher: 'RETURN 2<end_of_turn>' }, { qid: 'q1', pred_cypher: null }]))).toEqual({ queries: new Map([['q2', 'RETURN 2']]), invalid: new Map(), issues: [] });
+    expect(read('m.json', JSON.stringify({ q1: 'RETURN 1' })).queries).toEqual(new Map([['q1', 'RETURN 1']]));
+    expect(read('l.json', JSON.stringify(['RETURN 1', 'RETURN 2'])).queries).toEqual(new Map([['q1', 'RETURN 1'], ['q2', 'RETURN 2']]));
+    expect(read('p.txt', 'RETURN 1\nRETURN 2\n').queries).toEqual(new Map([['q1', 'RETURN 1'], ['q2', 'RETURN 2']]));
   });
 
-  it('refuse files that do not fit the questions', () => {
-    expect(() => readPredictions(write('short.txt', 'RETURN 1\n'), qids)).toThrow(/short\.txt has 1 predictions but the question file has 2 questions/);
-    expect(() => readPredictions(write('noqid.json', JSON.stringify([{ pred_cypher: 'x' }])), qids)).toThrow(/item 0 has no qid/);
+  it('name predictions for qids the question file does not have, and items without a qid, instead of dropping them silently', () => {
+    const file = write('unknown.json', JSON.stringify([{ qid: 'q1', pred_cypher: 'RETURN 1' }, { qid: 'q9', pred_cypher: 'RETURN 9' }, { pred_cypher: 'RETURN 0' }]));
+    const p = readPredictions(file, qids);
+    expect(p.queries).toEqual(new Map([['q1', 'RETURN 1']]));
+    expect(p.issues).toEqual([
+      { item: `${file} item 2`, message: 'has no qid: ignored' },
+      { item: `${file} item 1`, message: 'a prediction for "q9", which is not a question of the question file: ignored' },
+    ]);
+    expect(read('unknown-map.json', JSON.stringify({ q2: 'RETURN 2', nope: 'RETURN 3' })).issues.map((i) => i.message)).toEqual(['a prediction for "nope", which is not a question of the question file: ignored']);
+  });
+
+  it('score a question predicted twice, or predicted with something that is not a string, as invalid (0), with the reason', () => {
+    const list = read('dup.json', JSON.stringify([{ qid: 'q1', pred_cypher: 'RETURN 1' }, { qid: 'q2', pred_cypher: 7 }, { qid: 'q1', pred_cypher: 'RETURN 11' }]));
+    expect(list.queries.size).toBe(0);
+    expect(list.invalid.get('q1')).toMatch(/predicts q1 2 times \(item 0, item 2\); one prediction per question$/);
+    expect(list.invalid.get('q2')).toMatch(/item 1: the prediction for q2 is a number, not a string$/);
+    // JSON.parse keeps only the last of repeated keys: the repeat must still be seen.
+    const map = read('dup-map.json', '{"q1": "RETURN 1", "q2": {"x": 1}, "q1": "RETURN 11"}');
+    expect(map.invalid.get('q1')).toMatch(/predicts q1 2 times \(key 1, key 3\)/);
+    expect(map.invalid.get('q2')).toMatch(/the prediction for q2 is an object, not a string/);
+    expect(read('nonstring.json', JSON.stringify(['RETURN 1', ['RETURN 2']])).invalid.get('q2')).toMatch(/prediction 2: the prediction for q2 is a list, not a string/);
+  });
+
+  it('finds every top-level key of a JSON object, repeats included, and nothing nested', () => {
+    expect(topLevelKeys('{"a": {"b": 1, "c": ["d", {"e": 2}]}, "f\\"g": "h:i", "a" : 3}')).toEqual(['a', 'f"g', 'a']);
+  });
+
+  it('refuse positional files that do not fit the questions', () => {
+    expect(() => read('short.txt', 'RETURN 1\n')).toThrow(/short\.txt has 1 predictions but the question file has 2 questions/);
   });
 });
 

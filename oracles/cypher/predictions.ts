@@ -2,48 +2,93 @@
  * Prediction files for `witness eval cypherbench`: CypherBench's own result.json (a list of items
  * with `qid` and `pred_cypher`), a JSON object mapping qid to query, a JSON list of queries in the
  * question file's order, or plain text with one query per line in that order. A trailing
- * `<end_of_turn>` is removed, as CypherBench's evaluate.py does.
+ * `<end_of_turn>` is removed, as CypherBench's evaluate.py does. Nothing is dropped silently: a
+ * qid predicted twice or a prediction that is not a string makes its question score 0 with the
+ * reason, and predictions for qids the question file does not have are listed.
  */
 import { readFileSync } from 'node:fs';
 
-const clean = (query: string) => query.replace(/<end_of_turn>\s*$/, '').trim();
+export interface PredictionIssue {
+  item: string;
+  message: string;
+}
 
-/** The predicted query per qid. Throws an Error naming the file when it cannot be matched to the questions. */
-export function readPredictions(file: string, qids: readonly string[]): Map<string, string> {
+export interface Predictions {
+  /** The predicted query per question. */
+  queries: Map<string, string>;
+  /** Questions whose prediction cannot be used (predicted twice, not a string), with the reason: they score 0. */
+  invalid: Map<string, string>;
+  /** Entries that belong to no question: unknown qids, items without a qid. */
+  issues: PredictionIssue[];
+}
+
+const clean = (query: string) => query.replace(/<end_of_turn>\s*$/, '').trim();
+const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
+
+/** The keys of a JSON object text's top level, in order, repeats included (JSON.parse keeps only the last). */
+export function topLevelKeys(text: string): string[] {
+  const keys: string[] = [];
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+    else if (c === '"') {
+      const start = i;
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+      if (depth !== 1) continue;
+      let j = i + 1;
+      while (j < text.length && /\s/.test(text[j] as string)) j++;
+      if (text[j] === ':') keys.push(JSON.parse(text.slice(start, i + 1)) as string);
+    }
+  }
+  return keys;
+}
+
+/** Reads predictions for the questions `qids`. Throws an Error naming the file when it cannot be read or aligned at all. */
+export function readPredictions(file: string, qids: readonly string[]): Predictions {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     throw new Error(`cannot read predictions ${file}: ${(error as Error).message}`);
   }
-  const out = new Map<string, string>();
+  const known = new Set(qids);
+  const out: Predictions = { queries: new Map(), invalid: new Map(), issues: [] };
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     json = undefined;
   }
-  if (Array.isArray(json) && json.every((x) => typeof x === 'object' && x !== null && !Array.isArray(x))) {
-    for (const [i, item] of (json as Record<string, unknown>[]).entries()) {
-      if (typeof item.qid !== 'string') throw new Error(`${file}: item ${i} has no qid`);
-      if (typeof item.pred_cypher === 'string') out.set(item.qid, clean(item.pred_cypher));
+  const entries: { qid: string; value: unknown; where: string }[] = [];
+  const isItem = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+  if (Array.isArray(json) && json.length > 0 && json.every(isItem)) {
+    for (const [i, item] of json.entries()) {
+      if (typeof item.qid !== 'string' || !item.qid) out.issues.push({ item: `${file} item ${i}`, message: 'has no qid: ignored' });
+      else entries.push({ qid: item.qid, value: item.pred_cypher, where: `item ${i}` });
     }
-    return out;
-  }
-  if (json && typeof json === 'object' && !Array.isArray(json)) {
-    for (const [qid, query] of Object.entries(json as Record<string, unknown>)) {
-      if (typeof query !== 'string') throw new Error(`${file}: the prediction for ${qid} is not a string`);
-      out.set(qid, clean(query));
+  } else if (isItem(json)) {
+    const keys = topLevelKeys(text);
+    const map = json;
+    // Every occurrence of a repeated key is an entry, so the repeat is seen (JSON.parse kept the last value).
+    keys.forEach((qid, i) => entries.push({ qid, value: map[qid], where: `key ${i + 1}` }));
+  } else {
+    const list = Array.isArray(json) ? json : text.split(/\r?\n/).filter((line, i, all) => !(i === all.length - 1 && line === ''));
+    if (list.length !== qids.length) {
+      throw new Error(`${file} has ${list.length} predictions but the question file has ${qids.length} questions; give one per question, in order (or use qids)`);
     }
-    return out;
+    list.forEach((value, i) => entries.push({ qid: qids[i] as string, value, where: `prediction ${i + 1}` }));
   }
-  const list = Array.isArray(json) ? json : text.split(/\r?\n/).filter((line, i, all) => !(i === all.length - 1 && line === ''));
-  if (list.length !== qids.length) {
-    throw new Error(`${file} has ${list.length} predictions but the question file has ${qids.length} questions; give one per question, in order (or use qids)`);
+
+  const byQid = new Map<string, typeof entries>();
+  for (const entry of entries) byQid.set(entry.qid, [...(byQid.get(entry.qid) ?? []), entry]);
+  for (const [qid, list] of byQid) {
+    const first = list[0] as (typeof entries)[number];
+    if (!known.has(qid)) out.issues.push({ item: `${file} ${first.where}`, message: `a prediction for ${JSON.stringify(qid)}, which is not a question of the question file: ignored` });
+    else if (list.length > 1) out.invalid.set(qid, `${file} predicts ${qid} ${list.length} times (${list.map((e) => e.where).join(', ')}); one prediction per question`);
+    else if (typeof first.value === 'string') out.queries.set(qid, clean(first.value));
+    else if (first.value !== null && first.value !== undefined) out.invalid.set(qid, `${file} ${first.where}: the prediction for ${qid} is ${typeName(first.value)}, not a string`);
   }
-  list.forEach((query, i) => {
-    if (typeof query !== 'string') throw new Error(`${file}: prediction ${i + 1} is not a string`);
-    out.set(qids[i] as string, clean(query));
-  });
   return out;
 }
