@@ -1,11 +1,13 @@
 /**
  * Containment of the adversarial corpus in the bwrap sandbox, on a one-worker pool so each program
  * runs right after the previous one on the same worker (or its replacement): every program ends
- * with the expected status and a reason that names the limit or event, a clean-slate check after
- * each proves nothing of it survived, and the host-side facts hold for the whole corpus — the
+ * with the expected status and a reason that names the limit or event, within bounded time and
+ * with a bounded report, a clean-slate check after each proves nothing of it survived, no sandbox
+ * process outlives the pool, and the host-side facts hold for the whole corpus — the
  * listeners on 127.0.0.1 saw nothing, the canary file is intact, the fake API key set in our
  * environment never appears. Then two workers side by side: neither sees nor starves the other.
  */
+import { randomUUID } from 'node:crypto';
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -14,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkerPool } from '../pool/pool.ts';
+import { processesWith, waitFor } from '../pool/process-scan.ts';
 import { runProgram, type ProgramOutcome } from '../run-program.ts';
 import { ADVERSARIAL_CORPUS, CLEAN_SLATE_PROGRAM } from './corpus.ts';
 
@@ -63,7 +66,10 @@ afterAll(async () => {
 });
 
 describe('the adversarial corpus, one after another on one worker', () => {
-  const pool = new WorkerPool({ backend: 'bwrap', size: 1, graceMs: 1000 });
+  // Every sandbox process carries the marker (bwrap's argv, the worker's and the programs' environment).
+  const marker = `witness-corpus-${randomUUID()}`;
+  const pool = new WorkerPool({ backend: 'bwrap', size: 1, graceMs: 1000, env: { CORPUS_MARKER: marker } });
+  const rssBefore = process.memoryUsage().rss;
   afterAll(() => pool.close());
 
   it('has at least 20 distinct attacks', () => {
@@ -73,7 +79,11 @@ describe('the adversarial corpus, one after another on one worker', () => {
 
   for (const program of ADVERSARIAL_CORPUS) {
     it(`contains ${program.id}: ${program.attack}`, async () => {
+      const started = performance.now();
       const outcome = record(await runProgram(pool, fill(program.source), { deadlineMs: program.deadlineMs ?? 3000 }));
+      // Bounded: within its deadline (plus the worker's replacement), and a bounded report.
+      expect(performance.now() - started).toBeLessThan((program.deadlineMs ?? 3000) + 10_000);
+      expect(outcome.reason.length + outcome.stdout.length + outcome.stderr.length).toBeLessThan(20_000);
       expect({ status: outcome.status, reason: outcome.reason }, JSON.stringify(outcome).slice(0, 800)).toMatchObject({ status: program.expect.status });
       if (program.expect.reason) expect(outcome.reason).toMatch(program.expect.reason);
       if (program.expect.stdout) expect(outcome.stdout).toMatch(program.expect.stdout);
@@ -95,6 +105,14 @@ describe('the adversarial corpus, one after another on one worker', () => {
     expect(pool.stats.replaced).toBe(3);
     const normal = await runProgram(pool, 'import numpy, pandas\nprint(numpy.arange(4).sum(), len(pandas.DataFrame({"a": [1, 2]})))');
     expect(normal).toMatchObject({ status: 'ok', stdout: '6 2\n' });
+    // The host's own memory stayed bounded through floods, bombs and huge sources.
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(1024 ** 3);
+  });
+
+  it('leaves no process behind once the pool is closed', async () => {
+    expect(processesWith(marker).length).toBeGreaterThan(0);
+    await pool.close();
+    expect(await waitFor(() => processesWith(marker), (pids) => pids.length === 0, 5000)).toEqual([]);
   });
 });
 

@@ -1,5 +1,7 @@
 /**
- * Hostile programs the Python sandbox must contain. Each names what it attacks, its source (with
+ * Hostile programs the Python sandbox must contain, each with a named outcome: network, secrets,
+ * host files, resources, the worker itself, and answers too big, too deep or too loud for the
+ * interpreter or the output caps. Each names what it attacks, its source (with
  * `{{PORT}}` = a listener on the host's 127.0.0.1, `{{CANARY}}` = a host file, `{{REPO}}` = the
  * project folder, filled in by the runner) and what containment looks like: the status the run
  * must end with and the words its reason (or output) must contain. Facts the host checks itself —
@@ -221,6 +223,62 @@ export const ADVERSARIAL_CORPUS: AdversarialProgram[] = [
     attack: 'recurses in C until the stack overflows',
     source: `import sys\nsys.setrecursionlimit(10 ** 8)\nnested = []\nfor _ in range(10 ** 6):\n    nested = [nested]\nrepr(nested)`,
     expect: { status: 'runtime', reason: /SIGSEGV|RecursionError|MemoryError/ },
+  },
+  {
+    id: 'huge-source',
+    attack: 'sends a program of 100,000 nested parentheses',
+    source: `x = ${'('.repeat(100_000)}1${')'.repeat(100_000)}\n`,
+    expect: { status: 'too-complex', reason: /too many nested parentheses/ },
+  },
+  {
+    id: 'deep-source',
+    attack: 'sends 2.5 MB of one expression, too deep for the compiler',
+    source: `x = ${'-'.repeat(2_500_000)}1\n`,
+    expect: { status: 'too-complex', reason: /MemoryError|RecursionError/ },
+  },
+  {
+    id: 'stderr-flood',
+    attack: 'writes to stderr without end',
+    source: `import sys\nblock = 'e' * (1 << 20)\nwhile True:\n    sys.stderr.write(block)`,
+    expect: { status: 'too-large', reason: /printed more than 16 MiB to stderr/ },
+  },
+  {
+    id: 'flood-past-the-cap',
+    attack: 'keeps printing after the file-size limit refuses its writes',
+    source: `while True:\n    try:\n        print('x' * 100000)\n    except OSError:\n        pass`,
+    expect: { status: 'too-large', reason: /printed more than 16 MiB to stdout/ },
+    deadlineMs: 20_000,
+  },
+  {
+    id: 'huge-exception',
+    attack: 'raises an exception whose message is 512 MiB',
+    source: `raise ValueError('m' * (512 * 1024 * 1024))`,
+    expect: { status: 'runtime', reason: /^ValueError: m{100}.{0,2100}$/s },
+  },
+  {
+    id: 'loopback-every-way',
+    attack: 'reaches the host listener through every loopback name, now that loopback is up',
+    source: `import socket\nfor host in ('127.0.0.1', '127.0.1.1', 'localhost', socket.gethostname(), '::1'):\n    try:\n        socket.create_connection((host, {{PORT}}), timeout=2).sendall(b'stolen')\n        print('REACHED', host)\n    except OSError as e:\n        print('refused', e.errno)`,
+    expect: { status: 'ok', stdout: /^(refused 111\n){5}$/ },
+  },
+  {
+    id: 'outside-names',
+    attack: 'resolves outside names and addresses',
+    source: `import socket\nfor name in ('pypi.org', 'example.com', 'metadata.google.internal'):\n    try:\n        print('RESOLVED', socket.getaddrinfo(name, 443))\n    except socket.gaierror as e:\n        print('unresolved', e.errno)\ntry:\n    print('REVERSED', socket.gethostbyaddr('8.8.8.8'))\nexcept OSError as e:\n    print('unresolved', type(e).__name__)`,
+    expect: { status: 'ok', stdout: /^(unresolved -[23]\n){3}unresolved (herror|gaierror)\n$/ },
+  },
+  {
+    id: 'python-escape-limits',
+    attack: 'starts python in a subprocess to raise its limits or allocate 64 GiB there',
+    source: `import subprocess\nfor code in ('import resource; resource.setrlimit(resource.RLIMIT_AS, (-1, -1))', 'x = bytearray(64 * 1024 ** 3)', 'import os\\nwhile True: os.fork()'):\n    r = subprocess.run(['python', '-c', code], capture_output=True, text=True, timeout=20)\n    print(r.returncode, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else '')`,
+    expect: { status: 'ok', stdout: /^1 ValueError: not allowed to raise maximum limit\n1 MemoryError\n1 BlockingIOError: \[Errno 11\] Resource temporarily unavailable\n$/ },
+    deadlineMs: 20_000,
+  },
+  {
+    id: 'python-orphan',
+    attack: 'double-forks a setsid python busy loop that outlives the program',
+    source: `import os\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n        os.execvp('python3', ['python3', '-c', 'while True: pass'])\n    os._exit(0)\nos.wait()\nprint('orphaned')`,
+    expect: { status: 'ok', stdout: /orphaned/ },
   },
   {
     id: 'kill-worker',

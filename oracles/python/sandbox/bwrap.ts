@@ -63,6 +63,7 @@ export function bwrapArgs(spec: WorkerLaunch, python = SYSTEM_PYTHON, systemDir 
     ...interpreterBinds(python),
     ...optional('/etc/alternatives'),
     ...optional('/etc/localtime'),
+    ...optional('/etc/fonts'),
     ...etc('hosts'),
     ...etc('hostname'),
     ...etc('nsswitch.conf'),
