@@ -1,8 +1,9 @@
 /** Getting a real Neo4j 5.20: the run's server, the error when none can be had, and no leftover JVM. */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Docker from 'dockerode';
+import neo4j from 'neo4j-driver';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDriver, serverInfo } from '../driver.ts';
 import { acquireNeo4j, type Acquired } from './acquire.ts';
@@ -76,7 +77,16 @@ describe('startNeo4j', () => {
 });
 
 describe('the Java launcher', () => {
-  it('leaves no JVM behind when the process that started it is killed', async () => {
+  /** Starts a query that never ends (no timeout) on `uri`; returns the driver to close afterwards. */
+  async function startRunaway(uri: string) {
+    const driver = createDriver(uri);
+    const session = driver.session({ defaultAccessMode: neo4j.session.READ });
+    void session.run('UNWIND range(1, 1000000) AS x UNWIND range(1, 1000000) AS y RETURN count(*)').catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 1500));
+    return driver;
+  }
+
+  it('leaves no JVM behind when the process that started it is killed with SIGKILL during a runaway query', async () => {
     const serve = fileURLToPath(new URL('./serve.ts', import.meta.url));
     const child = spawn(process.execPath, ['--import', 'tsx', serve], {
       env: { ...process.env, NEO4J_URI: '', WITNESS_NEO4J: 'launcher' },
@@ -94,15 +104,47 @@ describe('the Java launcher', () => {
       child.on('exit', (code) => reject(new Error(`serve.ts exited (${code}) before ready: ${stderr}`)));
     });
     expect(alive(ready.pid)).toBe(true);
-    const home = await (async () => {
-      const { readFileSync } = await import('node:fs');
-      const cmdline = readFileSync(`/proc/${ready.pid}/cmdline`, 'utf8').split('\0');
-      return cmdline.find((a) => a.startsWith('--home='))?.slice('--home='.length);
-    })();
+    const cmdline = readFileSync(`/proc/${ready.pid}/cmdline`, 'utf8').split('\0');
+    const home = cmdline.find((a) => a.startsWith('--home='))?.slice('--home='.length);
     expect(home && existsSync(home)).toBe(true);
-    // SIGKILL leaves serve.ts no chance to stop Neo4j: the launcher must notice its stdin close.
-    child.kill('SIGKILL');
-    expect(await waitUntil(() => !alive(ready.pid), 60_000)).toBe(true);
-    expect(existsSync(home as string)).toBe(false);
-  }, 180_000);
+    const driver = await startRunaway(ready.uri);
+    try {
+      // SIGKILL leaves serve.ts no chance to stop Neo4j: the launcher must notice its parent is gone,
+      // and not wait for the query that never ends.
+      const killed = Date.now();
+      child.kill('SIGKILL');
+      expect(await waitUntil(() => !alive(ready.pid), 30_000)).toBe(true);
+      expect(Date.now() - killed).toBeLessThan(20_000);
+      expect(existsSync(home as string)).toBe(false);
+    } finally {
+      await driver.close();
+    }
+  }, 240_000);
+
+  it('leaves no JVM behind when a vitest run that started it through the global setup is killed with SIGKILL during a runaway query', async () => {
+    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    const config = fileURLToPath(new URL('./orphan/vitest.config.ts', import.meta.url));
+    const vitest = spawn(process.execPath, [`${root}node_modules/vitest/vitest.mjs`, 'run', '--config', config], {
+      cwd: root,
+      env: { ...process.env, NEO4J_URI: '', WITNESS_NEO4J: 'launcher', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const started = await new Promise<{ jvm: number; worker: number }>((resolve, reject) => {
+      const look = (c: Buffer) => {
+        output += c.toString();
+        const m = /RUNAWAY jvm=(\d+) worker=(\d+)/.exec(output);
+        if (m) resolve({ jvm: Number(m[1]), worker: Number(m[2]) });
+      };
+      vitest.stdout.on('data', look);
+      vitest.stderr.on('data', look);
+      vitest.on('exit', (code) => reject(new Error(`the child vitest exited (${code}) before its query started: ${output.slice(-2000)}`)));
+    });
+    expect(alive(started.jvm)).toBe(true);
+    const killed = Date.now();
+    vitest.kill('SIGKILL');
+    expect(await waitUntil(() => !alive(started.jvm), 30_000), output.slice(-2000)).toBe(true);
+    expect(Date.now() - killed).toBeLessThan(20_000);
+    expect(await waitUntil(() => !alive(started.worker), 30_000)).toBe(true);
+  }, 240_000);
 });
