@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const scripts = ['regex.ts', 'suite.ts', 'sql.ts', 'sql-bombs.ts', 'python.ts', 'report.ts', 'cypher.ts', 'regex-equivalence.ts', 'models.ts'];
+const scripts = ['regex.ts', 'suite.ts', 'sql.ts', 'sql-bombs.ts', 'python.ts', 'python-bombs.ts', 'report.ts', 'cypher.ts', 'regex-equivalence.ts', 'models.ts'];
 let failed = false;
 for (const script of scripts) {
   const path = fileURLToPath(new URL(script, import.meta.url));

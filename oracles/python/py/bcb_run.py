@@ -97,14 +97,15 @@ def _line_offset_error(refused, program_lines):
 def run(payload, channel, context):
     program = payload['program']
     test = payload['test']
-    _, refused = compile_guard.compile_program(program, '__test__.py')
-    if refused:
-        channel.send(refused)
-        return
     full = program + '\n' + test
     code, refused = compile_guard.compile_program(full, '__test__.py')
     if refused:
-        if refused['event'] == 'syntax-error' and _line_offset_error(refused, program.count('\n') + 1):
+        # Whose fault: the program's when it does not compile alone (compiled only now: a big
+        # program would otherwise be compiled twice), else the test module's when the error is in it.
+        _, own = compile_guard.compile_program(program, '__test__.py')
+        if own:
+            refused = own
+        elif refused['event'] == 'syntax-error' and _line_offset_error(refused, program.count('\n') + 1):
             refused = {'event': 'task-error', 'type': refused['type'], 'message': 'the test module does not compile: %s' % refused['message']}
         channel.send(refused)
         return

@@ -129,9 +129,19 @@ class _CappedWriter:
         return len(data)
 
 
+def _surely_over(value, budget):
+    """True when a string, bytes or numpy array is bigger than the budget before it is pickled (no copy)."""
+    if isinstance(value, (str, bytes, bytearray)):
+        return len(value) > budget
+    numpy = sys.modules.get('numpy')
+    return numpy is not None and isinstance(value, numpy.ndarray) and value.dtype.kind != 'O' and value.nbytes > budget
+
+
 def _pickled(value, budget):
     if budget is None:
         return pickle.dumps(value, protocol=4)
+    if _surely_over(value, budget):
+        raise TooLarge(None)
     writer = _CappedWriter(budget)
     pickle.Pickler(writer, protocol=4).dump(value)
     return b''.join(writer.parts)
