@@ -4,12 +4,19 @@
  * stops the JVM when the run ends; without Java or Docker it reports the suite as not run, with
  * the reason, and still exits 0.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { startTestModelServer } from '../core/models/test-server.ts';
+import type { ChatMessage } from '../core/types.ts';
+import { graphChecksum } from '../oracles/cypher/checksum.ts';
+import { createDriver } from '../oracles/cypher/driver.ts';
+import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from '../oracles/cypher/fixture-paths.ts';
+import { readCypherBenchItems, type CypherBenchItem } from '../oracles/cypher/questions.ts';
+import { acquireNeo4j } from '../oracles/cypher/server/acquire.ts';
 import { readResultsFile } from '../reports/results-file.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -26,6 +33,24 @@ function bench(env: NodeJS.ProcessEnv, ...args: string[]) {
     timeout: 240_000,
   });
   return { run, dir };
+}
+
+/** Like bench, without blocking this process (its scripted model server must answer meanwhile). */
+function benchInBackground(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ run: { status: number | null; stdout: string; stderr: string }; dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'witness-cypherbench-'));
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, WITNESS_OUT: join(dir, 'out'), WITNESS_STORE: join(dir, 'store'), WITNESS_RUN_ID: 'cypher-e2e-http', NO_COLOR: '1', FORCE_COLOR: '0', ...env };
+  const child = spawn(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'bench', 'suites/cypherbench.eval.ts', ...args], { cwd: root, env: childEnv });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
+  return new Promise((resolve) =>
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ run: { status, stdout, stderr }, dir });
+    }),
+  );
 }
 
 function alive(pid: number): boolean {
@@ -58,6 +83,56 @@ describe('the cypherbench benchmark suite', () => {
     const diagnosticTurns = results.trajectories.filter((t) => t.strategy === 'diagnostic').flatMap((t) => t.turns);
     expect(diagnosticTurns.some((t) => /is missing from your result|which should not be there|should be/.test(t.feedback?.text ?? ''))).toBe(true);
   }, 240_000);
+
+  it('turns a model’s huge query and result bombs into failed verdicts with named kinds, over real HTTP, leaving the rest of the run and the graph as they were', async () => {
+    const neo = await acquireNeo4j(SKYWAYS_GRAPH_FILE);
+    if (!neo.ok) throw new Error(neo.reason);
+    const items = readCypherBenchItems(SKYWAYS_QUESTIONS_FILE) as CypherBenchItem[];
+    const hostile: Record<string, { query: string; kind: string }> = {
+      'skyways-001': { query: `RETURN '${'a'.repeat(1_000_000)}' AS s`, kind: 'too-complex' },
+      'skyways-002': { query: 'RETURN range(1, 10000000) AS l', kind: 'too-large' },
+      'skyways-003': { query: "RETURN reduce(s = '', i IN range(1, 30) | s + s + 'x') AS s", kind: 'too-large' },
+      'skyways-004': { query: `RETURN ${'('.repeat(3_000)}1${')'.repeat(3_000)} AS x`, kind: 'too-complex' },
+    };
+    // The scripted model answers each question by its text: the hostile query, else the gold.
+    const byQuestion = [...items].sort((a, b) => b.nl_question.length - a.nl_question.length);
+    const server = await startTestModelServer((request) => {
+      const messages = (request.body.messages ?? []) as unknown as ChatMessage[];
+      const text = messages.map((m) => m.content).join('\n');
+      const item = byQuestion.find((i) => text.includes(i.nl_question));
+      const query = item ? (hostile[item.qid]?.query ?? item.gold_cypher) : 'RETURN 1';
+      return { content: '```cypher\n' + query + '\n```' };
+    });
+    const driver = createDriver(neo.uri);
+    try {
+      const before = await graphChecksum(driver);
+      const { run, dir } = await benchInBackground(
+        { NEO4J_URI: neo.uri, WITNESS_MODEL: 'scripted-cypher', OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key', WITNESS_CACHE: 'off', WITNESS_TURNS: '2' },
+        '-t',
+        'skyways-00[1-6] · (zero-shot|error-only|diagnostic)$',
+      );
+      expect(run.status, `${run.stdout.slice(-3000)}\n${run.stderr.slice(-3000)}`).toBe(0);
+      const results = await readResultsFile(join(dir, 'out', 'results.json'));
+      expect(results.trajectories).toHaveLength(6 * 3);
+      expect(results.trajectories.every((t) => t.outcome.status !== 'harness-error')).toBe(true);
+      for (const t of results.trajectories) {
+        const expected = hostile[t.taskId];
+        if (!expected) {
+          expect(t.outcome.status, t.taskId).toBe('solved');
+          continue;
+        }
+        expect(t.outcome.status, `${t.taskId} ${t.strategy}`).toBe('unsolved');
+        expect(t.turns.map((turn) => turn.verdict.error?.kind)).toEqual(t.strategy === 'zero-shot' ? [expected.kind] : [expected.kind, expected.kind]);
+      }
+      const feedback = results.trajectories.find((t) => t.taskId === 'skyways-002' && t.strategy === 'diagnostic')?.turns[0]?.feedback?.text ?? '';
+      expect(feedback).toMatch(/^Your query's result is too large: the result is larger than 16,777,216 bytes/);
+      expect(server.requests.length).toBeGreaterThanOrEqual(6 * 3);
+      expect(await graphChecksum(driver)).toEqual(before);
+    } finally {
+      await driver.close();
+      await server.close();
+    }
+  }, 300_000);
 
   it('is reported as not run, with the reason, when neither Java nor Docker is available', () => {
     const { run } = bench({ NEO4J_URI: '', WITNESS_JAVA: '/nonexistent/java', DOCKER_HOST: 'unix:///nonexistent/docker.sock' });
