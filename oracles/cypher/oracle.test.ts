@@ -178,6 +178,19 @@ describe('witnesses, feedback and the sim’s agreement check', () => {
     expect(await oracle.agrees(prepared, { source: q.gold.replace('RETURN n.flight_number', 'RETURN DISTINCT n.flight_number'), extraction: 'code-block' }, w)).toBe(true);
   });
 
+  it('cuts long strings and lists in witnesses, so feedback and trajectories stay small', async () => {
+    const gold = 'MATCH (n:Airline) RETURN n.name AS x';
+    for (const candidate of ['MATCH (n:Airline) RETURN reduce(s = n.name, i IN range(1, 13) | s + s) AS x', 'MATCH (n:Airline) RETURN [x IN range(1, 5000) | n.name] AS x']) {
+      const v = await check(gold, candidate);
+      const extra = v.witnesses.filter((w) => w.kind === 'extra-row');
+      expect(extra.length).toBeGreaterThan(0);
+      for (const w of extra) expect(JSON.stringify(w.input).length).toBeLessThan(2_000);
+      expect(oracle.render.witness(extra[0]!)).toMatch(/…/);
+      const feedback = diagnostic.feedback(v, { task: task('t', gold), render: oracle.render, turn: 1, phase: 'solve' });
+      expect(feedback!.text.length).toBeLessThan(8_000);
+    }
+  });
+
   it('labels unexpected rows and uses positions for misordered rows', async () => {
     const q = byId('skyways-037');
     const prepared = await oracle.prepare(q);

@@ -125,6 +125,32 @@ export function rowJson(row: readonly Cell[]): Json[] {
   return row.map(toJson);
 }
 
+/** Longest string and list a witness shows in full. */
+const WITNESS_STRING = 200;
+const WITNESS_LIST = 20;
+
+/** A cell as JSON for a witness: strings past 200 characters and lists past 20 elements are cut, and say so. */
+export function witnessJson(cell: Cell): Json {
+  if (typeof cell === 'string') return cell.length > WITNESS_STRING ? `${cell.slice(0, WITNESS_STRING)}… (${cell.length.toLocaleString('en-US')} characters)` : cell;
+  if (Array.isArray(cell)) {
+    const shown = cell.slice(0, WITNESS_LIST).map(witnessJson);
+    return cell.length > WITNESS_LIST ? [...shown, `… (${(cell.length - WITNESS_LIST).toLocaleString('en-US')} more)`] : shown;
+  }
+  if (cell !== null && typeof cell === 'object' && !(cell instanceof OpaqueValue)) {
+    const entries = Object.entries(cell);
+    const shown = entries.slice(0, WITNESS_LIST).map(([k, v]): [string, Json] => [k.length > WITNESS_STRING ? `${k.slice(0, WITNESS_STRING)}…` : k, witnessJson(v)]);
+    if (entries.length > WITNESS_LIST) shown.push(['…', `${(entries.length - WITNESS_LIST).toLocaleString('en-US')} more keys`]);
+    return Object.fromEntries(shown);
+  }
+  const json = toJson(cell);
+  return typeof json === 'string' && json.length > WITNESS_STRING ? `${json.slice(0, WITNESS_STRING)}…` : json;
+}
+
+/** A row as JSON for a witness (long values cut). */
+export function witnessRow(row: readonly Cell[]): Json[] {
+  return row.map(witnessJson);
+}
+
 /** A short readable rendering of a cell (Cypher-like literals, strings quoted). */
 export function formatCell(cell: Cell, maxLength = 80): string {
   const text = formatFull(cell);

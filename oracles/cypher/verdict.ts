@@ -8,7 +8,7 @@ import type { CaseResult, JsonObject, Verdict, VerdictError, Witness } from '../
 import { compareResults, type ComparisonOptions, type ComparisonOutcome } from './compare.ts';
 import { diffResults, type RowDiff } from './diff.ts';
 import { variantJson, type GraphVariant } from './perturb.ts';
-import { rowJson, UncomparableValueError, type Cell, type ResultTable } from './values.ts';
+import { UncomparableValueError, witnessRow, type Cell, type ResultTable } from './values.ts';
 
 /** Gold rows covered by one case. */
 export interface RowCase {
@@ -49,7 +49,7 @@ export function judge(gold: ResultTable, candidate: ResultTable, options: Compar
 }
 
 function size(row: Cell[]): number {
-  return JSON.stringify(rowJson(row)).length;
+  return JSON.stringify(witnessRow(row)).length;
 }
 
 /** Row witnesses of a judgement, shortest first within each kind; `variant` says where they were found. */
@@ -60,10 +60,10 @@ export function rowWitnesses(judgement: Judgement, variant: GraphVariant | null,
   const columns = diff.alignedColumns && diff.aligned ? diff.alignedColumns : null;
   const extraColumns = diff.aligned ? columns : null;
   const missing = diff.missing.map(
-    (row): Witness => ({ kind: 'missing-row', label: 'missing from the result', input: { row: rowJson(row), columns, ...where }, expected: true, actual: false, size: size(row), ...(caseId ? { caseId } : {}) }),
+    (row): Witness => ({ kind: 'missing-row', label: 'missing from the result', input: { row: witnessRow(row), columns, ...where }, expected: true, actual: false, size: size(row), ...(caseId ? { caseId } : {}) }),
   );
   const extra = diff.extra.map(
-    (row): Witness => ({ kind: 'extra-row', label: 'not expected in the result', input: { row: rowJson(row), columns: extraColumns, ...where }, expected: false, actual: true, size: size(row), ...(caseId ? { caseId } : {}) }),
+    (row): Witness => ({ kind: 'extra-row', label: 'not expected in the result', input: { row: witnessRow(row), columns: extraColumns, ...where }, expected: false, actual: true, size: size(row), ...(caseId ? { caseId } : {}) }),
   );
   const byLength = (a: Witness, b: Witness) => a.size - b.size;
   const out = [...missing.sort(byLength), ...extra.sort(byLength)];
@@ -72,7 +72,7 @@ export function rowWitnesses(judgement: Judgement, variant: GraphVariant | null,
     out.push({
       kind: 'misordered-row',
       label: 'in the wrong position',
-      input: { position, row: rowJson(expected), actualRow: rowJson(actual), columns, ...where },
+      input: { position, row: witnessRow(expected), actualRow: witnessRow(actual), columns, ...where },
       size: size(expected),
       ...(caseId ? { caseId } : {}),
     });
