@@ -79,7 +79,13 @@ describe('witness eval cypherbench', () => {
     expect(text.stdout).toMatch(/warning: .*the prediction for skyways-002 is a number, not a string/);
     expect(text.stdout).toMatch(/warning: no prediction for 3 questions \(scored 0\): skyways-046, skyways-047, skyways-048\n/);
     expect(text.stdout).toMatch(/warning: .*messy\.json item 44: a prediction for "skyways-999", which is not a question of the question file: ignored/);
-  }, 120_000);
+
+    // The caps are options: with room for the long query it runs (and is wrong).
+    const roomy = witness(['eval', 'cypherbench', '--data', SKYWAYS_QUESTIONS_FILE, '--predictions', file, '--uri', uri, '--json', '--max-query-bytes', '100000']);
+    expect(roomy.status, roomy.stderr).toBe(0);
+    expect(JSON.parse(roomy.stdout).items.find((i: { qid: string }) => i.qid === 'skyways-045')).toMatchObject({ status: 'wrong', executable: true });
+    expect(witness(['eval', 'cypherbench', '--data', SKYWAYS_QUESTIONS_FILE, '--predictions', file, '--max-rows', '0']).status).toBe(2);
+  }, 180_000);
 
   it('prints a text report for one query per line', () => {
     const file = join(dir, 'pred.txt');

@@ -1,6 +1,6 @@
 /** `witness eval cypherbench`: CypherBench execution accuracy of a predictions file on a real Neo4j 5.20. */
 import { evaluateCypherBench, type CypherBenchEvaluation } from '../oracles/cypher/evaluate.ts';
-import { positiveNumber, progressLine } from './options.ts';
+import { positiveInteger, positiveNumber, progressLine } from './options.ts';
 import type { Registrar } from './registrar.ts';
 
 const percent = (x: number) => `${(100 * x).toFixed(2)}%`;
@@ -40,6 +40,9 @@ export const registerEvalCypherbench: Registrar = ({ evaluate }) => {
     .option('--uri <uri>', 'a Neo4j that already holds the graph; it is used as it is and never modified')
     .option('--graph <file...>', 'SimpleKG graph file(s) (default: <graph>_simplekg.json next to the data file, or in graphs/ or graphs/simplekg/)')
     .option('--timeout <seconds>', 'server-side timeout per predicted query', positiveNumber, 120)
+    .option('--max-rows <n>', 'results with more rows are too-large (default 100000)', positiveInteger)
+    .option('--max-result-bytes <n>', 'results bigger than this are too-large, counting 8 bytes per value plus string bytes (default 16777216)', positiveInteger)
+    .option('--max-query-bytes <n>', 'predicted queries longer than this (UTF-8) are too-complex and not run (default 16384)', positiveInteger)
     .option('--no-check-answers', "do not check gold results against the items' answer_json")
     .option('--json', 'print the scores and per-item results as JSON')
     .addHelpText(
@@ -47,7 +50,7 @@ export const registerEvalCypherbench: Registrar = ({ evaluate }) => {
       '\nQuestions without a usable prediction (missing, predicted twice, not a string) score 0 and are named; predictions for unknown qids are listed and ignored.' +
         '\nExit status: 0 when scored (whatever the accuracy), 1 when Neo4j or the files are unusable or an item could not be scored (harness error), 2 on usage errors.',
     )
-    .action(async (o: { data: string; predictions: string; uri?: string; graph?: string[]; timeout: number; checkAnswers: boolean; json?: boolean }) => {
+    .action(async (o: { data: string; predictions: string; uri?: string; graph?: string[]; timeout: number; maxRows?: number; maxResultBytes?: number; maxQueryBytes?: number; checkAnswers: boolean; json?: boolean }) => {
       const progress = progressLine('questions');
       const result = await evaluateCypherBench({
         data: o.data,
@@ -55,6 +58,9 @@ export const registerEvalCypherbench: Registrar = ({ evaluate }) => {
         ...(o.uri ? { uri: o.uri } : {}),
         ...(o.graph ? { graphFiles: o.graph } : {}),
         timeoutMs: o.timeout * 1000,
+        ...(o.maxRows ? { maxRows: o.maxRows } : {}),
+        ...(o.maxResultBytes ? { maxResultBytes: o.maxResultBytes } : {}),
+        ...(o.maxQueryBytes ? { maxQueryBytes: o.maxQueryBytes } : {}),
         checkAnswers: o.checkAnswers,
         log: (line) => process.stderr.write(`${line}\n`),
         ...(progress ? { onProgress: progress } : {}),

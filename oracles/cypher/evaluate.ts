@@ -76,6 +76,10 @@ export interface EvaluateCypherBenchOptions {
   /** SimpleKG files of the graphs; default: `<graph>_simplekg.json` found next to the data file. */
   graphFiles?: string[];
   timeoutMs?: number;
+  /** Result caps and the query-length cap (cypherOracle's options; defaults 100,000 rows, 16 MiB, 16 KiB). */
+  maxRows?: number;
+  maxResultBytes?: number;
+  maxQueryBytes?: number;
   checkAnswers?: boolean;
   concurrency?: number;
   env?: NodeJS.ProcessEnv;
@@ -168,6 +172,9 @@ export async function evaluateCypherBench(options: EvaluateCypherBenchOptions): 
         graphs: found ? [found.kg] : [],
         trustedGraphs: found ? [] : [graph],
         ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+        ...(options.maxRows ? { maxRows: options.maxRows } : {}),
+        ...(options.maxResultBytes ? { maxResultBytes: options.maxResultBytes } : {}),
+        ...(options.maxQueryBytes ? { maxQueryBytes: options.maxQueryBytes } : {}),
         ...(options.checkAnswers === false ? { checkAnswers: false } : {}),
         ...(options.env ? { env: options.env } : {}),
       });
