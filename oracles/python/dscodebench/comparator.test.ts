@@ -54,13 +54,21 @@ const CASES: Case[] = [
   { name: 'nested structures', expected: "[np.array([1.0]), {'k': pd.Series([1])}]", actual: "[np.array([1.0]), {'k': pd.Series([1])}]", pass: true },
   { name: 'nested difference is located', expected: "[0, {'k': [1, 2]}]", actual: "[0, {'k': [1, 3]}]", pass: false, reason: /output\[1\]\['k'\]\[1\]: 3 differs from the expected 2/ },
   { name: 'NaN floats', expected: "float('nan')", actual: "float('nan')", pass: true },
+  // torch and tensorflow outputs reach the judge as surrogates (py/surrogates.py): their branches run without those libraries.
+  { name: 'torch tensors equal', expected: "T('torch.Tensor', np.array([1.0, 2.0]), 'torch.float32')", actual: "T('torch.Tensor', np.array([1.0, 2.0 + 1e-9]), 'torch.float32')", pass: true },
+  { name: 'torch tensors differ', expected: "T('torch.Tensor', np.array([1.0, 2.0]), 'torch.float32')", actual: "T('torch.Tensor', np.array([1.0, 2.5]), 'torch.float32')", pass: false, reason: /tensor values differ/ },
+  { name: 'torch tensors, original no-op branch', expected: "T('torch.Tensor', np.array([1.0]), 'torch.float32')", actual: "T('torch.Tensor', np.array([9.0]), 'torch.float32')", pass: true, options: { noOpFloatBranches: true } },
+  { name: 'torch dtypes differ (torch.allclose raises)', expected: "T('torch.Tensor', np.array([1.0]), 'torch.float32')", actual: "T('torch.Tensor', np.array([1.0]), 'torch.float64')", pass: false, reason: /dtypes differ/ },
+  { name: 'tensor vs array', expected: "T('torch.Tensor', np.array([1.0]), 'torch.float32')", actual: 'np.array([1.0])', pass: false, reason: /expected a torch\.Tensor, got a numpy\.ndarray/ },
+  { name: 'tensorflow values only', expected: "T('tensorflow.python.framework.ops.EagerTensor', np.array([1, 2]), 'int32')", actual: "T('tensorflow.python.framework.ops.EagerTensor', np.array([1.0, 2.0]), 'float32')", pass: true },
+  { name: 'torch modules by parameters', expected: "M('torch.nn.modules.linear.Linear', [('weight', T('torch.Tensor', np.array([[1.0]]), 'torch.float32'))])", actual: "M('torch.nn.modules.linear.Linear', [('weight', T('torch.Tensor', np.array([[1.5]]), 'torch.float32'))])", pass: false, reason: /output\.weight: tensor values differ/ },
 ];
 
 describe('the DSCodeBench comparator on hand-checked cases', () => {
   it('judges every case as the original does, except where an option says otherwise', async () => {
     const options = (o: Record<string, boolean> = {}) => `{${Object.entries(o).map(([k, v]) => `'${k}': ${v ? 'True' : 'False'}`).join(', ')}}`;
     const body = CASES.map((c) => `    (${c.expected}, ${c.actual}, ${options(c.options)}),`).join('\n');
-    const source = `import json\nimport numpy as np\nimport pandas as pd\nimport comparator\ncases = [\n${body}\n]\nprint(json.dumps([comparator.compare(e, a, o) for e, a, o in cases]))`;
+    const source = `import json\nimport numpy as np\nimport pandas as pd\nimport comparator\nfrom surrogates import Tensor as T, Module as M\ncases = [\n${body}\n]\nprint(json.dumps([comparator.compare(e, a, o) for e, a, o in cases]))`;
     const outcome = await runProgram(pool, source);
     expect(outcome.status, outcome.reason).toBe('ok');
     const results = JSON.parse(outcome.stdout) as [boolean, string | null][];

@@ -4,10 +4,14 @@
  * (shape, nnz, indices, indptr and data), scikit-learn estimators (str(get_params())), frozen
  * multivariate normals (mean and covariance). Before, such outputs reached the judge only as their
  * repr, and two sparse matrices with the same shape and nnz but different values "matched".
+ * Where the interpreter has torch (the full profile), torch tensors and modules too; CI's default
+ * profile has no torch, and there that test is skipped (the comparator's tensor branches are
+ * checked on surrogates in comparator.test.ts).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Candidate, Task } from '../../../core/types.ts';
 import { WorkerPool } from '../pool/pool.ts';
+import { runProgram } from '../run-program.ts';
 import { dsCodeBenchOracle } from './oracle.ts';
 
 const pool = new WorkerPool({ size: 1 });
@@ -62,5 +66,36 @@ describe('outputs of scipy and scikit-learn reach the judge as themselves', () =
     const shifted = await oracle.check(prepared, code(gaussian.gold.replace('points.mean(axis=0)', 'points.mean(axis=0) + 1')));
     expect(shifted.pass).toBe(false);
     expect(shifted.detail?.firstMismatch).toMatch(/distribution parameters differ/);
+  });
+});
+
+const torchTask = task(
+  'torch',
+  'PyTorch',
+  'import torch\n\ndef scale(values, factor):\n    return torch.tensor(values, dtype=torch.float32) * factor\n',
+  'import random\n\ndef test_case_input_generator(n=200):\n    return [([random.random() for _ in range(random.randint(1, 40))], random.choice([0.5, 2.0])) for _ in range(n)]\n',
+);
+const torchModule = task(
+  'torch-module',
+  'PyTorch',
+  'import torch\n\ndef layer(width):\n    return torch.nn.Linear(width, 2)\n',
+  'import random\n\ndef test_case_input_generator(n=200):\n    return [random.randint(1, 4) for _ in range(n)]\n',
+);
+const torchHere = (await runProgram(pool, 'import torch')).status === 'ok';
+
+describe('torch outputs, where the interpreter has torch', () => {
+  it.runIf(torchHere)('compares tensors by allclose and modules by their parameters, not by repr', async () => {
+    const prepared = await oracle.prepare(torchTask);
+    expect((await oracle.check(prepared, code(torchTask.gold))).pass).toBe(true);
+    // A tensor's repr shows four decimals: a difference below them (but over allclose's tolerance) used to go unseen.
+    const slightly = await oracle.check(prepared, code(torchTask.gold.replace('* factor', '* factor + 2e-5')));
+    expect(slightly.pass).toBe(false);
+    expect(slightly.detail?.firstMismatch).toMatch(/tensor values differ/);
+    const modules = await oracle.prepare(torchModule);
+    expect((await oracle.check(modules, code(torchModule.gold))).pass).toBe(true);
+    // A module's repr names its sizes only: other weights used to "match".
+    const other = await oracle.check(modules, code('import torch\n\ndef layer(width):\n    torch.manual_seed(7)\n    return torch.nn.Linear(width, 2)\n'));
+    expect(other.pass).toBe(false);
+    expect(other.detail?.firstMismatch).toMatch(/output\.(weight|bias): tensor values differ/);
   });
 });

@@ -14,6 +14,7 @@ import sys
 import numpy as np
 import pandas as pd
 
+import surrogates
 from render import show, truncate
 
 DEFAULT_OPTIONS = {'noOpFloatBranches': False, 'nonNumericArraysFail': False}
@@ -24,6 +25,8 @@ class Mismatch(Exception):
 
 
 def _type_name(value):
+    if isinstance(value, (surrogates.Tensor, surrogates.Module)):
+        return value.kind
     t = type(value)
     return t.__name__ if t.__module__ == 'builtins' else '%s.%s' % (t.__module__, t.__qualname__)
 
@@ -60,6 +63,20 @@ def _check_sparse(expected, actual):
                 raise Mismatch('sparse %s differ' % part)
     if not hasattr(expected, 'data') and (expected != actual).nnz != 0:
         raise Mismatch('sparse values differ')
+
+
+def _check_tensor(expected, actual, options, path):
+    """torch.allclose for torch tensors (dtypes must agree, shapes broadcast; the original's no-op
+    branch when replicated), np.allclose of the values for tensorflow tensors."""
+    if expected.kind != actual.kind:
+        raise Mismatch('%s: expected a %s, got a %s' % (path, expected.kind, actual.kind))
+    if expected.kind.startswith('torch'):
+        if options['noOpFloatBranches']:
+            return
+        if expected.dtype != actual.dtype:
+            raise Mismatch('%s: tensor dtypes differ: expected %s, got %s' % (path, expected.dtype, actual.dtype))
+    if not np.allclose(expected.array, actual.array):
+        raise Mismatch('%s: tensor values differ' % path)
 
 
 def _module_of(value):
@@ -112,6 +129,17 @@ def check(expected, actual, options=None, path='output'):
             _check_float(expected, actual, options)
         except Mismatch as m:
             raise Mismatch('%s: %s' % (path, m))
+        return
+    if isinstance(expected, surrogates.Tensor):
+        return _check_tensor(expected, actual, options, path)
+    if isinstance(expected, surrogates.Module):
+        if expected.kind != actual.kind:
+            raise Mismatch('%s: expected a %s, got a %s' % (path, expected.kind, actual.kind))
+        names = [n for n, _ in expected.parameters]
+        if names != [n for n, _ in actual.parameters]:
+            raise Mismatch('%s: module parameters differ in name or number' % path)
+        for (name, e), (_, a) in zip(expected.parameters, actual.parameters):
+            _check_tensor(e, a, dict(options, noOpFloatBranches=False), '%s.%s' % (path, name))
         return
     module = _module_of(expected)
     if module == 'torch' and type(expected).__name__ in ('Tensor', 'Parameter'):

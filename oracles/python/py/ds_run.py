@@ -14,6 +14,7 @@ import compile_guard
 import domain
 import ds_rewrite
 import safe_pickle
+import surrogates
 from render import exception_info, show, show_call
 
 
@@ -141,7 +142,7 @@ class _Calls:
                 if self.observe:
                     self.channel.send({'event': 'observed', 'index': index, 'input': show_call(case, self.single, 300), 'raised': info})
                 continue
-            self.items.append(('v', self.budget.dump(value, index)))
+            self.items.append(('v', self.budget.dump(surrogates.to_plain(value), index)))
             if self.observe:
                 self.channel.send({'event': 'observed', 'index': index, 'input': show_call(case, self.single, 300), 'output': show(value, 600)})
 

@@ -2,8 +2,8 @@
 the judge loads them with an unpickler that only resolves the data types below (and the classes of
 CLASS_MODULES), so a hostile output (an object whose pickle would call `os.system`) cannot run code
 in the judge. Values that cannot make that round trip travel as an opaque marker (type name and
-repr): the judge compares those by type and repr only (torch, tensorflow, keras and lightgbm
-objects among them)."""
+repr): the judge compares those by type and repr only (Keras models and LightGBM boosters among
+them; torch and tensorflow tensors and torch modules travel as surrogates.py's plain data)."""
 import io
 import pickle
 import sys
@@ -58,6 +58,8 @@ ALLOWED = {
 ALLOWED.update({
     # A scikit-learn estimator or scipy distribution may hold a numpy random generator.
     'numpy.random._pickle': {'__randomstate_ctor', '__bit_generator_ctor', '__generator_ctor'},
+    # torch and tensorflow outputs, converted to plain data by the run phase (surrogates.py).
+    'surrogates': {'Tensor', 'Module'},
 })
 
 # Modules whose classes (never their functions) the judge may build: scipy's sparse matrices and
