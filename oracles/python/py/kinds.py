@@ -20,7 +20,7 @@ def warm():
     for module in HANDLERS.values():
         try:
             importlib.import_module(module)
-        except ImportError:
+        except Exception:  # a library missing or broken here: the kinds that need it fail when used
             missing.append(module)
     return missing
 
