@@ -1,15 +1,17 @@
 /**
  * Cypher oracle performance, measured side by side in one run: the Java launcher's startup time and
  * peak memory (the JVM's VmHWM), loading the skyways graph, query throughput (raw read
- * transactions vs the oracle's full check: guard + run + comparison, uncached), and the cost of a
- * hardening probe round. Prints figures; no pass/fail on time.
+ * transactions vs the oracle's full check: guard + run + comparison, uncached), the result-cap
+ * proxy's cost (the same queries through it and direct) and what it saves on a result bomb, and
+ * the cost of a hardening probe round. Prints figures; no pass/fail on time.
  *
  *   npx tsx perf/cypher.ts
  */
 import { readFileSync } from 'node:fs';
 import { Rng } from '../core/random.ts';
 import { createDriver } from '../oracles/cypher/driver.ts';
-import { runReadQuery } from '../oracles/cypher/execute.ts';
+import { proxyTarget, startResultCapProxy } from '../oracles/cypher/bolt/result-cap.ts';
+import { DEFAULT_MAX_RESULT_BYTES, MAX_VALUE_NESTING, runReadQuery } from '../oracles/cypher/execute.ts';
 import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from '../oracles/cypher/fixture-paths.ts';
 import { loadSimpleKG } from '../oracles/cypher/load-graph.ts';
 import { cypherOracle } from '../oracles/cypher/oracle.ts';
@@ -64,6 +66,42 @@ try {
   for (const p of prepared) await oracle.check(p, { source: `${p.task.gold} `, extraction: 'code-block' });
   const cachedRate = prepared.length / ((performance.now() - started) / 1000);
   console.log(`query throughput      raw read transactions ${rawRate.toFixed(0)}/s; oracle check (guard + run + compare) ${checkRate.toFixed(0)}/s = ${(checkRate / rawRate).toFixed(2)}x raw; repeated candidate (cached) ${cachedRate.toFixed(0)}/s`);
+
+  // The result-cap proxy: the same read transactions through it, then a result bomb both ways.
+  const proxy = await startResultCapProxy(proxyTarget(server.uri)!, { maxBytes: DEFAULT_MAX_RESULT_BYTES, maxNesting: MAX_VALUE_NESTING });
+  const capped = createDriver(proxy.uri);
+  for (const t of tasks) await runReadQuery(capped, t.gold, { timeoutMs: 60_000 });
+  const timeRounds = async (d: typeof driver) => {
+    const t0 = performance.now();
+    for (let r = 0; r < rounds; r++) for (const t of tasks) await runReadQuery(d, t.gold, { timeoutMs: 60_000 });
+    return (rounds * tasks.length) / ((performance.now() - t0) / 1000);
+  };
+  // Interleaved, best of two each, so warm-up and load favour neither.
+  const directRate = await timeRounds(driver);
+  const proxiedFirst = await timeRounds(capped);
+  const directSecond = await timeRounds(driver);
+  const proxiedRate = Math.max(proxiedFirst, await timeRounds(capped));
+  const directBest = Math.max(directRate, directSecond);
+  console.log(`result-cap proxy      gold queries direct ${directBest.toFixed(0)}/s, through the proxy ${proxiedRate.toFixed(0)}/s = ${(proxiedRate / directBest).toFixed(2)}x`);
+  const bomb = 'RETURN range(1, 2500000) AS l';
+  const bombRun = async (d: typeof driver) => {
+    const rss0 = process.memoryUsage().rss;
+    let peak = rss0;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
+    const t0 = performance.now();
+    const run = await runReadQuery(d, bomb, { timeoutMs: 60_000, maxResultBytes: DEFAULT_MAX_RESULT_BYTES });
+    clearInterval(sampler);
+    peak = Math.max(peak, process.memoryUsage().rss);
+    return { ms: performance.now() - t0, mb: (peak - rss0) / 2 ** 20, verdict: run.ok ? 'ok' : run.error.kind };
+  };
+  const viaProxy = await bombRun(capped);
+  const viaDirect = await bombRun(driver);
+  console.log(
+    `result bomb           ${bomb} (20 MB by the count, over the 16 MiB cap): through the proxy ${viaProxy.verdict} in ${ms(viaProxy.ms)}, RSS +${viaProxy.mb.toFixed(0)} MB; ` +
+      `direct (decoded, then counted) ${viaDirect.verdict} in ${ms(viaDirect.ms)}, RSS +${viaDirect.mb.toFixed(0)} MB`,
+  );
+  await capped.close();
+  await proxy.close();
 
   started = performance.now();
   let probed = 0;

@@ -39,8 +39,9 @@ export async function startResultCapProxy(target: { host: string; port: number }
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   };
-  const server = createServer((client) => {
-    const upstream = createConnection(target);
+  // No Nagle delays: Bolt is request/response in small messages, and a proxy must not add latency.
+  const server = createServer({ noDelay: true }, (client) => {
+    const upstream = createConnection({ ...target, noDelay: true });
     track(client);
     track(upstream);
     const guard = new ServerStreamGuard(limits);
@@ -56,8 +57,7 @@ export async function startResultCapProxy(target: { host: string; port: number }
     client.pipe(upstream);
     upstream.on('data', (data: Buffer) => {
       const step = guard.push(data);
-      let flowing = true;
-      for (const piece of step.forward) flowing = client.write(piece) && flowing;
+      const flowing = step.forward.length === 0 || client.write(step.forward.length === 1 ? (step.forward[0] as Buffer) : Buffer.concat(step.forward));
       if (step.violation) {
         client.end(failureMessage(RESULT_TOO_LARGE_CODE, step.violation));
         upstream.destroy();
