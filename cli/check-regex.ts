@@ -1,5 +1,6 @@
 /** `witness check regex`: one candidate against one gold — hidden-test verdict, equivalence, shortest counterexample. */
 import type { Dialect } from '../oracles/regex/ast.ts';
+import { boundedMessage } from '../oracles/regex/candidate.ts';
 import { compileRegex, parseRegexLiteral } from '../oracles/regex/compile.ts';
 import { compareLanguages, type Comparison } from '../oracles/regex/equivalence.ts';
 import { regexOracle } from '../oracles/regex/oracle.ts';
@@ -60,8 +61,8 @@ export function checkRegexExitCode(result: CheckRegexResult): 0 | 1 | 3 {
 
 export function formatCheckRegex(result: CheckRegexResult): string {
   const lines = [
-    `gold       ${result.gold}  (${result.goldDialect})`,
-    `candidate  ${result.candidate}  (${result.candidateDialect})`,
+    `gold       ${boundedMessage(result.gold, 200)}  (${result.goldDialect})`,
+    `candidate  ${boundedMessage(result.candidate, 200)}  (${result.candidateDialect})`,
   ];
   const v = result.verdict;
   if (v.error) lines.push(`verdict    ${v.error.kind}: ${v.error.message}`);
