@@ -38,7 +38,7 @@ describe('editDistance on long programs that share most of their tokens', () => 
   });
 
   it('compares a 200,000-token answer repeated turn after turn, or changed in one place, without a quadratic table', () => {
-    const long = Array.from({ length: 200_000 }, (_, i) => (i % 2 ? '(' : ')'));
+    const long: string[] = Array.from({ length: 200_000 }, (_, i) => (i % 2 ? '(' : ')'));
     expect(editDistance(long, [...long])).toBe(0);
     const changed = [...long];
     changed[100_000] = 'x';
