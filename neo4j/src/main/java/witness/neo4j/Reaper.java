@@ -45,6 +45,8 @@ final class Reaper {
     private static final long SAMPLE_MS = 200;
     /** Bytes a thread must allocate within SAMPLE_MS to be taken for the one filling the heap. */
     private static final long HEAVY_ALLOCATION = 8L << 20;
+    /** Time for Netty to close a connection before the thread serving it is stopped. */
+    private static final long CLOSE_BEFORE_STOP_MS = 100;
 
     private final DatabaseManagementService dbms;
     private final long afterMs;
@@ -107,7 +109,7 @@ final class Reaper {
             Map<String, Thread> threadOf = new HashMap<>();
             Map<String, Long> before = new HashMap<>();
             for (Map.Entry<String, KernelTransactionHandle> entry : running.entrySet()) {
-                Optional<Thread> thread = entry.getValue().executingQuery().flatMap(q -> threadNamed(q.threadExecutingTheQueryName()));
+                Optional<Thread> thread = threadOf(entry.getValue(), connectionOf(entry.getValue()));
                 if (thread.isEmpty()) continue;
                 threadOf.put(entry.getKey(), thread.get());
                 before.put(entry.getKey(), threads.getThreadAllocatedBytes(thread.get().getId()));
@@ -143,19 +145,50 @@ final class Reaper {
         return all;
     }
 
+    /** The Bolt connection a transaction came in on, as Neo4j tracks it, or null. */
+    private TrackedNetworkConnection connectionOf(KernelTransactionHandle handle) {
+        String id = handle.clientInfo().map(ClientConnectionInfo::connectionId).orElse(null);
+        if (id == null) return null;
+        GraphDatabaseAPI system = (GraphDatabaseAPI) dbms.database(GraphDatabaseSettings.SYSTEM_DATABASE_NAME);
+        return system.getDependencyResolver().resolveDependency(NetworkConnectionTracker.class).get(id);
+    }
+
+    /**
+     * The thread running the transaction's query: the one named at the query's start, and only while
+     * Bolt still names it after the transaction's connection (a pooled worker may serve another
+     * connection by now, and must never be stopped for this one).
+     */
+    private Optional<Thread> threadOf(KernelTransactionHandle handle, TrackedNetworkConnection connection) {
+        if (connection == null) return Optional.empty();
+        String tag = "[" + connection.id() + " ";
+        return handle.executingQuery().flatMap(query -> threadNamed(query.threadExecutingTheQueryName())).filter(t -> t.getName().contains(tag));
+    }
+
+    /**
+     * Marks the transaction terminated and closes its connection, so nothing the thread might still
+     * send reaches its client (a stopped query can end as if it had succeeded, with rows missing);
+     * then stops the thread if it still serves that connection.
+     */
     private void reap(String key, KernelTransactionHandle handle, String why) {
         if (!reaped.add(key)) return;
-        handle.executingQuery().ifPresent(query -> {
-            Optional<Thread> thread = threadNamed(query.threadExecutingTheQueryName());
-            if (thread.isEmpty()) return;
-            System.err.println("reaper: stopping " + thread.get().getName() + ", " + why);
-            stop(thread.get());
-        });
-        String connection = handle.clientInfo().map(ClientConnectionInfo::connectionId).orElse(null);
-        if (connection == null) return;
-        GraphDatabaseAPI system = (GraphDatabaseAPI) dbms.database(GraphDatabaseSettings.SYSTEM_DATABASE_NAME);
-        TrackedNetworkConnection tracked = system.getDependencyResolver().resolveDependency(NetworkConnectionTracker.class).get(connection);
-        if (tracked != null) tracked.close();
+        TrackedNetworkConnection connection = connectionOf(handle);
+        if (connection == null) {
+            System.err.println("reaper: no connection found for a query " + why + "; left running");
+            return;
+        }
+        Optional<Thread> thread = threadOf(handle, connection);
+        handle.markForTermination(org.neo4j.kernel.api.exceptions.Status.Transaction.Terminated);
+        connection.close();
+        if (thread.isEmpty()) return;
+        try {
+            Thread.sleep(CLOSE_BEFORE_STOP_MS);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        if (!thread.get().getName().contains("[" + connection.id() + " ")) return;
+        System.err.println("reaper: stopping " + thread.get().getName() + ", " + why);
+        stop(thread.get());
     }
 
     /** The one live thread with this name (Bolt names its worker after the connection it serves), if unique. */
