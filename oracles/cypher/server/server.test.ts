@@ -86,7 +86,8 @@ describe('the Java launcher', () => {
     return driver;
   }
 
-  it('leaves no JVM behind when the process that started it is killed with SIGKILL during a runaway query', async () => {
+  // Side by side: each starts its own JVM, and waiting for two JVM starts one after the other is slow.
+  it.concurrent('leaves no JVM behind when the process that started it is killed with SIGKILL during a runaway query', async () => {
     const serve = fileURLToPath(new URL('./serve.ts', import.meta.url));
     const child = spawn(process.execPath, ['--import', 'tsx', serve], {
       env: { ...process.env, NEO4J_URI: '', WITNESS_NEO4J: 'launcher' },
@@ -121,7 +122,7 @@ describe('the Java launcher', () => {
     }
   }, 240_000);
 
-  it('leaves no JVM behind when a vitest run that started it through the global setup is killed with SIGKILL during a runaway query', async () => {
+  it.concurrent('leaves no JVM behind when a vitest run that started it through the global setup is killed with SIGKILL during a runaway query', async () => {
     const root = fileURLToPath(new URL('../../../', import.meta.url));
     const config = fileURLToPath(new URL('./orphan/vitest.config.ts', import.meta.url));
     const vitest = spawn(process.execPath, [`${root}node_modules/vitest/vitest.mjs`, 'run', '--config', config], {
