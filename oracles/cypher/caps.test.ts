@@ -117,6 +117,28 @@ describe('result caps', () => {
   });
 });
 
+describe('the runner’s caches', () => {
+  it('keep small results, and no big candidate result (megabytes each would add up over a run)', async () => {
+    const { CypherRunner } = await import('./runner.ts');
+    const runner = new CypherRunner({ uri, timeoutMs: 10_000, goldTimeoutMs: 10_000 });
+    try {
+      const big = "RETURN reduce(s = '', i IN range(1, 21) | s + s + 'x') AS s";
+      const first = runner.run(big, 'candidate');
+      expect((await first).ok).toBe(true);
+      expect(runner.run(big, 'candidate')).not.toBe(first);
+      const small = 'RETURN 1 AS one';
+      const once = runner.run(small, 'candidate');
+      await once;
+      expect(runner.run(small, 'candidate')).toBe(once);
+      const gold = runner.run(big, 'gold');
+      await gold;
+      expect(runner.run(big, 'gold')).toBe(gold);
+    } finally {
+      await runner.close();
+    }
+  });
+});
+
 describe('query caps', () => {
   it('refuses a 5 MB query text unplanned, as too-complex', async () => {
     const { value: v, ms } = await measured(() => check(`RETURN '${'a'.repeat(5_000_000)}' AS s`));

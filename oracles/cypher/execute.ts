@@ -82,7 +82,7 @@ export async function collect(tx: Transaction | ManagedTransaction, query: strin
     if (bytes > limits.maxBytes) throw new ResultTooLargeError(`the result is larger than ${limits.maxBytes.toLocaleString('en-US')} bytes (counting 8 bytes per value plus the bytes of strings)`);
     rows.push(row);
   }
-  return { columns, rows };
+  return { columns, rows, bytes };
 }
 
 /** Resolves with `work`, or with 'deadline' (calling `onExpiry`) if it takes longer than `ms`. */

@@ -47,8 +47,10 @@ class BoundedCache<V> {
   }
 }
 
-/** Results longer than this are not kept in the caches (memory). */
+/** Candidate results longer or bigger than this are not kept in the caches (memory: thousands of them over a run). */
 const CACHED_ROWS = 10_000;
+const CACHED_BYTES = 1024 * 1024;
+const tooBigToKeep = (run: Execution) => run.ok && (run.table.rows.length > CACHED_ROWS || (run.table.bytes ?? 0) > CACHED_BYTES);
 
 export class CypherRunner {
   private connection: Driver | undefined;
@@ -108,7 +110,7 @@ export class CypherRunner {
       this.results.set(key, cached);
       cached.then(
         (run) => {
-          if (run.ok && run.table.rows.length > CACHED_ROWS && role === 'candidate') this.results.delete(key);
+          if (role === 'candidate' && tooBigToKeep(run)) this.results.delete(key);
         },
         () => this.results.delete(key),
       );
@@ -128,7 +130,10 @@ export class CypherRunner {
         if (error instanceof Neo4jUnreachableError) throw error;
         return missing.map((): Execution => ({ ok: false, error: { kind: 'runtime', message: `the graph variant could not be set up: ${(error as Error).message}` }, ms: 0 }));
       });
-      batch.catch(() => missing.forEach((q) => this.variantResults.delete(keyOf(q))));
+      batch.then(
+        (all) => missing.forEach((q, i) => q.role === 'candidate' && tooBigToKeep(all[i] as Execution) && this.variantResults.delete(keyOf(q))),
+        () => missing.forEach((q) => this.variantResults.delete(keyOf(q))),
+      );
       missing.forEach((q, i) => this.variantResults.set(keyOf(q), batch.then((all) => all[i] as Execution)));
     }
     return Promise.all(queries.map((q) => this.variantResults.get(keyOf(q)) as Promise<Execution>));

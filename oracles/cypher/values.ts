@@ -25,6 +25,8 @@ export interface CellMap {
 export interface ResultTable {
   columns: string[];
   rows: Cell[][];
+  /** Its size against the byte cap (8 per value plus string bytes), when it came from Neo4j. */
+  bytes?: number;
 }
 
 /** Raised when a result holds a value the comparison cannot use. */
