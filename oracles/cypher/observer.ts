@@ -10,11 +10,25 @@ import type { CypherRunner } from './runner.ts';
 import { formatCell, type ResultTable } from './values.ts';
 
 export const OBSERVED_ROWS = 20;
+/** Longest line, and longest observation, shown (a result can have a thousand columns). */
+const OBSERVED_LINE = 300;
+const OBSERVED_TEXT = 7_900;
 
-/** The first rows of a table as text: a header line, one line per row, and the total. */
+const cut = (line: string, max: number) => (line.length > max ? `${line.slice(0, max - 1)}…` : line);
+
+/** The first rows of a table as text: a header line, one line per row (each cut to 300 characters, 8,000 in all), and the total. */
 export function formatTable(table: ResultTable, maxRows = OBSERVED_ROWS): string {
-  const lines = [table.columns.join(' | ')];
-  for (const row of table.rows.slice(0, maxRows)) lines.push(row.map((c) => formatCell(c, 60)).join(' | '));
+  const lines = [cut(table.columns.join(' | '), OBSERVED_LINE)];
+  let length = lines[0]!.length;
+  for (const row of table.rows.slice(0, maxRows)) {
+    const line = cut(row.map((c) => formatCell(c, 60)).join(' | '), OBSERVED_LINE);
+    if (length + line.length > OBSERVED_TEXT) {
+      lines.push('…');
+      break;
+    }
+    lines.push(line);
+    length += line.length + 1;
+  }
   const more = table.rows.length - maxRows;
   lines.push(more > 0 ? `… ${more} more rows (${table.rows.length} in all)` : `(${table.rows.length} row${table.rows.length === 1 ? '' : 's'})`);
   return lines.join('\n');

@@ -1,6 +1,7 @@
 /** How Cypher witnesses and summaries read (pure). */
 import { describe, expect, it } from 'vitest';
 import type { Verdict } from '../../core/types.ts';
+import { formatTable } from './observer.ts';
 import { cypherRenderer, formatRow, formatSummary, formatWitness } from './render.ts';
 
 const verdict = (detail: Verdict['detail']): Verdict => ({ pass: false, cases: [], witnesses: [], timings: { totalMs: 0 }, detail });
@@ -50,5 +51,14 @@ describe('Cypher feedback text', () => {
       'Your query is too long or too deeply nested to run: the query is 5,000,014 bytes long; queries longer than 16,384 bytes are not run. Write a shorter query.',
     );
     expect(render.retry).toBe('Reply with the corrected Cypher query alone in a ```cypher code block.');
+  });
+
+  it('keeps an observed result short however wide or long its values are (HERO-T reads it)', () => {
+    const columns = Array.from({ length: 1500 }, (_, i) => `column_with_a_long_name_${i}`);
+    const wide = formatTable({ columns, rows: Array.from({ length: 30 }, () => columns.map(() => 'x'.repeat(100))) });
+    expect(wide.length).toBeLessThanOrEqual(8_000);
+    expect(wide).toMatch(/…/);
+    expect(wide.split('\n').at(-1)).toBe('… 10 more rows (30 in all)');
+    expect(formatTable({ columns: ['a'], rows: [['x']] })).toBe('a\n"x"\n(1 row)');
   });
 });
