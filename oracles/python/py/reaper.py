@@ -55,6 +55,21 @@ def descendants(root=SELF):
     return sorted(found)
 
 
+def processes_of_user(uid):
+    """How many processes have this real uid now (RLIMIT_NPROC counts them all, outside a user namespace)."""
+    count = 0
+    for pid in _pids():
+        try:
+            with open('/proc/%d/status' % pid, 'rb') as f:
+                for line in f:
+                    if line.startswith(b'Uid:'):
+                        count += int(line.split()[1]) == uid
+                        break
+        except (OSError, ValueError, IndexError):
+            pass
+    return count
+
+
 def others_in_namespace():
     return [p for p in _pids() if p not in (1, SELF)]
 
@@ -136,16 +151,25 @@ def wipe_tree(path):
 
 
 def wipe_contents(folder):
-    """Empties a folder that is a mount point (the sandbox's /tmp and /dev/shm)."""
+    """Empties a folder that is a mount point (the sandbox's /tmp and /dev/shm), leaving the mounts
+    in it alone: the sandbox's read-only interpreter folders when the interpreter lives under /tmp
+    (a candidate cannot mount anything)."""
     try:
         entries = os.listdir(folder)
+        device = os.lstat(folder).st_dev
     except FileNotFoundError:
         return
     except PermissionError:
         _make_removable(folder)
         entries = os.listdir(folder)
+        device = os.lstat(folder).st_dev
     for entry in entries:
         path = os.path.join(folder, entry)
+        try:
+            if os.lstat(path).st_dev != device:
+                continue
+        except FileNotFoundError:
+            continue
         if os.path.isdir(path) and not os.path.islink(path):
             wipe_tree(path)
         else:

@@ -4,6 +4,7 @@
  * machine without one (like the CI machines) its tests check that it says so clearly; the process
  * backend runs, warns loudly, and is shown not to be a security boundary.
  */
+import { spawn } from 'node:child_process';
 import Docker from 'dockerode';
 import { describe, expect, it } from 'vitest';
 import { WorkerPool } from '../pool/pool.ts';
@@ -11,6 +12,7 @@ import { runProgram } from '../run-program.ts';
 import { sandboxEnvironment, SandboxUnavailableError, type WorkerLaunch } from './backend.ts';
 import { bwrapArgs, bwrapBackend } from './bwrap.ts';
 import { containerOptions, dockerBackend } from './docker.ts';
+import { sandboxIdentity } from './identity.ts';
 import { DEFAULT_SCRATCH, GIB, MIB, prlimitArgs } from './limits.ts';
 import { processBackend, PROCESS_BACKEND_WARNING } from './process.ts';
 import { parseBackendChoice, resolveBackend } from './select.ts';
@@ -63,9 +65,9 @@ describe('the bwrap command line', () => {
     expect(() => parseBackendChoice('chroot')).toThrow(/unknown Python sandbox "chroot" \(choose one of: auto, bwrap, docker, process\)/);
   });
 
-  it('reports a broken interpreter as a failed start naming the backend', async () => {
+  it('reports a broken interpreter as a failed start naming the backend and the interpreter', async () => {
     const pool = new WorkerPool({ backend: bwrapBackend({ python: '/usr/bin/false' }), size: 1, startTimeoutMs: 10_000 });
-    await expect(runProgram(pool, 'print(1)')).rejects.toThrow(/the bwrap sandbox worker exited during start-up \(status 1\)/);
+    await expect(runProgram(pool, 'print(1)')).rejects.toThrow('the bwrap Python sandbox is not available: the interpreter /usr/bin/false does not start in the sandbox: exit 1');
     await pool.close();
   });
 });
@@ -123,6 +125,15 @@ describe('the process backend', () => {
     expect(await runProgram(pool, 'import numpy\nprint(numpy.arange(3).sum())')).toMatchObject({ status: 'ok', stdout: '3\n' });
     expect((await runProgram(pool, 'x = bytearray(64 * 1024 ** 3)')).reason).toMatch(/MemoryError.*address-space limit/);
     expect((await runProgram(pool, 'import time\ntime.sleep(30)', { deadlineMs: 800 })).status).toBe('timeout');
+    // Its phases' process limit counts the processes they start, not the user's others (here ten sleepers of the same user).
+    const sleepers = Array.from({ length: 10 }, () => spawn('sleep', ['60'], { stdio: 'ignore', ...sandboxIdentity() }));
+    try {
+      const forks = await runProgram(pool, 'import subprocess\nprint(sum(subprocess.run(["true"]).returncode == 0 for _ in range(3)))', { limits: { processes: 6 } });
+      expect(forks).toMatchObject({ status: 'ok', stdout: '3\n' });
+      expect((await runProgram(pool, 'import os\nfor _ in range(20):\n    os.fork()', { limits: { processes: 6 } })).reason).toMatch(/process limit of 6/);
+    } finally {
+      for (const sleeper of sleepers) sleeper.kill('SIGKILL');
+    }
     // What bwrap hides, this backend shows: the host's /etc/passwd.
     expect((await runProgram(pool, "print(open('/etc/passwd').read().startswith('root:'))")).stdout).toBe('True\n');
     await pool.close();

@@ -1,23 +1,25 @@
 /**
- * The bubblewrap backend (environment.md §7): the worker runs as uid/gid 65534 (as root,
- * RLIMIT_NPROC is not enforced) under prlimit, inside bwrap with every namespace unshared — its own
- * network namespace has only a loopback, so nothing outside and none of the host's own loopback
- * listeners are reachable — no further user namespaces, all capabilities dropped, an empty
- * environment, a read-only system (/usr, and a read-only root), and size-capped private tmpfs
- * folders as the only writable places: /sandbox (job folders), /tmp and /dev/shm. As in
- * BigCodeBench's image, `localhost` and the host name resolve to the loopback and `python` is on PATH.
- */
-import { spawn, spawnSync } from 'node:child_process';
+ * The bubblewrap backend (environment.md §7): the worker runs under prlimit — as uid/gid 65534 when
+ * the harness runs as root (as root, RLIMIT_NPROC is not enforced), else as the harness's user —
+ * inside bwrap with every namespace unshared — its own network namespace has only a loopback, so
+ * nothing outside and none of the host's own loopback listeners are reachable — no further user
+ * namespaces, all capabilities dropped, an empty environment, a read-only system (/usr, the
+ * interpreter's own folders wherever they live, and a read-only root), and size-capped private
+ * tmpfs folders as the only writable places: /sandbox (job folders), /tmp and /dev/shm. As in
+ * BigCodeBench's image, `localhost` and the host name resolve to the loopback and `python` is on PATH. */
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import type { BackendStatus, LaunchedWorker, SandboxBackend, WorkerLaunch } from './backend.ts';
+import { join } from 'node:path';
+import { SandboxUnavailableError, type BackendStatus, type LaunchedWorker, type SandboxBackend, type WorkerLaunch } from './backend.ts';
+import { probeBwrap } from './bwrap-status.ts';
+import { sandboxIdentity, workerProcessCap } from './identity.ts';
+import { interpreterLayout, within, type InterpreterLayout } from './interpreter-layout.ts';
 import { sandboxInterpreter, SYSTEM_PYTHON } from './interpreter.ts';
 import { prlimitArgs } from './limits.ts';
-import { SANDBOX_BIN_DIR, SANDBOX_HOSTNAME, sandboxPath, stagedSystemDir, virtualenvRoot } from './system-files.ts';
+import { SANDBOX_BIN_DIR, SANDBOX_HOSTNAME, sandboxPath, stagedSystemDir } from './system-files.ts';
 import { killGroup, trackExit, unrefChild } from './spawned.ts';
 
-export const SANDBOX_UID = 65534;
-export const SANDBOX_GID = 65534;
+export { SANDBOX_GID, SANDBOX_UID } from './identity.ts';
 
 export interface BwrapOptions {
   /** The interpreter inside the sandbox (default: sandboxInterpreter(): WITNESS_PYTHON, the full profile, or Debian's). */
@@ -26,18 +28,36 @@ export interface BwrapOptions {
   prlimit?: string;
 }
 
-/** Host folders the interpreter needs besides /usr: its virtualenv, or its installation prefix. */
-export function interpreterBinds(python: string): string[] {
-  if (python.startsWith('/usr/')) return [];
-  const root = virtualenvRoot(python) ?? dirname(dirname(python));
-  return ['--ro-bind', root, root];
+/** Size of the read-only tmpfs that holds an interpreter's folders when they live under /tmp. */
+const GUARD_BYTES = 1024 * 1024;
+
+/**
+ * Mounts that give the sandbox the interpreter's folders (read-only, at their own paths) and the
+ * links to its executable; after the tmpfs mounts, so an interpreter under /tmp is not hidden by
+ * the sandbox's own /tmp. Under /tmp they sit in a read-only tmpfs of their own (on their first
+ * folder below /tmp), so that a candidate can neither rename nor wipe the way to them.
+ */
+export function interpreterMounts(layout: InterpreterLayout): string[] {
+  const guards = new Set<string>();
+  const guarded = (path: string) => {
+    const first = path.split('/')[2];
+    const guard = `/tmp/${first}`;
+    if (within(path, '/tmp') && path !== guard && !layout.folders.includes(guard)) guards.add(guard);
+  };
+  for (const path of [...layout.folders, ...layout.links.map((l) => l.path)]) guarded(path);
+  return [
+    ...[...guards].flatMap((guard) => ['--perms', '0755', '--size', String(GUARD_BYTES), '--tmpfs', guard]),
+    ...layout.folders.flatMap((folder) => ['--ro-bind', folder, folder]),
+    ...layout.links.flatMap((link) => ['--symlink', link.target, link.path]),
+    ...[...guards].flatMap((guard) => ['--remount-ro', guard]),
+  ];
 }
 
-/** The bwrap command line (after `bwrap`) that starts the worker; `systemDir` is from stagedSystemDir. */
-export function bwrapArgs(spec: WorkerLaunch, python = SYSTEM_PYTHON, systemDir = stagedSystemDir(python)): string[] {
+/** The bwrap options (after `bwrap`, before the command) of a sandbox for this interpreter. */
+export function bwrapSandboxArgs(spec: WorkerLaunch, layout: InterpreterLayout, systemDir = stagedSystemDir(layout.python)): string[] {
   const env = {
     ...spec.env,
-    PATH: sandboxPath(python, SANDBOX_BIN_DIR),
+    PATH: sandboxPath(layout.binDir, SANDBOX_BIN_DIR),
     HOME: '/sandbox',
     WITNESS_SCRATCH: '/sandbox',
     WITNESS_CLEANUP: 'namespace',
@@ -60,7 +80,6 @@ export function bwrapArgs(spec: WorkerLaunch, python = SYSTEM_PYTHON, systemDir 
     '--symlink', 'usr/lib64', '/lib64',
     '--symlink', 'usr/bin', '/bin',
     '--symlink', 'usr/sbin', '/sbin',
-    ...interpreterBinds(python),
     ...optional('/etc/alternatives'),
     ...optional('/etc/localtime'),
     ...optional('/etc/fonts'),
@@ -73,18 +92,23 @@ export function bwrapArgs(spec: WorkerLaunch, python = SYSTEM_PYTHON, systemDir 
     '--size', String(spec.scratch.shmBytes), '--tmpfs', '/dev/shm',
     '--size', String(spec.scratch.tmpBytes), '--tmpfs', '/tmp',
     '--size', String(spec.scratch.scratchBytes), '--tmpfs', '/sandbox',
+    ...interpreterMounts(layout),
     '--ro-bind', spec.pyDir, '/witness',
     '--remount-ro', '/dev',
     '--remount-ro', '/',
     '--chdir', '/sandbox',
     ...setenv,
-    python, '-s', '-B', '/witness/worker.py',
   ];
 }
 
-function runsAsRoot(): boolean {
-  return typeof process.getuid === 'function' && process.getuid() === 0;
+/** The bwrap command line (after `bwrap`) that starts the worker; `systemDir` is from stagedSystemDir. */
+export function bwrapArgs(spec: WorkerLaunch, python = SYSTEM_PYTHON, systemDir = stagedSystemDir(python)): string[] {
+  const layout = interpreterLayout(python);
+  return [...bwrapSandboxArgs(spec, layout, systemDir), layout.python, '-s', '-B', '/witness/worker.py'];
 }
+
+/** Sandboxes (bwrap and interpreter) proven to work in this process; a failure is probed again by the next backend. */
+const workingSandboxes = new Map<string, BackendStatus>();
 
 export function bwrapBackend(options: BwrapOptions = {}): SandboxBackend {
   const bwrap = options.bwrap ?? 'bwrap';
@@ -96,44 +120,24 @@ export function bwrapBackend(options: BwrapOptions = {}): SandboxBackend {
   } catch (error) {
     pythonError = (error as Error).message;
   }
-  const identity = runsAsRoot() ? { uid: SANDBOX_UID, gid: SANDBOX_GID } : {};
   let cached: BackendStatus | undefined;
+  async function status(): Promise<BackendStatus> {
+    if (pythonError) return { available: false, reason: pythonError };
+    const key = `${bwrap}\0${python}`;
+    cached ??= workingSandboxes.get(key) ?? probeBwrap({ bwrap, python, sandboxArgs: (spec, layout) => bwrapSandboxArgs(spec, layout) });
+    if (cached.available) workingSandboxes.set(key, cached);
+    return cached;
+  }
 
   return {
     name: 'bwrap',
     isolated: true,
-    async status() {
-      if (cached) return cached;
-      if (pythonError) return (cached = { available: false, reason: pythonError });
-      if (/^\/(tmp|sandbox|dev|proc|witness|opt\/witness)(\/|$)/.test(python)) {
-        return (cached = { available: false, reason: `the interpreter ${python} is in a folder the sandbox replaces with its own; install it elsewhere` });
-      }
-      const version = spawnSync(bwrap, ['--version'], { encoding: 'utf8' });
-      if (version.error || version.status !== 0) {
-        cached = { available: false, reason: `bubblewrap is not installed (${version.error?.message ?? version.stderr.trim()}); install it with: apt-get install bubblewrap` };
-        return cached;
-      }
-      if (!existsSync(python)) {
-        cached = { available: false, reason: `${python} does not exist; install it with: apt-get install python3 python3-numpy python3-pandas` };
-        return cached;
-      }
-      // A trial run proves that unprivileged user namespaces work here.
-      const trial = spawnSync(
-        bwrap,
-        ['--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--ro-bind', '/usr', '/usr', '--symlink', 'usr/lib', '/lib',
-          '--symlink', 'usr/lib64', '/lib64', '--symlink', 'usr/bin', '/bin', ...interpreterBinds(python), '--proc', '/proc', '--dev', '/dev', python, '-c', 'print(1)'],
-        { encoding: 'utf8', env: {}, timeout: 20_000, ...identity },
-      );
-      cached =
-        trial.status === 0
-          ? { available: true, detail: `${version.stdout.trim()}, ${python}` }
-          : { available: false, reason: `bwrap cannot create a sandbox here: ${(trial.stderr || trial.error?.message || `exit ${trial.status}`).trim()}` };
-      return cached;
-    },
+    status,
     async launch(spec) {
-      if (pythonError) throw new Error(pythonError);
-      const args = [...prlimitArgs(spec.maxAddressSpaceBytes, spec.maxFileSizeBytes), '--', bwrap, ...bwrapArgs(spec, python)];
-      const child = spawn(prlimit, args, { env: {}, detached: true, stdio: ['pipe', 'pipe', 'pipe'], ...identity });
+      const available = await status();
+      if (!available.available) throw new SandboxUnavailableError('bwrap', available.reason ?? 'unknown reason');
+      const args = [...prlimitArgs(spec.maxAddressSpaceBytes, spec.maxFileSizeBytes, workerProcessCap()), '--', bwrap, ...bwrapArgs(spec, python)];
+      const child = spawn(prlimit, args, { env: {}, detached: true, stdio: ['pipe', 'pipe', 'pipe'], ...sandboxIdentity() });
       const exited = trackExit(child);
       const launched: LaunchedWorker = {
         stdin: child.stdin,

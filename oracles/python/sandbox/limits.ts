@@ -42,7 +42,8 @@ export const DEFAULT_SCRATCH: ScratchSizes = { scratchBytes: 256 * MIB, tmpBytes
 /**
  * Process limit set on the worker when it starts. Inside its user namespace each phase lowers it to
  * its own `processes`; this one caps all sandbox processes of the same user together (the kernel
- * counts them per user across namespaces), so it is large enough for several pools at once.
+ * counts them per user across namespaces), so it is large enough for several pools at once. Not
+ * as root, the harness's user's other processes are added (identity.ts, workerProcessCap).
  */
 export const WORKER_PROCESS_CAP = 1024;
 
@@ -60,11 +61,11 @@ export function checkLimits(limits: ResourceLimits): ResourceLimits {
 }
 
 /** prlimit(1) arguments that start the worker: hard caps every phase limit must fit under. */
-export function prlimitArgs(maxAddressSpaceBytes: number, maxFileSizeBytes: number): string[] {
+export function prlimitArgs(maxAddressSpaceBytes: number, maxFileSizeBytes: number, processCap = WORKER_PROCESS_CAP): string[] {
   return [
     `--as=${maxAddressSpaceBytes}`,
     `--fsize=${maxFileSizeBytes}`,
-    `--nproc=${WORKER_PROCESS_CAP}`,
+    `--nproc=${processCap}`,
     '--nofile=1024',
     '--core=0',
   ];

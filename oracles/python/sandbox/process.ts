@@ -7,13 +7,12 @@
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SandboxBackend } from './backend.ts';
-import { SANDBOX_GID, SANDBOX_UID } from './bwrap.ts';
+import { SandboxUnavailableError, type BackendStatus, type SandboxBackend } from './backend.ts';
+import { runsAsRoot, SANDBOX_GID, SANDBOX_UID, sandboxTempDir, unreachableReason, workerProcessCap } from './identity.ts';
 import { sandboxInterpreter } from './interpreter.ts';
 import { prlimitArgs } from './limits.ts';
-import { sandboxPath, stagedSystemDir } from './system-files.ts';
+import { interpreterBinDir, sandboxPath, stagedSystemDir } from './system-files.ts';
 import { killGroup, trackExit, unrefChild } from './spawned.ts';
 
 export const PROCESS_BACKEND_WARNING =
@@ -23,22 +22,26 @@ export const PROCESS_BACKEND_WARNING =
 
 export function processBackend(options: { python?: string; warn?: (message: string) => void } = {}): SandboxBackend {
   const python = options.python ?? sandboxInterpreter().python;
-  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  const root = runsAsRoot();
   (options.warn ?? ((m: string) => process.stderr.write(`\n${m}\n\n`)))(PROCESS_BACKEND_WARNING);
+  async function status(): Promise<BackendStatus> {
+    if (!existsSync(python)) return { available: false, reason: `${python} does not exist` };
+    const unreachable = unreachableReason(python, 'the interpreter');
+    if (unreachable) return { available: false, reason: unreachable };
+    return { available: true, detail: `${python} with resource limits only (not a security boundary)` };
+  }
   return {
     name: 'process',
     isolated: false,
-    async status() {
-      return existsSync(python)
-        ? { available: true, detail: `${python} with resource limits only (not a security boundary)` }
-        : { available: false, reason: `${python} does not exist` };
-    },
+    status,
     async launch(spec) {
-      const scratch = mkdtempSync(join(tmpdir(), 'witness-scratch-'));
+      const available = await status();
+      if (!available.available) throw new SandboxUnavailableError('process', available.reason ?? 'unknown reason');
+      const scratch = mkdtempSync(join(sandboxTempDir(), 'witness-scratch-'));
       chmodSync(scratch, 0o700);
       if (root) chownSync(scratch, SANDBOX_UID, SANDBOX_GID);
-      const env = { ...spec.env, PATH: sandboxPath(python, join(stagedSystemDir(python), 'bin')), HOME: scratch, WITNESS_SCRATCH: scratch, WITNESS_CLEANUP: 'tree' };
-      const args = [...prlimitArgs(spec.maxAddressSpaceBytes, spec.maxFileSizeBytes), '--', python, '-s', '-B', join(spec.pyDir, 'worker.py')];
+      const env = { ...spec.env, PATH: sandboxPath(interpreterBinDir(python), join(stagedSystemDir(python), 'bin')), HOME: scratch, WITNESS_SCRATCH: scratch, WITNESS_CLEANUP: 'tree' };
+      const args = [...prlimitArgs(spec.maxAddressSpaceBytes, spec.maxFileSizeBytes, workerProcessCap()), '--', python, '-s', '-B', join(spec.pyDir, 'worker.py')];
       const child = spawn('prlimit', args, {
         env,
         cwd: scratch,

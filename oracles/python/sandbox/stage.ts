@@ -1,8 +1,8 @@
 /** Copies the worker's Python sources to a fresh folder the unprivileged sandbox user can read. */
 import { chmodSync, copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sandboxTempDir } from './identity.ts';
 
 export const PY_SOURCE_DIR = fileURLToPath(new URL('../py', import.meta.url));
 
@@ -11,7 +11,7 @@ let staged: string | undefined;
 /** The staged folder (made once per process; its files are 0644 in a 0755 folder). */
 export function stagedPythonDir(): string {
   if (staged) return staged;
-  const dir = mkdtempSync(join(tmpdir(), 'witness-py-'));
+  const dir = mkdtempSync(join(sandboxTempDir(), 'witness-py-'));
   for (const name of readdirSync(PY_SOURCE_DIR)) {
     if (!name.endsWith('.py')) continue;
     const target = join(dir, name);

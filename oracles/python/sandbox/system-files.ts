@@ -5,8 +5,8 @@
  * `python3` commands on PATH. Staged once per process in a folder the sandbox user can read.
  */
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { sandboxTempDir } from './identity.ts';
 
 /** The host name of the sandbox's own UTS namespace. */
 export const SANDBOX_HOSTNAME = 'sandbox';
@@ -33,19 +33,13 @@ export function interpreterBinDir(python: string): string | null {
   return existsSync(join(dir, 'python')) && existsSync(join(dir, 'python3')) ? dir : null;
 }
 
-/** The folder holding a virtualenv whose interpreter this is (it has a pyvenv.cfg), else null. */
-export function virtualenvRoot(python: string): string | null {
-  const root = dirname(dirname(python));
-  return existsSync(join(root, 'pyvenv.cfg')) ? root : null;
-}
-
 const staged = new Map<string, string>();
 
 /** A folder with `etc/` (the files above) and `bin/` (`python`, `python3` linking to the interpreter). */
 export function stagedSystemDir(python: string): string {
   const existing = staged.get(python);
   if (existing) return existing;
-  const dir = mkdtempSync(join(tmpdir(), 'witness-sys-'));
+  const dir = mkdtempSync(join(sandboxTempDir(), 'witness-sys-'));
   mkdirSync(join(dir, 'etc'));
   mkdirSync(join(dir, 'bin'));
   for (const [name, text] of Object.entries(etcFiles())) {
@@ -59,7 +53,7 @@ export function stagedSystemDir(python: string): string {
   return dir;
 }
 
-/** PATH inside the sandbox: the interpreter's commands first, then the system's. */
-export function sandboxPath(python: string, stagedBin: string): string {
-  return [interpreterBinDir(python) ?? stagedBin, '/usr/local/bin', '/usr/bin', '/bin'].join(':');
+/** PATH inside the sandbox: the interpreter's own commands (else the staged links) first, then the system's. */
+export function sandboxPath(interpreterBin: string | null, stagedBin: string): string {
+  return [interpreterBin ?? stagedBin, '/usr/local/bin', '/usr/bin', '/bin'].join(':');
 }
