@@ -17,18 +17,27 @@ describe.each(['bwrap', 'process'])('killing the owner of a %s pool with SIGKILL
     const marker = `witness-orphan-${randomUUID()}`;
     const parent = spawn(process.execPath, ['--import', 'tsx', parentScript, backend, marker], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    parent.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const running = await new Promise<boolean>((resolve) => {
-      parent.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('running') && resolve(true));
-      parent.on('exit', () => resolve(false));
-    });
-    expect(running, output.slice(-2000)).toBe(true);
-    // The busy loop, the sleeper and its daemon run (each in their own process, with the marker).
-    const before = await waitFor(() => processesWith(marker), (pids) => pids.length >= 5, 10_000);
-    expect(before.length).toBeGreaterThanOrEqual(5);
-    parent.kill('SIGKILL');
-    const after = await waitFor(() => processesWith(marker), (pids) => pids.length === 0, 5000);
-    const left = killLeftovers(after);
-    expect(left).toEqual([]);
+    try {
+      parent.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const staged = await new Promise<string | null>((resolve) => {
+        parent.stdout.on('data', (chunk: Buffer) => {
+          const line = /running (\S+)/.exec(chunk.toString());
+          if (line) resolve(line[1] as string);
+        });
+        parent.on('exit', () => resolve(null));
+      });
+      expect(staged, output.slice(-2000)).not.toBeNull();
+      // Not root, the environment of a non-dumpable worker's processes cannot be read: their command line can.
+      const scan = () => [...new Set([...processesWith(marker), ...processesWith(staged as string)])];
+      // The busy loop, the sleeper and its daemon run (each in their own process, with the marker).
+      const before = await waitFor(scan, (pids) => pids.length >= 5, 10_000);
+      expect(before.length).toBeGreaterThanOrEqual(5);
+      parent.kill('SIGKILL');
+      const after = await waitFor(scan, (pids) => pids.length === 0, 5000);
+      const left = killLeftovers(after);
+      expect(left).toEqual([]);
+    } finally {
+      parent.kill('SIGKILL'); // a failed check must not leave the parent (and its pool) running
+    }
   }, 40_000);
 });
