@@ -9,13 +9,21 @@ export function processesWith(marker: string): number[] {
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
-      const text = readFileSync(`/proc/${name}/environ`, 'latin1') + readFileSync(`/proc/${name}/cmdline`, 'latin1');
-      if (text.includes(marker)) found.push(Number(name));
+      if (readFileSync(`/proc/${name}/cmdline`, 'latin1').includes(marker) || readable(`/proc/${name}/environ`).includes(marker)) found.push(Number(name));
     } catch {
-      // gone meanwhile, or not ours to read
+      // gone meanwhile
     }
   }
   return found;
+}
+
+/** The file's text, or '' when it cannot be read (a non-dumpable process's environment, not being root). */
+function readable(path: string): string {
+  try {
+    return readFileSync(path, 'latin1');
+  } catch {
+    return '';
+  }
 }
 
 /** Polls `probe` every 100 ms until `done` holds or `timeoutMs` passes; returns the last value. */

@@ -55,17 +55,17 @@ def descendants(root=SELF):
     return sorted(found)
 
 
-def processes_of_user(uid):
-    """How many processes have this real uid now (RLIMIT_NPROC counts them all, outside a user namespace)."""
+def tasks_of_user(uid):
+    """How many tasks (processes and their threads) have this real uid now: RLIMIT_NPROC counts them
+    all, outside a user namespace."""
     count = 0
     for pid in _pids():
         try:
             with open('/proc/%d/status' % pid, 'rb') as f:
-                for line in f:
-                    if line.startswith(b'Uid:'):
-                        count += int(line.split()[1]) == uid
-                        break
-        except (OSError, ValueError, IndexError):
+                fields = dict(line.split(b':', 1) for line in f if line.startswith((b'Uid:', b'Threads:')))
+            if int(fields[b'Uid'].split()[0]) == uid:
+                count += int(fields.get(b'Threads', b'1').strip())
+        except (OSError, ValueError, KeyError, IndexError):
             pass
     return count
 

@@ -159,9 +159,9 @@ class Worker:
         flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW
         stdio = [os.open(os.path.join(folder, name), flags, 0o600) for name in ('stdout.txt', 'stderr.txt')]
         if self.mode == 'tree' and 'processes' in limits:
-            # No user namespace of its own: the kernel counts every process of the user against the
-            # limit, so the phase gets its number of processes on top of those that exist now.
-            limits = dict(limits, processes=int(limits['processes']) + reaper.processes_of_user(os.getuid()))
+            # No user namespace of its own: the kernel counts every process (and thread) of the user
+            # against the limit, so the phase gets its number of processes on top of those that exist now.
+            limits = dict(limits, processes=int(limits['processes']) + reaper.tasks_of_user(os.getuid()))
         context = {
             'folder': folder,
             'inputs': {name: path for name, path in folders.items() if name != phase['name']},

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SandboxUnavailableError } from './backend.ts';
-import { runsAsRoot, SANDBOX_GID, SANDBOX_UID, sandboxTempDir } from './identity.ts';
+import { processCapFor, runsAsRoot, SANDBOX_GID, SANDBOX_UID, sandboxTempDir } from './identity.ts';
 import { blockedFolder } from './interpreter-layout.ts';
 import { processBackend } from './process.ts';
 
@@ -53,6 +53,12 @@ describe('what the sandbox user can reach', () => {
       "const pool = new WorkerPool({ backend: 'bwrap', size: 1 }); runProgram(pool, 'print(6 * 7)').then((o) => { console.log(o.stdout.trim()); return pool.close(); });";
     const run = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: PROJECT, encoding: 'utf8', env: { ...process.env, TMPDIR: join(hidden, 'bin') }, timeout: 60_000 });
     expect(`${run.stdout.trim()}${run.stderr.slice(-500)}`).toBe('42');
+  });
+
+  it('caps a worker\'s processes at 1024 of the sandbox user as root, else on top of the user\'s own, within its hard limit', () => {
+    expect(processCapFor(true, 500, Number.POSITIVE_INFINITY)).toBe(1024);
+    expect(processCapFor(false, 300, Number.POSITIVE_INFINITY)).toBe(1324);
+    expect(processCapFor(false, 300, 1000)).toBe(1000);
   });
 
   it('the process backend names an interpreter the sandbox user cannot reach (as root), instead of failing to start', async () => {

@@ -47,27 +47,28 @@ export function sandboxTempDir(): string {
 
 /**
  * The process cap of a worker (prlimit --nproc). The kernel counts RLIMIT_NPROC over every process
- * of the real user: as root that user is the sandbox's own (uid 65534), as another user it is the
- * harness's user, whose other processes would count against the cap — so they are added, within
+ * (and thread) of the real user: as root that user is the sandbox's own (uid 65534), as another user
+ * it is the harness's user, whose other processes would count against the cap — so they are added, within
  * the user's own hard limit. Each phase still sets its own limit, counted inside its sandbox.
  */
 export function processCapFor(asRoot: boolean, userProcesses: number, hardLimit: number): number {
   return asRoot ? WORKER_PROCESS_CAP : Math.min(hardLimit, userProcesses + WORKER_PROCESS_CAP);
 }
 
-/** processCapFor for this harness (its user's processes counted now, from /proc). */
+/** processCapFor for this harness (its user's processes and threads counted now, from /proc). */
 export function workerProcessCap(): number {
   if (runsAsRoot()) return WORKER_PROCESS_CAP;
-  return processCapFor(false, processesOfUser(process.getuid?.() ?? -1), processHardLimit());
+  return processCapFor(false, tasksOfUser(process.getuid?.() ?? -1), processHardLimit());
 }
 
-function processesOfUser(uid: number): number {
+/** Tasks (processes and their threads: RLIMIT_NPROC counts both) whose real uid is `uid`. */
+function tasksOfUser(uid: number): number {
   let count = 0;
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      const real = /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${name}/status`, 'utf8'))?.[1];
-      if (Number(real) === uid) count++;
+      const status = readFileSync(`/proc/${name}/status`, 'utf8');
+      if (Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]) === uid) count += Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? 1);
     } catch {
       // gone meanwhile
     }
