@@ -1,7 +1,7 @@
 /** Driver and server errors as verdict error kinds (pure), with the codes Neo4j 5.20 sends. */
 import { describe, expect, it } from 'vitest';
 import { RESULT_TOO_LARGE_CODE } from './bolt/result-cap.ts';
-import { classifyError, isConnectionLoss, isMemoryError, trimMessage } from './errors.ts';
+import { classifyError, isConnectionLoss, isMemoryError, isSharedMemoryError, isStoppedByServer, trimMessage } from './errors.ts';
 
 const neo4jError = (code: string, message: string) => Object.assign(new Error(message), { code });
 
@@ -34,5 +34,24 @@ describe('classifyError', () => {
     expect(isConnectionLoss(neo4jError('Neo.ClientError.Statement.SyntaxError', 'x'))).toBe(false);
     expect(isMemoryError(neo4jError('Neo.TransientError.General.OutOfMemoryError', 'x'))).toBe(true);
     expect(isMemoryError(neo4jError('Neo.TransientError.General.StackOverFlowError', 'x'))).toBe(false);
+  });
+
+  it('counts a connection closed under a pending response, and a terminated transaction, as the server stopping the query', () => {
+    expect(isConnectionLoss(neo4jError('ProtocolError', 'Connection was closed by server'))).toBe(true);
+    expect(isConnectionLoss(neo4jError('ProtocolError', 'Unknown Bolt protocol version: 9'))).toBe(false);
+    expect(isStoppedByServer(neo4jError('Neo.ClientError.Transaction.Terminated', 'The transaction has been terminated. Retry your operation in a new transaction'))).toBe(true);
+    expect(isStoppedByServer(neo4jError('Neo.TransientError.Transaction.Terminated', 'terminated'))).toBe(true);
+    expect(isStoppedByServer(neo4jError('SessionExpired', 'x'))).toBe(true);
+    // The timeout has codes of its own: it is a verdict, not the server stopping the query.
+    expect(isStoppedByServer(neo4jError('Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration', 'terminated'))).toBe(false);
+  });
+
+  it('tells a transaction over its own memory limit (final) from a full heap or shared pool (maybe a neighbour)', () => {
+    const own = neo4jError('Neo.TransientError.General.MemoryPoolOutOfMemoryError', 'The allocation of an extra 16.4 MiB would use more than the limit 128.0 MiB. Currently using 125.5 MiB. db.memory.transaction.max threshold reached');
+    const shared = neo4jError('Neo.TransientError.General.MemoryPoolOutOfMemoryError', 'The allocation of an extra 2.0 MiB would use more than the limit 307.0 MiB. Currently using 306.1 MiB. db.memory.transaction.total.max threshold reached');
+    expect(isMemoryError(own) && !isSharedMemoryError(own)).toBe(true);
+    expect(isSharedMemoryError(shared)).toBe(true);
+    expect(isSharedMemoryError(neo4jError('Neo.TransientError.General.OutOfMemoryError', 'There is not enough memory to perform the current task.'))).toBe(true);
+    expect(isSharedMemoryError(neo4jError('Neo.ClientError.Statement.SyntaxError', 'db.memory.transaction.total.max'))).toBe(false);
   });
 });

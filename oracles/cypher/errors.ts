@@ -45,13 +45,33 @@ export function classifyError(error: unknown): VerdictError {
 /** The driver lost (or could not get) its connection: nothing was learnt about the query. */
 export function isConnectionLoss(error: unknown): boolean {
   const code = codeOf(error);
-  return code === 'ServiceUnavailable' || code === 'SessionExpired';
+  // A connection closed while the driver waited for a response can also surface as a ProtocolError.
+  return code === 'ServiceUnavailable' || code === 'SessionExpired' || (code === 'ProtocolError' && /connection\b.*\bclosed/i.test(messageOf(error)));
 }
 
-/** Memory errors, which a concurrent query can cause: worth another try before they count. */
+/**
+ * The server stopped the query: its connection was closed or its transaction terminated (not by the
+ * timeout, which has codes of its own). The launcher's reaper does this to a query filling the heap.
+ */
+export function isStoppedByServer(error: unknown): boolean {
+  const code = codeOf(error);
+  return isConnectionLoss(error) || code === 'Neo.ClientError.Transaction.Terminated' || code === 'Neo.TransientError.Transaction.Terminated';
+}
+
+/** Memory errors of any kind (the query's own limit, a shared pool, the heap). */
 export function isMemoryError(error: unknown): boolean {
   const code = codeOf(error);
   return code === 'Neo.TransientError.General.OutOfMemoryError' || code === 'Neo.TransientError.General.MemoryPoolOutOfMemoryError';
+}
+
+/**
+ * A memory error that may be a neighbour's doing: the heap is full (whichever query allocates next
+ * fails) or a pool shared by several transactions is. The transaction's own limit
+ * (`db.memory.transaction.max`) is the query's alone and is not among them.
+ */
+export function isSharedMemoryError(error: unknown): boolean {
+  if (!isMemoryError(error)) return false;
+  return !(codeOf(error) === 'Neo.TransientError.General.MemoryPoolOutOfMemoryError' && /\bdb\.memory\.transaction\.max\b/.test(messageOf(error)));
 }
 
 /** Neo4j stopped answering: a harness error (the run's infrastructure), never a model failure. */

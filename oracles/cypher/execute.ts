@@ -2,15 +2,17 @@
  * Running Cypher: queries in read-access transactions with a server-side timeout (the driver's
  * transaction timeout, as CypherBench's `Query(cypher, timeout=…)`), row and byte caps on the
  * result, and a client-side deadline a little after the server's in case the server does not stop
- * the query. Memory errors are retried (a concurrent query may have filled the heap). A lost
- * connection is how the launcher's reaper ends a query: after the timeout it is a `timeout`; before
- * it, the query is tried once more, and if it loses its connection again while the server still
- * answers, the query is what fills the server's memory (`too-large`). A server that no longer
- * answers is not the query's fault: Neo4jUnreachableError.
+ * the query. Failures that may be a neighbour's doing are tried again (retry.ts): memory errors of
+ * a full heap or a shared pool, twice, after 0.5 and 2 s; a query the server stopped (its
+ * connection closed or its transaction terminated: the launcher's reaper ends a query filling the
+ * heap that way) is a `timeout` after the timeout, before it is tried once more, and stopped again
+ * on a server that still answers it is what fills the server's memory (`too-large`). A server that
+ * no longer answers is not the query's fault: Neo4jUnreachableError.
  */
 import neo4j, { type Driver, type ManagedTransaction, type Transaction } from 'neo4j-driver';
 import type { VerdictError } from '../../core/types.ts';
-import { classifyError, isConnectionLoss, isMemoryError, Neo4jUnreachableError } from './errors.ts';
+import { classifyError, Neo4jUnreachableError } from './errors.ts';
+import { failureCause, noRetries, retryDelayMs, sleep } from './retry.ts';
 import { cellBytes, fromNeo4j, type ResultTable } from './values.ts';
 
 export interface ExecuteOptions {
@@ -33,13 +35,12 @@ export const MAX_VALUE_NESTING = 64;
 const ROW_BYTES = 16;
 /** Extra time the client waits beyond the server-side timeout before giving up on its own. */
 const CLIENT_GRACE_MS = 5_000;
-const MEMORY_RETRY_DELAYS_MS = [300, 1_500];
 const HEALTH_CHECK_MS = 15_000;
 
-/** The verdict error of a query that twice lost its connection on a server that still answers. */
+/** The verdict error of a query the server stopped twice (closed its connection or terminated it) while it still answers others. */
 export const CONNECTION_DROPPED: VerdictError = {
   kind: 'too-large',
-  message: 'Neo4j dropped the connection while running the query, twice, and answers other queries: the server stops queries that fill its memory',
+  message: 'Neo4j stopped the query twice while it ran (it closed the connection or terminated the transaction), and answers other queries: the server stops queries that fill its memory',
 };
 
 /** True when the server still accepts connections and answers. */
@@ -131,25 +132,25 @@ export async function runReadQuery(driver: Driver, query: string, options: Execu
     error: { kind: 'timeout', message: `the query did not finish within ${Math.round(options.timeoutMs / 1000)} s` },
     ms: performance.now() - started,
   });
-  let memoryRetries = 0;
-  let connectionRetries = 0;
+  const retries = noRetries();
   for (;;) {
     const attemptStarted = performance.now();
     const outcome = await attemptRead(driver, query, options);
     if (outcome === 'deadline') return timedOut();
     if (outcome.ok) return { ok: true, table: outcome.table, ms: performance.now() - started };
     const { thrown } = outcome;
-    if (isConnectionLoss(thrown)) {
-      // After the timeout a closed connection is how the server ends a runaway query.
+    const cause = failureCause(thrown);
+    if (cause === 'stopped') {
+      // After the timeout, stopping the query is how the server ends a runaway one.
       if (performance.now() - attemptStarted >= options.timeoutMs) return timedOut();
       if (!(await serverAnswers(driver))) throw new Neo4jUnreachableError('a query', thrown);
-      if (connectionRetries++ === 0) continue;
-      return { ok: false, error: CONNECTION_DROPPED, ms: performance.now() - started };
     }
-    if (isMemoryError(thrown) && memoryRetries < MEMORY_RETRY_DELAYS_MS.length) {
-      await new Promise((resolve) => setTimeout(resolve, MEMORY_RETRY_DELAYS_MS[memoryRetries++]));
+    const delay = retryDelayMs(cause, retries);
+    if (delay !== null && cause !== 'own') {
+      retries[cause]++;
+      await sleep(delay);
       continue;
     }
-    return { ok: false, error: runError(thrown), ms: performance.now() - started };
+    return { ok: false, error: cause === 'stopped' ? CONNECTION_DROPPED : runError(thrown), ms: performance.now() - started };
   }
 }

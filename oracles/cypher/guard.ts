@@ -9,8 +9,9 @@
  */
 import neo4j, { type Driver } from 'neo4j-driver';
 import type { VerdictError } from '../../core/types.ts';
-import { classifyError, isConnectionLoss, Neo4jUnreachableError, trimMessage } from './errors.ts';
-import { withDeadline } from './execute.ts';
+import { classifyError, Neo4jUnreachableError, trimMessage } from './errors.ts';
+import { serverAnswers, withDeadline } from './execute.ts';
+import { failureCause, noRetries, retryDelayMs, sleep } from './retry.ts';
 
 /** Longest candidate query text planned and run by default, in UTF-8 bytes. */
 export const DEFAULT_MAX_QUERY_BYTES = 16 * 1024;
@@ -65,34 +66,50 @@ export function unsafeReason(queryType: string, plan: PlanNode | undefined | fal
   return null;
 }
 
+/** The verdict error of a query whose planning the server stopped twice while it answers others. */
+const PLANNING_STOPPED: VerdictError = {
+  kind: 'too-complex',
+  message: 'Neo4j stopped planning the query twice (it closed the connection or terminated the transaction), and answers other queries: planning it fills the server\'s memory',
+};
+
 /**
  * EXPLAINs the query (in a read-access session) and applies the policy. Syntax errors come back as
- * such; planning that outlasts the timeout is a `timeout`; a connection lost twice throws
- * Neo4jUnreachableError (once may be a neighbour's doing: a full heap closes connections).
+ * such; planning that outlasts the timeout is a `timeout`. Failures that may be a neighbour's doing
+ * are tried again as queries are (retry.ts); a server that no longer answers throws
+ * Neo4jUnreachableError.
  */
 export async function checkReadOnly(driver: Driver, query: string, options: { timeoutMs: number; database?: string }): Promise<GuardResult> {
-  try {
-    return await explainOnce(driver, query, options);
-  } catch (error) {
-    if (!(error instanceof Neo4jUnreachableError)) throw error;
-    return explainOnce(driver, query, options);
+  const started = performance.now();
+  const retries = noRetries();
+  for (;;) {
+    const outcome = await explainOnce(driver, query, options);
+    if (!('thrown' in outcome)) return outcome;
+    const cause = failureCause(outcome.thrown);
+    if (cause === 'stopped' && !(await serverAnswers(driver))) throw new Neo4jUnreachableError('the read-only check', outcome.thrown);
+    const delay = retryDelayMs(cause, retries);
+    if (delay !== null && cause !== 'own') {
+      retries[cause]++;
+      await sleep(delay);
+      continue;
+    }
+    return { ok: false, error: cause === 'stopped' ? PLANNING_STOPPED : classifyError(outcome.thrown), ms: performance.now() - started };
   }
 }
 
-async function explainOnce(driver: Driver, query: string, options: { timeoutMs: number; database?: string }): Promise<GuardResult> {
+async function explainOnce(driver: Driver, query: string, options: { timeoutMs: number; database?: string }): Promise<GuardResult | { thrown: unknown }> {
   const started = performance.now();
   const trimmed = query.trim();
   if (/^(EXPLAIN|PROFILE)\b/i.test(trimmed)) {
     return { ok: false, error: { kind: 'syntax', message: 'give the query itself, without EXPLAIN or PROFILE' }, ms: performance.now() - started };
   }
   const session = driver.session({ defaultAccessMode: neo4j.session.READ, database: options.database });
-  const work = (async (): Promise<GuardResult> => {
+  const work = (async (): Promise<GuardResult | { thrown: unknown }> => {
     try {
       const result = await session.run(`EXPLAIN ${trimmed}`, {}, { timeout: options.timeoutMs });
       const reason = unsafeReason(result.summary.queryType, result.summary.plan as PlanNode | false);
       return reason ? { ok: false, error: { kind: 'unsafe', message: reason }, ms: performance.now() - started } : { ok: true, ms: performance.now() - started };
     } catch (error) {
-      if (isConnectionLoss(error)) throw new Neo4jUnreachableError('the read-only check', error);
+      if (failureCause(error) !== 'own') return { thrown: error };
       return { ok: false, error: classifyError(error), ms: performance.now() - started };
     }
   })();

@@ -90,8 +90,10 @@ export class CypherRunner {
     const key = `${role}\u0000${query}`;
     let cached = this.guards.get(key);
     if (!cached) {
-      // Planning is quick, but a cold server planning many queries at once is not: give EXPLAIN room.
-      cached = checkReadOnly(this.driver, query, { timeoutMs: Math.max(this.options.timeoutMs, 60_000), database: this.options.database });
+      // Planning is quick, but a cold or busy server planning many queries at once is not: give EXPLAIN
+      // room, and a gold the gold's own patience (a slow plan is never the dataset's fault).
+      const timeoutMs = Math.max(role === 'gold' ? this.options.goldTimeoutMs : this.options.timeoutMs, 60_000);
+      cached = checkReadOnly(this.driver, query, { timeoutMs, database: this.options.database });
       this.guards.set(key, cached);
       // A lost connection is not an answer about the query: ask again next time.
       cached.catch(() => this.guards.delete(key));

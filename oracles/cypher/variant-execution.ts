@@ -1,14 +1,16 @@
 /**
  * Queries on a graph variant: one write transaction applies the variant, runs the queries in turn
  * (under the result caps) and is always rolled back. The transaction has the server-side timeout
- * and a client-side deadline; a lost connection is retried as in execute.ts: after the timeout it
- * is a `timeout`, twice before it on a server that still answers it is the query's doing
- * (`too-large`), and on a server that no longer answers it is Neo4jUnreachableError.
+ * and a client-side deadline. Failures that may be a neighbour's doing are retried as in execute.ts:
+ * a memory error of a full heap or a shared pool after the same waits; a query the server stopped
+ * is a `timeout` after the timeout, twice before it on a server that still answers it is the
+ * query's doing (`too-large`), and on a server that no longer answers it is Neo4jUnreachableError.
  */
 import neo4j, { type Driver } from 'neo4j-driver';
-import { isConnectionLoss, Neo4jUnreachableError } from './errors.ts';
+import { Neo4jUnreachableError } from './errors.ts';
 import { collect, CONNECTION_DROPPED, runError, serverAnswers, withDeadline, type Execution, type ResultLimits } from './execute.ts';
 import { applyVariant, type GraphVariant } from './perturb.ts';
+import { failureCause, noRetries, retryDelayMs, sleep } from './retry.ts';
 
 export interface VariantQuery {
   query: string;
@@ -40,11 +42,13 @@ async function attemptOnVariant(driver: Driver, variant: GraphVariant, queries: 
         try {
           out.push({ ok: true, table: await collect(tx, q.query, options.limits), ms: performance.now() - currentStarted });
         } catch (error) {
-          if (!isConnectionLoss(error)) {
+          const cause = failureCause(error);
+          if (cause === 'own') {
             // An error ends the transaction: the remaining queries are reported as not run.
             out.push({ ok: false, error: runError(error), ms: performance.now() - currentStarted });
             break;
           }
+          if (cause === 'shared-memory') return { transient: error };
           if (performance.now() - currentStarted < options.timeoutMs) return { lost: i, error };
           out.push(timedOut(options.timeoutMs, performance.now() - currentStarted));
           break;
@@ -53,7 +57,7 @@ async function attemptOnVariant(driver: Driver, variant: GraphVariant, queries: 
       while (out.length < queries.length) out.push(NOT_RUN);
       return { done: out };
     } catch (error) {
-      if (isConnectionLoss(error)) return { lost: current, error };
+      if (failureCause(error) === 'stopped') return { lost: current, error };
       const code = String((error as { code?: unknown }).code ?? '');
       if (code.startsWith('Neo.TransientError.')) return { transient: error };
       throw error;
@@ -75,10 +79,18 @@ async function attemptOnVariant(driver: Driver, variant: GraphVariant, queries: 
 /** Runs the queries on the variant; throws Neo4jUnreachableError when the server is gone, and non-transient setup errors. */
 export async function executeOnVariant(driver: Driver, variant: GraphVariant, queries: VariantQuery[], options: { timeoutMs: number; limits: ResultLimits; database?: string }): Promise<Execution[]> {
   let lost = 0;
+  const retries = noRetries();
   for (let attempt = 1; ; attempt++) {
     const outcome = await attemptOnVariant(driver, variant, queries, options);
     if ('done' in outcome) return outcome.done;
     if ('transient' in outcome) {
+      if (failureCause(outcome.transient) === 'shared-memory') {
+        const delay = retryDelayMs('shared-memory', retries);
+        if (delay === null) throw outcome.transient;
+        retries['shared-memory']++;
+        await sleep(delay);
+        continue;
+      }
       if (attempt >= TRANSIENT_RETRIES) throw outcome.transient;
     } else {
       if (!(await serverAnswers(driver))) throw new Neo4jUnreachableError('a query on a graph variant', outcome.error);
@@ -90,6 +102,6 @@ export async function executeOnVariant(driver: Driver, variant: GraphVariant, qu
       }
       if (lost >= 3) throw new Neo4jUnreachableError('a query on a graph variant', outcome.error);
     }
-    await new Promise((r) => setTimeout(r, 50 * attempt));
+    await sleep(50 * attempt);
   }
 }

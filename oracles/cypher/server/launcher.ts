@@ -18,15 +18,22 @@ export interface LauncherOptions {
   heapMb?: number;
   /** Page cache in MB (default 64: the fixture graphs are small). */
   pageCacheMb?: number;
-  /** Memory one transaction may use before Neo4j fails it (default 256 MB). */
+  /** Memory one transaction may use before Neo4j fails it (default a quarter of the heap: 128 MB of 512). */
   txMemoryMb?: number;
-  /** Memory all transactions together may use (default 60% of the heap). */
+  /**
+   * Memory all transactions together may use (default: no such limit). A shared pool fails whichever
+   * query asks last when it is full, an innocent one as readily as the one filling it; without it a
+   * query fails only for its own memory (txMemoryMb), and the launcher's reaper keeps the heap from filling.
+   */
   txTotalMemoryMb?: number;
   /** How long to wait for the ready line (default 180 s; the jar fetch has its own). */
   startupTimeoutMs?: number;
   log?: (line: string) => void;
   env?: NodeJS.ProcessEnv;
 }
+
+/** Reaper lines (a query stopped, and why) passed on to the log per server. */
+const MAX_REAPER_LINES = 200;
 
 /** Flags Neo4j 5 needs on Java 17+ (from its own neo4j.conf). */
 export const JVM_FLAGS = [
@@ -91,16 +98,23 @@ export async function startLauncher(options: LauncherOptions = {}): Promise<Neo4
     `--home=${home}`,
     '--port=0',
     `--pagecache-mb=${options.pageCacheMb ?? 64}`,
-    `--tx-memory-mb=${options.txMemoryMb ?? 256}`,
-    `--tx-total-memory-mb=${options.txTotalMemoryMb ?? Math.max(64, Math.floor(heapMb * 0.6))}`,
+    `--tx-memory-mb=${options.txMemoryMb ?? Math.max(64, Math.floor(heapMb / 4))}`,
+    ...(options.txTotalMemoryMb ? [`--tx-total-memory-mb=${options.txTotalMemoryMb}`] : []),
     '--delete-home',
   ];
   const started = performance.now();
   const child = spawn(java, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   const stderrTail: string[] = [];
+  let reaperLines = 0;
   child.stderr.on('data', (chunk: Buffer) => {
-    stderrTail.push(...chunk.toString('utf8').split('\n').filter((l) => l.trim()));
+    const lines = chunk.toString('utf8').split('\n').filter((l) => l.trim());
+    stderrTail.push(...lines);
     stderrTail.splice(0, Math.max(0, stderrTail.length - 30));
+    // What the reaper stopped, and why, is worth a line each (up to a point).
+    for (const line of lines.filter((l) => l.startsWith('reaper: '))) {
+      if (reaperLines++ < MAX_REAPER_LINES) log(`Witness: Neo4j ${line}`);
+      else if (reaperLines === MAX_REAPER_LINES + 1) log(`Witness: Neo4j reaper: more than ${MAX_REAPER_LINES} lines; the rest are not shown`);
+    }
   });
   // Swallow EPIPE on stdin: a JVM that died early must not crash this process.
   child.stdin.on('error', () => {});

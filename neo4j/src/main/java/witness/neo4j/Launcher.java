@@ -37,8 +37,8 @@ import org.neo4j.kernel.internal.GraphDatabaseAPI;
  * termination keeps its thread busy) is cut short: the home is deleted and the JVM halts.
  *
  * <p>The {@link Reaper} stops queries that would otherwise outlive their welcome: those still running
- * long after their transaction was terminated (a pure computation never checks), and the one filling
- * the heap when it is nearly full.
+ * long after their transaction was terminated (a pure computation never checks), and, when the heap
+ * stays nearly full, the query that used the most memory (if it used at least an eighth of the heap).
  *
  * <p>Arguments (all {@code --name=value}, all optional):
  * <ul>
@@ -178,7 +178,7 @@ public final class Launcher {
 
         // stdin may stay open when the parent dies (another process holding the pipe): watch the parent too.
         long parentPid = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
-        Reaper reaper = new Reaper(dbms, reapAfterS * 1000);
+        Reaper reaper = new Reaper(dbms, reapAfterS * 1000, Runtime.getRuntime().maxMemory());
         reaper.watchHeap();
         ScheduledExecutorService watch = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread thread = new Thread(task, "witness-neo4j-watch");
@@ -190,10 +190,11 @@ public final class Launcher {
             if (parent.isEmpty() || parent.get().pid() != parentPid || !parent.get().isAlive()) {
                 System.err.println("the parent process is gone: stopping");
                 new Thread(stop, "witness-neo4j-orphaned").start();
-                return;
             }
-            if (!stopping.get()) reaper.run();
         }, 500, 500, TimeUnit.MILLISECONDS);
+        watch.scheduleWithFixedDelay(() -> {
+            if (!stopping.get()) reaper.run();
+        }, Reaper.SAMPLE_MS, Reaper.SAMPLE_MS, TimeUnit.MILLISECONDS);
 
         stopped.await();
         try {

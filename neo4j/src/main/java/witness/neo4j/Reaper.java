@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryNotificationInfo;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -20,6 +21,7 @@ import org.neo4j.internal.kernel.api.connectioninfo.ClientConnectionInfo;
 import org.neo4j.kernel.api.KernelTransactionHandle;
 import org.neo4j.kernel.api.net.NetworkConnectionTracker;
 import org.neo4j.kernel.api.net.TrackedNetworkConnection;
+import org.neo4j.kernel.api.query.ExecutingQuery;
 import org.neo4j.kernel.impl.api.KernelTransactions;
 import org.neo4j.kernel.internal.GraphDatabaseAPI;
 
@@ -32,52 +34,75 @@ import org.neo4j.kernel.internal.GraphDatabaseAPI;
  *       {@code afterMs} ago and still runs: Neo4j checks the mark only when a query touches the store,
  *       so a pure computation ({@code UNWIND range(1, 100000) AS x UNWIND range(1, 100000) AS y
  *       RETURN count(*)}) would keep a core busy long after its client gave up;</li>
- *   <li>when the old generation is still over 80% full after a collection, the query allocating the
- *       most right then: values built in expressions ({@code [x IN range(1, 10^7) | toString(x)]}) are
- *       not counted by Neo4j's transaction memory limits, and a full heap fails innocent queries and
- *       Neo4j's own threads.</li>
+ *   <li>when the old generation is still over 80% full after a collection, the running query that
+ *       has used the most memory, if that is at least an eighth of the heap: values built in
+ *       expressions ({@code [x IN range(1, 10^7) | toString(x)]}) are not counted by Neo4j's
+ *       transaction memory limit, and a full heap fails innocent queries and Neo4j's own threads.</li>
  * </ul>
  *
- * <p>Threads are stopped with Thread.stop (Java 17–19; later Java versions only report the query).
+ * <p>What a query used is measured on the query itself, never on a time window of a thread: the
+ * bytes its threads allocated while serving it (sampled every {@link #SAMPLE_MS} ms while it runs),
+ * or what Neo4j counts for its transaction, whichever is larger. A query that used less than the
+ * floor is never chosen, however full the heap, so a small query's fate never depends on its
+ * neighbours. Every action is checked against the query still running on the same connection (Neo4j
+ * reuses transaction objects and Bolt reuses worker threads).
+ *
+ * <p>Threads are stopped with Thread.stop (Java 17–19; later Java versions only get the connection
+ * closed).
  */
 final class Reaper {
     private static final double HEAP_THRESHOLD = 0.8;
-    private static final long SAMPLE_MS = 200;
-    /** Bytes a thread must allocate within SAMPLE_MS to be taken for the one filling the heap. */
-    private static final long HEAVY_ALLOCATION = 8L << 20;
+    /** How often running queries' allocations are sampled. */
+    static final long SAMPLE_MS = 200;
     /** Time for Netty to close a connection before the thread serving it is stopped. */
     private static final long CLOSE_BEFORE_STOP_MS = 100;
 
     private final DatabaseManagementService dbms;
     private final long afterMs;
+    /** A query must have used at least this much memory to be stopped for filling the heap. */
+    private final long floorBytes;
+    private final com.sun.management.ThreadMXBean threadBean = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     /** When each transaction was first seen marked for termination (by database and sequence number). */
     private final Map<String, Long> marked = new HashMap<>();
-    /** Transactions already reaped (never twice: their thread may serve others by now). */
+    /** Queries already reaped (never twice). */
     private final Set<String> reaped = new HashSet<>();
+    /** What each running query's threads allocated while serving it, by query key. */
+    private final Map<String, Usage> usage = new HashMap<>();
     private final AtomicLong lastHeapAction = new AtomicLong();
     private boolean unsupportedReported;
 
-    Reaper(DatabaseManagementService dbms, long afterMs) {
-        this.dbms = dbms;
-        this.afterMs = afterMs;
+    /** A running query: its transaction, the query object, its connection and the thread serving it now (if any). */
+    private record Running(String key, String txKey, KernelTransactionHandle handle, ExecutingQuery query, String connectionId, Thread thread) {}
+
+    /** Bytes allocated for one query: the total so far, and the thread counter at the last sample. */
+    private static final class Usage {
+        long threadId;
+        long lastCounter;
+        long total;
     }
 
-    /** Reaps transactions terminated more than afterMs ago and still running; call periodically. */
+    Reaper(DatabaseManagementService dbms, long afterMs, long maxHeapBytes) {
+        this.dbms = dbms;
+        this.afterMs = afterMs;
+        this.floorBytes = Math.max(16L << 20, maxHeapBytes / 8);
+    }
+
+    /** Samples allocations and reaps transactions terminated more than afterMs ago and still running; call every SAMPLE_MS. */
     synchronized void run() {
-        if (afterMs <= 0) return;
         try {
+            List<Running> running = running();
+            sample(running);
+            if (afterMs <= 0) return;
             long now = System.currentTimeMillis();
             Map<String, Long> seen = new HashMap<>();
-            for (Map.Entry<String, KernelTransactionHandle> entry : activeTransactions().entrySet()) {
-                KernelTransactionHandle handle = entry.getValue();
-                if (handle.terminationMark().isEmpty() || handle.isClosing()) continue;
-                long since = marked.getOrDefault(entry.getKey(), now);
-                seen.put(entry.getKey(), since);
-                if (now - since >= afterMs) reap(entry.getKey(), handle, "still running after its transaction was terminated");
+            for (Running query : running) {
+                if (query.handle().terminationMark().isEmpty()) continue;
+                long since = marked.getOrDefault(query.txKey(), now);
+                seen.put(query.txKey(), since);
+                if (now - since >= afterMs) reap(query, "still running after its transaction was terminated");
             }
             marked.clear();
             marked.putAll(seen);
-            reaped.retainAll(activeTransactions().keySet());
         } catch (Throwable error) {
             System.err.println("reaper: " + Launcher.oneLine(error));
         }
@@ -94,74 +119,127 @@ final class Reaper {
             if (!MemoryNotificationInfo.MEMORY_COLLECTION_THRESHOLD_EXCEEDED.equals(notification.getType())) return;
             long now = System.currentTimeMillis();
             long last = lastHeapAction.get();
-            if (now - last < 1000 || !lastHeapAction.compareAndSet(last, now)) return;
-            Thread worker = new Thread(this::stopHeaviestAllocator, "witness-neo4j-heap");
+            if (now - last < 500 || !lastHeapAction.compareAndSet(last, now)) return;
+            Thread worker = new Thread(this::stopBiggestUser, "witness-neo4j-heap");
             worker.setDaemon(true);
             worker.start();
         }, null, null);
     }
 
-    /** Samples how much each running query's thread allocates and reaps the one allocating the most, if it allocates a lot. */
-    private void stopHeaviestAllocator() {
+    /** Reaps the running query that used the most memory, if it used at least the floor. */
+    private synchronized void stopBiggestUser() {
         try {
-            com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-            Map<String, KernelTransactionHandle> running = activeTransactions();
-            Map<String, Thread> threadOf = new HashMap<>();
-            Map<String, Long> before = new HashMap<>();
-            for (Map.Entry<String, KernelTransactionHandle> entry : running.entrySet()) {
-                Optional<Thread> thread = threadOf(entry.getValue(), connectionOf(entry.getValue()));
-                if (thread.isEmpty()) continue;
-                threadOf.put(entry.getKey(), thread.get());
-                before.put(entry.getKey(), threads.getThreadAllocatedBytes(thread.get().getId()));
-            }
-            Thread.sleep(SAMPLE_MS);
-            String heaviest = null;
-            long most = HEAVY_ALLOCATION;
-            for (Map.Entry<String, Thread> entry : threadOf.entrySet()) {
-                long allocated = threads.getThreadAllocatedBytes(entry.getValue().getId()) - before.get(entry.getKey());
-                if (allocated > most) {
-                    most = allocated;
-                    heaviest = entry.getKey();
+            List<Running> running = running();
+            sample(running);
+            Running biggest = null;
+            long most = floorBytes - 1;
+            for (Running query : running) {
+                long used = used(query);
+                if (used > most) {
+                    most = used;
+                    biggest = query;
                 }
             }
-            if (heaviest != null) {
-                synchronized (this) {
-                    reap(heaviest, running.get(heaviest), "filling the heap (" + (most >> 20) + " MB in " + SAMPLE_MS + " ms)");
-                }
-            }
+            if (biggest != null) reap(biggest, "filling the heap (it used " + (most >> 20) + " MB)");
         } catch (Throwable error) {
             System.err.println("reaper: " + Launcher.oneLine(error));
         }
     }
 
-    private Map<String, KernelTransactionHandle> activeTransactions() {
-        Map<String, KernelTransactionHandle> all = new HashMap<>();
+    /** Memory a query used: its threads' allocations while serving it, or Neo4j's count for its transaction. */
+    private long used(Running query) {
+        Usage u = usage.get(query.key());
+        long allocated = u == null ? 0 : u.total;
+        Long tracked = query.handle().transactionStatistic().getEstimatedUsedHeapMemory();
+        return Math.max(allocated, tracked == null ? 0 : tracked);
+    }
+
+    /** Adds each running query's allocations since the last sample (on the thread serving it then and now). */
+    private void sample(List<Running> running) {
+        Map<String, Usage> next = new HashMap<>();
+        for (Running query : running) {
+            Usage u = usage.get(query.key());
+            if (query.thread() == null) {
+                if (u != null) {
+                    u.threadId = -1;
+                    next.put(query.key(), u);
+                }
+                continue;
+            }
+            long tid = query.thread().getId();
+            long counter = threadBean.getThreadAllocatedBytes(tid);
+            if (counter < 0) continue;
+            if (u == null) u = new Usage();
+            else if (u.threadId == tid) u.total += Math.max(0, counter - u.lastCounter);
+            u.threadId = tid;
+            u.lastCounter = counter;
+            next.put(query.key(), u);
+        }
+        usage.clear();
+        usage.putAll(next);
+        reaped.retainAll(keysOf(running));
+    }
+
+    private static Set<String> keysOf(List<Running> running) {
+        Set<String> keys = new HashSet<>();
+        for (Running query : running) keys.add(query.key());
+        return keys;
+    }
+
+    /** Every query running now, with the thread serving its connection (when one does). */
+    private List<Running> running() {
+        Map<String, Thread> byConnection = boltThreads();
+        List<Running> all = new ArrayList<>();
         for (String name : dbms.listDatabases()) {
             GraphDatabaseAPI db = (GraphDatabaseAPI) dbms.database(name);
             if (!db.isAvailable()) continue;
             KernelTransactions transactions = db.getDependencyResolver().resolveDependency(KernelTransactions.class);
-            for (KernelTransactionHandle handle : transactions.activeTransactions()) all.put(name + "/" + handle.getTransactionSequenceNumber(), handle);
+            for (KernelTransactionHandle handle : transactions.activeTransactions()) {
+                if (!handle.isOpen() || handle.isClosing()) continue;
+                Optional<ExecutingQuery> query = handle.executingQuery();
+                String connectionId = handle.clientInfo().map(ClientConnectionInfo::connectionId).orElse(null);
+                if (query.isEmpty() || connectionId == null) continue;
+                String txKey = name + "/" + handle.getTransactionSequenceNumber();
+                all.add(new Running(txKey + "/" + query.get().internalQueryId(), txKey, handle, query.get(), connectionId, byConnection.get(connectionId)));
+            }
         }
         return all;
     }
 
-    /** The Bolt connection a transaction came in on, as Neo4j tracks it, or null. */
-    private TrackedNetworkConnection connectionOf(KernelTransactionHandle handle) {
-        String id = handle.clientInfo().map(ClientConnectionInfo::connectionId).orElse(null);
-        if (id == null) return null;
-        GraphDatabaseAPI system = (GraphDatabaseAPI) dbms.database(GraphDatabaseSettings.SYSTEM_DATABASE_NAME);
-        return system.getDependencyResolver().resolveDependency(NetworkConnectionTracker.class).get(id);
+    /** Bolt worker threads by the connection they serve now (Bolt names a worker after its connection: "… [bolt-12 - /127.0.0.1:5555]"). */
+    private static Map<String, Thread> boltThreads() {
+        ThreadGroup root = Thread.currentThread().getThreadGroup();
+        while (root.getParent() != null) root = root.getParent();
+        Thread[] threads = new Thread[root.activeCount() + 32];
+        int n = root.enumerate(threads, true);
+        Map<String, Thread> byConnection = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            String connection = connectionOfThread(threads[i].getName());
+            if (connection != null) byConnection.put(connection, threads[i]);
+        }
+        return byConnection;
     }
 
-    /**
-     * The thread running the transaction's query: the one named at the query's start, and only while
-     * Bolt still names it after the transaction's connection (a pooled worker may serve another
-     * connection by now, and must never be stopped for this one).
-     */
-    private Optional<Thread> threadOf(KernelTransactionHandle handle, TrackedNetworkConnection connection) {
-        if (connection == null) return Optional.empty();
-        String tag = "[" + connection.id() + " ";
-        return handle.executingQuery().flatMap(query -> threadNamed(query.threadExecutingTheQueryName())).filter(t -> t.getName().contains(tag));
+    /** The connection id in a Bolt worker's name, or null. */
+    static String connectionOfThread(String name) {
+        int open = name.indexOf("[bolt-");
+        if (open < 0) return null;
+        int end = name.indexOf(' ', open);
+        return end < 0 ? null : name.substring(open + 1, end);
+    }
+
+    /** True while the query is still the one its transaction runs (Neo4j reuses transaction objects for later transactions). */
+    private boolean stillRunning(Running query) {
+        if (!query.handle().isOpen()) return false;
+        for (Running now : running()) {
+            if (now.key().equals(query.key())) return now.query() == query.query();
+        }
+        return false;
+    }
+
+    private TrackedNetworkConnection connection(String id) {
+        GraphDatabaseAPI system = (GraphDatabaseAPI) dbms.database(GraphDatabaseSettings.SYSTEM_DATABASE_NAME);
+        return system.getDependencyResolver().resolveDependency(NetworkConnectionTracker.class).get(id);
     }
 
     /**
@@ -169,32 +247,29 @@ final class Reaper {
      * send reaches its client (a stopped query can end as if it had succeeded, with rows missing);
      * then stops the thread if it still serves that connection.
      */
-    private void reap(String key, KernelTransactionHandle handle, String why) {
-        if (!reaped.add(key)) return;
-        TrackedNetworkConnection connection = connectionOf(handle);
-        if (connection == null) {
-            System.err.println("reaper: no connection found for a query " + why + "; left running");
-            return;
-        }
-        Optional<Thread> thread = threadOf(handle, connection);
-        handle.markForTermination(org.neo4j.kernel.api.exceptions.Status.Transaction.Terminated);
-        connection.close();
-        if (thread.isEmpty()) return;
+    private void reap(Running query, String why) {
+        if (reaped.contains(query.key()) || !stillRunning(query)) return;
+        reaped.add(query.key());
+        System.err.println("reaper: stopping the query on " + query.connectionId() + ", " + why + ": " + queryText(query.query()));
+        query.handle().markForTermination(org.neo4j.kernel.api.exceptions.Status.Transaction.Terminated);
+        TrackedNetworkConnection connection = connection(query.connectionId());
+        if (connection != null) connection.close();
+        Thread thread = query.thread();
+        if (thread == null) return;
         try {
             Thread.sleep(CLOSE_BEFORE_STOP_MS);
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
             return;
         }
-        if (!thread.get().getName().contains("[" + connection.id() + " ")) return;
-        System.err.println("reaper: stopping " + thread.get().getName() + ", " + why);
-        stop(thread.get());
+        if (!query.connectionId().equals(connectionOfThread(thread.getName()))) return;
+        stop(thread);
     }
 
-    /** The one live thread with this name (Bolt names its worker after the connection it serves), if unique. */
-    private static Optional<Thread> threadNamed(String name) {
-        List<Thread> matches = Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals(name)).toList();
-        return matches.size() == 1 ? Optional.of(matches.get(0)) : Optional.empty();
+    /** The start of a query's text, for the log. */
+    private static String queryText(ExecutingQuery query) {
+        String text = query.rawQueryText().replaceAll("\\s+", " ");
+        return text.length() > 120 ? text.substring(0, 120) + "…" : text;
     }
 
     @SuppressWarnings({"deprecation", "removal"})
