@@ -14,6 +14,23 @@ const witness = (args: string[], env: NodeJS.ProcessEnv = process.env) => spawnS
 const items = readCypherBenchItems(SKYWAYS_QUESTIONS_FILE) as CypherBenchItem[];
 const dir = mkdtempSync(join(tmpdir(), 'witness-eval-cypher-'));
 
+interface OutItem {
+  index: number;
+  qid: string | null;
+  status: string;
+  message?: string;
+}
+/**
+ * The items whose status is not the expected one (by default: exact or correct), with why: an
+ * assertion message that says which item went wrong. `expected` is keyed by qid, or `#index`.
+ */
+const unexpected = (out: { items: OutItem[] }, expected: Record<string, string> = {}) =>
+  JSON.stringify(
+    out.items
+      .filter((i) => (expected[i.qid ?? ''] ?? expected[`#${i.index}`] ?? 'exact|correct').split('|').indexOf(i.status) < 0)
+      .map((i) => ({ index: i.index, qid: i.qid, status: i.status, message: i.message?.slice(0, 300) })),
+  );
+
 let uri = '';
 beforeAll(async () => {
   const neo = await acquireNeo4j(SKYWAYS_GRAPH_FILE);
@@ -39,9 +56,10 @@ describe('witness eval cypherbench', () => {
     const run = witness(['eval', 'cypherbench', '--data', SKYWAYS_QUESTIONS_FILE, '--predictions', file, '--uri', uri, '--json']);
     expect(run.status, run.stderr).toBe(0);
     const out = JSON.parse(run.stdout);
+    const why = unexpected(out, { 'skyways-004': 'wrong', 'skyways-005': 'syntax', 'skyways-006': 'unsafe', 'skyways-007': 'no-prediction' });
     expect(out.total).toBe(48);
-    expect(out.correct).toBe(44);
-    expect(out.byStatus).toMatchObject({ exact: 43, correct: 1, wrong: 1, syntax: 1, unsafe: 1, 'no-prediction': 1, 'invalid-gold': 0 });
+    expect(out.correct, why).toBe(44);
+    expect(out.byStatus, why).toMatchObject({ exact: 43, correct: 1, wrong: 1, syntax: 1, unsafe: 1, 'no-prediction': 1, 'invalid-gold': 0 });
     expect(out.executable).toBe(45);
     expect(out.items[3]).toMatchObject({ qid: 'skyways-004', status: 'wrong', rows: { expected: 6, actual: 1 } });
     expect(out.items[5].message).toMatch(/writes/);
@@ -62,9 +80,17 @@ describe('witness eval cypherbench', () => {
     const json = witness(['eval', 'cypherbench', '--data', SKYWAYS_QUESTIONS_FILE, '--predictions', file, '--uri', uri, '--json']);
     expect(json.status, json.stderr).toBe(0);
     const out = JSON.parse(json.stdout);
+    const why = unexpected(out, {
+      'skyways-001': 'invalid-prediction',
+      'skyways-002': 'invalid-prediction',
+      'skyways-045': 'too-complex',
+      'skyways-046': 'no-prediction',
+      'skyways-047': 'no-prediction',
+      'skyways-048': 'no-prediction',
+    });
     expect(out.total).toBe(48);
-    expect(out.correct).toBe(42);
-    expect(out.byStatus).toMatchObject({ exact: 42, 'invalid-prediction': 2, 'too-complex': 1, 'no-prediction': 3 });
+    expect(out.correct, why).toBe(42);
+    expect(out.byStatus, why).toMatchObject({ exact: 42, 'invalid-prediction': 2, 'too-complex': 1, 'no-prediction': 3 });
     expect(out.predictionIssues).toEqual([{ item: `${file} item 44`, message: 'a prediction for "skyways-999", which is not a question of the question file: ignored' }]);
     const byQid = (qid: string) => out.items.find((i: { qid: string }) => i.qid === qid);
     expect(byQid('skyways-001')).toMatchObject({ status: 'invalid-prediction', correct: false, message: expect.stringMatching(/predicts skyways-001 2 times \(item 0, item 45\)/) });
@@ -86,6 +112,46 @@ describe('witness eval cypherbench', () => {
     expect(JSON.parse(roomy.stdout).items.find((i: { qid: string }) => i.qid === 'skyways-045')).toMatchObject({ status: 'wrong', executable: true });
     expect(witness(['eval', 'cypherbench', '--data', SKYWAYS_QUESTIONS_FILE, '--predictions', file, '--max-rows', '0']).status).toBe(2);
   }, 180_000);
+
+  it('scores broken items of the question file 0 in the total, named (invalid-question), and keeps positional predictions on their items', async () => {
+    const broken = [
+      ...items.slice(0, 10),
+      { qid: 'broken-no-gold', graph: 'skyways', nl_question: 'Which airline?' }, // gold_cypher missing
+      'not an item',
+      { ...items[3], nl_question: 'the same qid again' }, // skyways-004 twice
+      ...items.slice(10),
+    ];
+    const data = join(dir, 'broken-questions.json');
+    writeFileSync(data, JSON.stringify(broken));
+    // One query per line, by the file's positions: the broken items' lines are not given to any other question.
+    const lines = broken.map((item) => (typeof item === 'object' && 'gold_cypher' in item ? `${item.gold_cypher}` : 'RETURN 1'));
+    const positional = join(dir, 'positional.txt');
+    writeFileSync(positional, `${lines.join('\n')}\n`);
+    const run = witness(['eval', 'cypherbench', '--data', data, '--graph', SKYWAYS_GRAPH_FILE, '--predictions', positional, '--uri', uri, '--json']);
+    expect(run.status, run.stderr).toBe(0);
+    const out = JSON.parse(run.stdout);
+    const why = unexpected(out, { '#10': 'invalid-question', '#11': 'invalid-question', '#12': 'invalid-question' });
+    expect(out.total, why).toBe(51);
+    expect(out.correct, why).toBe(48);
+    expect(out.accuracy).toBeCloseTo(48 / 51, 10);
+    expect(out.byStatus, why).toMatchObject({ exact: 48, 'invalid-question': 3 });
+    expect(out.items.map((i: OutItem) => i.index)).toEqual(broken.map((_, i) => i));
+    expect(out.items.slice(10, 13)).toMatchObject([
+      { index: 10, qid: 'broken-no-gold', graph: 'skyways', status: 'invalid-question', correct: false, executable: false, message: 'question broken-no-gold: gold_cypher is missing or not a string' },
+      { index: 11, qid: null, graph: null, status: 'invalid-question', message: `${data} item 11: not an object` },
+      { index: 12, qid: 'skyways-004', graph: 'skyways', status: 'invalid-question', message: expect.stringMatching(/^question skyways-004: qid appears more than once/) },
+    ]);
+    // The first skyways-004 is scored as usual.
+    expect(out.items[3]).toMatchObject({ index: 3, qid: 'skyways-004', status: 'exact' });
+    expect(out.byGraph.skyways).toEqual({ total: 50, correct: 48, accuracy: 48 / 50 });
+
+    const text = witness(['eval', 'cypherbench', '--data', data, '--graph', SKYWAYS_GRAPH_FILE, '--predictions', positional, '--uri', uri]);
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/^execution accuracy 94\.12% \(48\/51\)/);
+    expect(text.stdout).toMatch(/, invalid question 3\n/);
+    expect(text.stdout).toMatch(/\n {2}warning: question broken-no-gold: gold_cypher is missing or not a string \(scored 0\)\n/);
+    expect(text.stdout).toMatch(/\n {2}warning: [^\n]*broken-questions\.json item 11: not an object \(scored 0\)\n/);
+  }, 120_000);
 
   it('prints a text report for one query per line', () => {
     const file = join(dir, 'pred.txt');

@@ -19,13 +19,13 @@ export function formatCypherBench(e: CypherBenchEvaluation): string {
     Object.keys(scores).length ? [`  by ${title}: ${Object.entries(scores).map(([k, v]) => `${k} ${percent(v.accuracy)} (${v.correct}/${v.total})`).join(', ')}`] : [];
   return [
     `execution accuracy ${percent(e.accuracy)} (${e.correct}/${e.total}), executable ${percent(e.executableRate)} (${e.executable}/${e.total})`,
-    `  exact string ${s.exact}, correct ${s.correct}, wrong ${s.wrong}, syntax error ${s.syntax}, runtime error ${s.runtime}, timeout ${s.timeout}, unsafe ${s.unsafe}, too large ${s['too-large']}, too complex ${s['too-complex']}, no prediction ${s['no-prediction']}, invalid prediction ${s['invalid-prediction']}, invalid gold ${s['invalid-gold']}${s['harness-error'] ? `, harness error ${s['harness-error']}` : ''}`,
+    `  exact string ${s.exact}, correct ${s.correct}, wrong ${s.wrong}, syntax error ${s.syntax}, runtime error ${s.runtime}, timeout ${s.timeout}, unsafe ${s.unsafe}, too large ${s['too-large']}, too complex ${s['too-complex']}, no prediction ${s['no-prediction']}, invalid prediction ${s['invalid-prediction']}, invalid gold ${s['invalid-gold']}${s['invalid-question'] ? `, invalid question ${s['invalid-question']}` : ''}${s['harness-error'] ? `, harness error ${s['harness-error']}` : ''}`,
     ...groups('graph', e.byGraph),
     ...groups('category', e.byCategory),
     ...e.items.filter((i) => i.status === 'invalid-gold' || i.status === 'invalid-prediction' || i.status === 'harness-error').map((i) => `  warning: ${i.message}`),
-    ...(s['no-prediction'] ? [`  warning: no prediction for ${s['no-prediction']} question${s['no-prediction'] === 1 ? '' : 's'} (scored 0): ${qidList(e.items.filter((i) => i.status === 'no-prediction').map((i) => i.qid))}`] : []),
+    ...(s['no-prediction'] ? [`  warning: no prediction for ${s['no-prediction']} question${s['no-prediction'] === 1 ? '' : 's'} (scored 0): ${qidList(e.items.filter((i) => i.status === 'no-prediction').map((i) => i.qid ?? `item ${i.index}`))}`] : []),
     ...e.predictionIssues.map((i) => `  warning: ${i.item}: ${i.message}`),
-    ...e.issues.map((i) => `  warning: ${i.item}: ${i.message}`),
+    ...e.issues.map((i) => `  warning: ${i.item}: ${i.message} (scored 0)`),
     `  server: ${e.server}`,
   ].join('\n');
 }
@@ -47,7 +47,7 @@ export const registerEvalCypherbench: Registrar = ({ evaluate }) => {
     .option('--json', 'print the scores and per-item results as JSON')
     .addHelpText(
       'after',
-      '\nQuestions without a usable prediction (missing, predicted twice, not a string) score 0 and are named; predictions for unknown qids are listed and ignored.' +
+      '\nQuestions without a usable prediction (missing, predicted twice, not a string) and unusable items of the question file score 0 and are named; predictions for unknown qids are listed and ignored.' +
         '\nExit status: 0 when scored (whatever the accuracy), 1 when Neo4j or the files are unusable or an item could not be scored (harness error), 2 on usage errors.',
     )
     .action(async (o: { data: string; predictions: string; uri?: string; graph?: string[]; timeout: number; maxRows?: number; maxResultBytes?: number; maxQueryBytes?: number; checkAnswers: boolean; json?: boolean }) => {

@@ -14,7 +14,7 @@ import { Neo4jUnreachableError } from './errors.ts';
 import { ensureGraph } from './load-graph.ts';
 import { cypherOracle } from './oracle.ts';
 import { readPredictions, type PredictionIssue, type Predictions } from './predictions.ts';
-import { loadCypherBenchQuestions } from './questions.ts';
+import { loadCypherBenchFile } from './questions.ts';
 import type { Neo4jServer } from './server/server.ts';
 import { startNeo4j } from './server/start.ts';
 import { readSimpleKG, type SimpleKG } from './simplekg.ts';
@@ -32,11 +32,15 @@ export type ItemStatus =
   | 'no-prediction'
   | 'invalid-prediction'
   | 'invalid-gold'
+  | 'invalid-question'
   | 'harness-error';
 
 export interface ItemResult {
-  qid: string;
-  graph: string;
+  /** Position in the question file. */
+  index: number;
+  /** Null (like `graph`) only for an unusable item of the question file that lacks one. */
+  qid: string | null;
+  graph: string | null;
   category: string | null;
   correct: boolean;
   /** The prediction ran without an error (CypherBench's `executable` metric). */
@@ -59,7 +63,7 @@ export interface CypherBenchEvaluation extends Score {
   byGraph: Record<string, Score>;
   byCategory: Record<string, Score>;
   items: ItemResult[];
-  /** Items of the question file that could not be read. */
+  /** Items of the question file that cannot be used: each is also an `invalid-question` item, scored 0. */
   issues: { item: string; message: string }[];
   /** Entries of the predictions file that belong to no question (unknown qids, items without a qid): ignored, and listed here. */
   predictionIssues: PredictionIssue[];
@@ -87,7 +91,7 @@ export interface EvaluateCypherBenchOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-export const STATUSES: ItemStatus[] = ['exact', 'correct', 'wrong', 'syntax', 'runtime', 'timeout', 'unsafe', 'too-large', 'too-complex', 'no-prediction', 'invalid-prediction', 'invalid-gold', 'harness-error'];
+export const STATUSES: ItemStatus[] = ['exact', 'correct', 'wrong', 'syntax', 'runtime', 'timeout', 'unsafe', 'too-large', 'too-complex', 'no-prediction', 'invalid-prediction', 'invalid-gold', 'invalid-question', 'harness-error'];
 
 /** The SimpleKG file of a graph: given with --graph, or in the usual places next to the data file. */
 function findGraphFile(graph: string, data: string, given: Map<string, { file: string; kg: SimpleKG }>): { file: string; kg: SimpleKG } | null {
@@ -131,9 +135,12 @@ async function mapLimit<T, R>(items: T[], limit: number, work: (item: T) => Prom
 /** Evaluates a predictions file against a CypherBench question file. */
 export async function evaluateCypherBench(options: EvaluateCypherBenchOptions): Promise<CypherBenchEvaluation> {
   const log = options.log ?? (() => {});
-  const loaded = loadCypherBenchQuestions(options.data);
-  if (loaded.tasks.length === 0 && loaded.issues.length > 0 && loaded.issues[0]?.item === options.data) throw new Error(loaded.issues[0].message);
-  const predictions = readPredictions(options.predictions, loaded.tasks.map((t) => t.id));
+  const loaded = loadCypherBenchFile(options.data);
+  if (loaded.itemCount === 0 && loaded.issues.length > 0 && loaded.issues[0]?.item === options.data) throw new Error(loaded.issues[0].message);
+  // Positional predictions may follow the file's items, unusable ones included.
+  const positions = Array.from({ length: loaded.itemCount }, (): string | null => null);
+  for (const task of loaded.tasks) positions[Number(task.meta?.index)] = task.id;
+  const predictions = readPredictions(options.predictions, loaded.tasks.map((t) => t.id), positions);
   const given = new Map((options.graphFiles ?? []).map((file) => {
     const kg = readSimpleKG(file);
     return [kg.schema.name, { file, kg }] as const;
@@ -145,12 +152,22 @@ export async function evaluateCypherBench(options: EvaluateCypherBenchOptions): 
     ? { uri: options.uri, way: 'uri', startupMs: 0, describe: `the server at ${options.uri}`, stop: async () => {} }
     : await startNeo4j({ env: options.env ?? process.env, log });
   const owned = server.way !== 'uri';
-  const items: ItemResult[] = [];
+  // An unusable item keeps its position and scores 0 (it is also among the issues).
+  const items: ItemResult[] = loaded.invalid.map(({ index, qid, graph, category, issue }) => ({
+    index,
+    qid,
+    graph,
+    category,
+    correct: false,
+    executable: false,
+    status: 'invalid-question',
+    message: `${issue.item}: ${issue.message}`,
+  }));
   let done = 0;
   try {
     for (const [graph, tasks] of byGraph) {
       const found = findGraphFile(graph, options.data, given);
-      const fail = (message: string) => tasks.map((t): ItemResult => ({ qid: t.id, graph, category: category(t), correct: false, executable: false, status: 'invalid-gold', message }));
+      const fail = (message: string) => tasks.map((t): ItemResult => ({ index: indexOf(t), qid: t.id, graph, category: category(t), correct: false, executable: false, status: 'invalid-gold', message }));
       if (owned && !found) {
         items.push(...fail(`no SimpleKG file for graph ${graph}: give it with --graph FILE (or run against a loaded server with --uri)`));
         continue;
@@ -193,6 +210,7 @@ export async function evaluateCypherBench(options: EvaluateCypherBenchOptions): 
   } finally {
     if (owned) await server.stop();
   }
+  items.sort((a, b) => a.index - b.index);
   const byStatus = Object.fromEntries(STATUSES.map((s) => [s, items.filter((i) => i.status === s).length])) as Record<ItemStatus, number>;
   const executable = items.filter((i) => i.executable).length;
   return {
@@ -209,12 +227,16 @@ export async function evaluateCypherBench(options: EvaluateCypherBenchOptions): 
   };
 }
 
+function indexOf(task: Task): number {
+  return Number(task.meta?.index);
+}
+
 function category(task: Task): string | null {
   return typeof task.meta?.match_category === 'string' ? task.meta.match_category : null;
 }
 
 async function scoreItem(oracle: ReturnType<typeof cypherOracle>, task: Task, predictions: Predictions): Promise<ItemResult> {
-  const base = { qid: task.id, graph: String(task.context?.graph), category: category(task) };
+  const base = { index: indexOf(task), qid: task.id, graph: String(task.context?.graph), category: category(task) };
   const invalid = predictions.invalid.get(task.id);
   if (invalid !== undefined) return { ...base, correct: false, executable: false, status: 'invalid-prediction', message: invalid };
   const prediction = predictions.queries.get(task.id);

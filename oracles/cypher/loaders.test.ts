@@ -9,7 +9,7 @@ import { skywaysQuestions } from '../../fixtures/cypherbench/questions.ts';
 import { extractCypher } from './extract.ts';
 import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from './fixture-paths.ts';
 import { readPredictions, topLevelKeys } from './predictions.ts';
-import { loadCypherBenchQuestions, readCypherBenchItems, type CypherBenchItem } from './questions.ts';
+import { loadCypherBenchFile, loadCypherBenchQuestions, readCypherBenchItems, type CypherBenchItem } from './questions.ts';
 import { schemaText } from './schema-text.ts';
 import { parseSimpleKG, readSimpleKG, SimpleKGError } from './simplekg.ts';
 
@@ -133,6 +133,16 @@ describe('question files', () => {
       { item: 'question c', message: 'answer_json must be a string' },
     ]);
     expect(loadCypherBenchQuestions(write('obj.json', '{}')).issues[0]?.message).toMatch(/a CypherBench question file is a JSON list of items/);
+    // With their positions and what can be read of them, for scoring them 0 where they stand.
+    const full = loadCypherBenchFile(file);
+    expect(full.itemCount).toBe(5);
+    expect(full.invalid.map(({ index, qid, graph, category }) => ({ index, qid, graph, category }))).toEqual([
+      { index: 1, qid: 'b', graph: 'g', category: null },
+      { index: 2, qid: null, graph: null, category: null },
+      { index: 3, qid: 'a', graph: 'g', category: null },
+      { index: 4, qid: 'c', graph: 'g', category: null },
+    ]);
+    expect(full.invalid.map((i) => i.issue)).toEqual(issues);
   });
 });
 
@@ -175,6 +185,14 @@ describe('prediction files', () => {
 
   it('refuse positional files that do not fit the questions', () => {
     expect(() => read('short.txt', 'RETURN 1\n')).toThrow(/short\.txt has 1 predictions but the question file has 2 questions/);
+    expect(() => readPredictions(write('short3.txt', 'RETURN 1\n'), qids, ['q1', null, 'q2'])).toThrow(/has 1 predictions but the question file has 2 questions \(in 3 items\)/);
+  });
+
+  it('align positional files with the question file’s items when they have one per item, unusable ones included', () => {
+    const positions = ['q1', null, 'q2'];
+    expect(readPredictions(write('by-item.txt', 'RETURN 1\nRETURN broken\nRETURN 2\n'), qids, positions).queries).toEqual(new Map([['q1', 'RETURN 1'], ['q2', 'RETURN 2']]));
+    // One per usable question still goes to the questions in order.
+    expect(readPredictions(write('by-question.txt', 'RETURN 1\nRETURN 2\n'), qids, positions).queries).toEqual(new Map([['q1', 'RETURN 1'], ['q2', 'RETURN 2']]));
   });
 });
 

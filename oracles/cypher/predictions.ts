@@ -45,8 +45,13 @@ export function topLevelKeys(text: string): string[] {
   return keys;
 }
 
-/** Reads predictions for the questions `qids`. Throws an Error naming the file when it cannot be read or aligned at all. */
-export function readPredictions(file: string, qids: readonly string[]): Predictions {
+/**
+ * Reads predictions for the questions `qids`. Positional predictions (a list, or one per line) go to
+ * the questions in order, or, when `positions` is given (the qid of each item of the question file,
+ * null for an unusable one) and the count matches it, to the file's items: those of unusable items are
+ * dropped, as their questions score 0 anyway. Throws an Error naming the file when it cannot be read or aligned at all.
+ */
+export function readPredictions(file: string, qids: readonly string[], positions: readonly (string | null)[] = qids): Predictions {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -75,10 +80,16 @@ export function readPredictions(file: string, qids: readonly string[]): Predicti
     keys.forEach((qid, i) => entries.push({ qid, value: map[qid], where: `key ${i + 1}` }));
   } else {
     const list = Array.isArray(json) ? json : text.split(/\r?\n/).filter((line, i, all) => !(i === all.length - 1 && line === ''));
-    if (list.length !== qids.length) {
-      throw new Error(`${file} has ${list.length} predictions but the question file has ${qids.length} questions; give one per question, in order (or use qids)`);
+    if (list.length === qids.length) list.forEach((value, i) => entries.push({ qid: qids[i] as string, value, where: `prediction ${i + 1}` }));
+    else if (list.length === positions.length) {
+      list.forEach((value, i) => {
+        const qid = positions[i];
+        if (qid) entries.push({ qid, value, where: `prediction ${i + 1}` });
+      });
+    } else {
+      const items = positions.length === qids.length ? '' : ` (in ${positions.length} items)`;
+      throw new Error(`${file} has ${list.length} predictions but the question file has ${qids.length} questions${items}; give one per question, in order (or use qids)`);
     }
-    list.forEach((value, i) => entries.push({ qid: qids[i] as string, value, where: `prediction ${i + 1}` }));
   }
 
   const byQid = new Map<string, typeof entries>();

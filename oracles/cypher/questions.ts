@@ -58,30 +58,58 @@ function toTask(item: CypherBenchItem, file: string, index: number): Task {
   return { id: item.qid, benchmark: 'cypherbench', description: item.nl_question, gold: item.gold_cypher, context: { graph: item.graph }, meta };
 }
 
-/** Loads a CypherBench question file as tasks; `graphs` keeps only items of those graphs. */
-export function loadCypherBenchQuestions(file: string, options: { graphs?: readonly string[] } = {}): LoadedTasks {
+/** An item of the question file that cannot be used, at its position, with what can be read of it. */
+export interface InvalidItem {
+  /** Position in the question file. */
+  index: number;
+  qid: string | null;
+  graph: string | null;
+  category: string | null;
+  issue: TaskIssue;
+}
+
+export interface LoadedCypherBench extends LoadedTasks {
+  /** The unusable items, by position (each one also among `issues`). */
+  invalid: InvalidItem[];
+  /** How many items the file has, usable or not (0 when the file itself cannot be read). */
+  itemCount: number;
+}
+
+const stringOrNull = (v: unknown) => (typeof v === 'string' && v ? v : null);
+
+/** Loads a CypherBench question file as tasks, keeping the position and what is readable of every unusable item. */
+export function loadCypherBenchFile(file: string, options: { graphs?: readonly string[] } = {}): LoadedCypherBench {
   let items: unknown[];
   try {
     items = readCypherBenchItems(file);
   } catch (error) {
-    return { tasks: [], issues: [{ item: file, message: (error as Error).message }] };
+    return { tasks: [], issues: [{ item: file, message: (error as Error).message }], invalid: [], itemCount: 0 };
   }
   const tasks: Task[] = [];
   const issues: TaskIssue[] = [];
+  const invalid: InvalidItem[] = [];
   const seen = new Set<string>();
+  const refuse = (raw: unknown, index: number, issue: TaskIssue) => {
+    const fields = isObject(raw) ? raw : {};
+    const graph = stringOrNull(fields.graph);
+    issues.push(issue);
+    if (options.graphs && graph !== null && !options.graphs.includes(graph)) return;
+    const template = isObject(fields.from_template) ? fields.from_template : {};
+    invalid.push({ index, qid: stringOrNull(fields.qid), graph, category: stringOrNull(template.match_category), issue });
+  };
   items.forEach((raw, index) => {
     const parsed = parseItem(raw, `${file} item ${index}`);
-    if ('message' in parsed) {
-      issues.push(parsed);
-      return;
-    }
-    if (seen.has(parsed.qid)) {
-      issues.push({ item: `question ${parsed.qid}`, message: `qid appears more than once in ${file}` });
-      return;
-    }
+    if ('message' in parsed) return refuse(raw, index, parsed);
+    if (seen.has(parsed.qid)) return refuse(raw, index, { item: `question ${parsed.qid}`, message: `qid appears more than once in ${file}` });
     seen.add(parsed.qid);
     if (options.graphs && !options.graphs.includes(parsed.graph)) return;
     tasks.push(toTask(parsed, file, index));
   });
+  return { tasks, issues, invalid, itemCount: items.length };
+}
+
+/** Loads a CypherBench question file as tasks; `graphs` keeps only items of those graphs. */
+export function loadCypherBenchQuestions(file: string, options: { graphs?: readonly string[] } = {}): LoadedTasks {
+  const { tasks, issues } = loadCypherBenchFile(file, options);
   return { tasks, issues };
 }
