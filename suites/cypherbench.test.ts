@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startTestModelServer } from '../core/models/test-server.ts';
-import type { ChatMessage } from '../core/types.ts';
+import type { ChatMessage, Trajectory } from '../core/types.ts';
 import { graphChecksum } from '../oracles/cypher/checksum.ts';
 import { createDriver } from '../oracles/cypher/driver.ts';
 import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from '../oracles/cypher/fixture-paths.ts';
@@ -53,6 +53,12 @@ function benchInBackground(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{
   );
 }
 
+/** A trajectory in a line, for assertion messages: which episode, how it ended, and each turn's verdict error. */
+function why(t: Trajectory): string {
+  const turns = t.turns.map((turn) => (turn.verdict.pass ? 'pass' : `${turn.verdict.error?.kind ?? 'wrong'}${turn.verdict.error ? `: ${turn.verdict.error.message.slice(0, 200)}` : ''}`));
+  return `${t.taskId} · ${t.strategy}: ${t.outcome.status}${t.outcome.status === 'harness-error' ? ` (${JSON.stringify(t.outcome).slice(0, 300)})` : ''}; turns: ${turns.join(' | ')}`;
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -76,7 +82,7 @@ describe('the cypherbench benchmark suite', () => {
 
     const results = await readResultsFile(join(dir, 'out', 'results.json'));
     expect(results.trajectories).toHaveLength(10 * STRATEGIES.length);
-    expect(results.trajectories.every((t) => t.outcome.status !== 'harness-error' && t.oracle.name === 'cypher')).toBe(true);
+    expect(results.trajectories.filter((t) => t.outcome.status === 'harness-error' || t.oracle.name !== 'cypher').map(why)).toEqual([]);
     const row = (name: string) => results.summary.find((r) => r.strategy === name)!;
     expect(row('diagnostic').passFinal.value!).toBeGreaterThanOrEqual(row('generic').passFinal.value!);
     expect(row('diagnostic').pass1.value).toBe(row('zero-shot').pass1.value);
@@ -114,15 +120,15 @@ describe('the cypherbench benchmark suite', () => {
       expect(run.status, `${run.stdout.slice(-3000)}\n${run.stderr.slice(-3000)}`).toBe(0);
       const results = await readResultsFile(join(dir, 'out', 'results.json'));
       expect(results.trajectories).toHaveLength(6 * 3);
-      expect(results.trajectories.every((t) => t.outcome.status !== 'harness-error')).toBe(true);
+      expect(results.trajectories.filter((t) => t.outcome.status === 'harness-error').map(why)).toEqual([]);
       for (const t of results.trajectories) {
         const expected = hostile[t.taskId];
         if (!expected) {
-          expect(t.outcome.status, t.taskId).toBe('solved');
+          expect(t.outcome.status, why(t)).toBe('solved');
           continue;
         }
-        expect(t.outcome.status, `${t.taskId} ${t.strategy}`).toBe('unsolved');
-        expect(t.turns.map((turn) => turn.verdict.error?.kind)).toEqual(t.strategy === 'zero-shot' ? [expected.kind] : [expected.kind, expected.kind]);
+        expect(t.outcome.status, why(t)).toBe('unsolved');
+        expect(t.turns.map((turn) => turn.verdict.error?.kind), why(t)).toEqual(t.strategy === 'zero-shot' ? [expected.kind] : [expected.kind, expected.kind]);
       }
       const feedback = results.trajectories.find((t) => t.taskId === 'skyways-002' && t.strategy === 'diagnostic')?.turns[0]?.feedback?.text ?? '';
       expect(feedback).toMatch(/^Your query's result is too large: the result is larger than 16,777,216 bytes/);
