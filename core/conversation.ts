@@ -1,6 +1,6 @@
 /** The conversation of an episode: messages, turns, and what the feedback has disclosed so far. */
 import { ModelCallError, type ChatModel } from './models/model.ts';
-import type { Oracle, PreparedTask } from './oracle.ts';
+import { bindSimulator, type EpisodeSimulator, type Oracle, type PreparedTask } from './oracle.ts';
 import type { AuxiliaryCall, ChatMessage, Disclosure, Feedback, Turn, TurnPhase, Verdict } from './types.ts';
 
 export interface ConversationSetup<P extends PreparedTask> {
@@ -36,11 +36,13 @@ export class Conversation<P extends PreparedTask> {
   readonly disclosures: Disclosure[] = [];
   private pending: ChatMessage[] = [];
   modelError: string | undefined;
+  private readonly simulator: EpisodeSimulator;
 
   constructor(
     private readonly setup: ConversationSetup<P>,
     initial: ChatMessage[],
   ) {
+    this.simulator = bindSimulator(setup.oracle, setup.prepared);
     this.messages.push(...initial);
     this.pending.push(...initial);
   }
@@ -59,8 +61,7 @@ export class Conversation<P extends PreparedTask> {
         trial,
         sim: {
           episodeKey: this.key(),
-          oracle: oracle as unknown as Oracle<PreparedTask>,
-          prepared: this.setup.prepared,
+          simulator: this.simulator,
           seed: this.setup.seed,
           disclosures: [...this.disclosures],
           phase,

@@ -183,7 +183,7 @@ describe('the sim model in an episode', () => {
           const seen = t.turns.slice(0, i).flatMap((turn) => turn.feedback?.disclosed.witnesses ?? []);
           const candidate = t.turns[i]?.candidate;
           expect(candidate).toBeTruthy();
-          for (const w of seen) expect(await oracle.agrees(prepared, candidate!, w), `task ${task.id} seed ${seed} turn ${i + 1}`).toBe(true);
+          for (const w of seen) expect(await oracle.simulator.agrees(prepared, candidate!, w), `task ${task.id} seed ${seed} turn ${i + 1}`).toBe(true);
         }
       }
     }

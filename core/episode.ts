@@ -50,7 +50,7 @@ export function publicView(task: Task): PublicTask {
 }
 
 /** Variables available to every seed prompt: the task's fields plus the oracle's own. */
-export function promptVariables(oracle: Oracle<PreparedTask>, task: PublicTask): Record<string, string> {
+export function promptVariables(oracle: Pick<Oracle, 'promptVariables'>, task: PublicTask): Record<string, string> {
   return { description: task.description, task_id: task.id, benchmark: task.benchmark, ...oracle.promptVariables(task) };
 }
 
@@ -62,7 +62,7 @@ export async function runEpisode<P extends PreparedTask>(setup: EpisodeSetup<P>)
   const episodeSeed = deriveSeed(setup.seed, task.benchmark, task.id, strategy.name, setup.trial);
   const view = publicView(task);
   const prompt = strategy.prompt ?? setup.prompt;
-  const initial = renderPrompt(prompt, promptVariables(oracle as unknown as Oracle<PreparedTask>, view));
+  const initial = renderPrompt(prompt, promptVariables(oracle, view));
   // The sim's seed is the same for every strategy of a (task, trial), so first answers coincide
   // across strategies, as they would for a real model given the same seed prompt.
   const simSeed = deriveSeed(setup.seed, task.benchmark, task.id, setup.trial);

@@ -74,6 +74,38 @@ export interface Observer<P extends PreparedTask> {
   describe(prepared: P): Promise<string>;
 }
 
+/** Sim support: the privileged operations the offline `sim` model is built from. Never given to a strategy. */
+export interface Simulator<P extends PreparedTask> {
+  /** One random mutation of a program written in the gold's notation, or null if none applies. */
+  mutate(prepared: P, program: string, rng: Rng): string | null;
+  /** The reply a model would give for a program written in the gold's notation. */
+  answer(prepared: P, program: string): string;
+  /** Does this candidate behave on the witness's input as the witness says the gold does? */
+  agrees(prepared: P, candidate: Candidate, witness: Witness): Promise<boolean>;
+}
+
+/** A simulator bound to one episode's prepared task: what the sim model receives, once per episode. */
+export interface EpisodeSimulator {
+  /** The gold program: this is what makes the sim privileged. */
+  readonly gold: string;
+  mutate(program: string, rng: Rng): string | null;
+  answer(program: string): string;
+  extract(reply: string): Candidate | null;
+  agrees(candidate: Candidate, witness: Witness): Promise<boolean>;
+}
+
+/** Binds an oracle's simulator to one prepared task. */
+export function bindSimulator<P extends PreparedTask>(oracle: Oracle<P>, prepared: P): EpisodeSimulator {
+  const { simulator } = oracle;
+  return {
+    gold: prepared.task.gold,
+    mutate: (program, rng) => simulator.mutate(prepared, program, rng),
+    answer: (program) => simulator.answer(prepared, program),
+    extract: (reply) => oracle.extract(reply),
+    agrees: (candidate, witness) => simulator.agrees(prepared, candidate, witness),
+  };
+}
+
 export interface Oracle<P extends PreparedTask = PreparedTask> {
   readonly name: string;
   /** Fence language used in prompts and preferred when extracting code blocks. */
@@ -88,12 +120,8 @@ export interface Oracle<P extends PreparedTask = PreparedTask> {
   extract(reply: string): Candidate | null;
   check(prepared: P, candidate: Candidate): Promise<Verdict>;
   readonly render: FeedbackRenderer;
-  /** Sim support: one random mutation of a program written in the gold's notation, or null if none applies. */
-  mutate(prepared: P, program: string, rng: Rng): string | null;
-  /** Sim support: the reply a model would give for a program written in the gold's notation. */
-  answer(prepared: P, program: string): string;
-  /** Sim support: does this candidate behave on the witness's input as the witness says the gold does? */
-  agrees(prepared: P, candidate: Candidate, witness: Witness): Promise<boolean>;
+  /** What the privileged sim model may do with a prepared task (bound to one episode by `bindSimulator`). */
+  readonly simulator: Simulator<P>;
   readonly hardener?: Hardener<P>;
   /** Execution without judgement for HERO-T. */
   readonly observer?: Observer<P>;

@@ -11,7 +11,7 @@
  */
 import { Conversation, episodeKey, noArtifactVerdict } from './conversation.ts';
 import { ModelCallError, type CallPurpose, type ChatModel } from './models/model.ts';
-import type { Observation, Oracle, PreparedTask } from './oracle.ts';
+import { bindSimulator, type Observation, type Oracle, type PreparedTask } from './oracle.ts';
 import type { Candidate, ChatMessage, JsonObject, PublicTask, Turn } from './types.ts';
 
 export interface RefinementSession {
@@ -77,10 +77,10 @@ export async function runRefinement<P extends PreparedTask>(input: RefinementInp
   const { oracle, prepared, model } = input;
   const log: JsonObject[] = [];
   let conversation: Conversation<P> | undefined;
+  const simulator = bindSimulator(oracle, prepared);
   const simContext = () => ({
     episodeKey: episodeKey(prepared, input.strategy, input.trial),
-    oracle: oracle as unknown as Oracle<PreparedTask>,
-    prepared,
+    simulator,
     seed: input.seed,
     disclosures: [],
     phase: 'solve' as const,

@@ -39,7 +39,7 @@ export function nlRxSpec(): BenchmarkSpec {
   return {
     name: 'nl-rx',
     tasks: loadNlRx(here('../fixtures/nl-rx')),
-    oracle: regexOracle() as unknown as Oracle<PreparedTask>,
+    oracle: regexOracle(),
     prompt: here('../prompts/nl-rx.md'),
   };
 }
@@ -55,7 +55,7 @@ export function dsCodeBenchSpec(): BenchmarkSpec {
   return {
     name: 'dscodebench',
     tasks: loadDsCodeBench(data ?? here('../fixtures/dscodebench/dscodebench.jsonl')),
-    oracle: dsCodeBenchOracle(data ? {} : { candidateDeadlineMs: 20_000 }) as unknown as Oracle<PreparedTask>,
+    oracle: dsCodeBenchOracle(data ? {} : { candidateDeadlineMs: 20_000 }),
     prompt: here('../prompts/dscodebench.md'),
   };
 }
@@ -70,7 +70,7 @@ export function bigCodeBenchSpec(): BenchmarkSpec {
   return {
     name: 'bigcodebench',
     tasks: loadBigCodeBench(data ?? here('../fixtures/bigcodebench/bigcodebench.jsonl')),
-    oracle: bigCodeBenchOracle(data ? {} : { timeLimitS: 20 }) as unknown as Oracle<PreparedTask>,
+    oracle: bigCodeBenchOracle(data ? {} : { timeLimitS: 20 }),
     prompt: here('../prompts/bigcodebench.md'),
   };
 }
@@ -87,7 +87,7 @@ export function birdSpec(): BenchmarkSpec {
   return {
     name: 'bird',
     tasks: loadBird(BIRD_FIXTURES),
-    oracle: sqlOracle({ mode: 'set', ves: iterations > 0 ? { iterations } : false }) as unknown as Oracle<PreparedTask>,
+    oracle: sqlOracle({ mode: 'set', ves: iterations > 0 ? { iterations } : false }),
     prompt: here('../prompts/bird.md'),
   };
 }
@@ -97,7 +97,7 @@ export function cypherBenchSpec(uri: string): BenchmarkSpec {
   return {
     name: 'cypherbench',
     tasks: loadCypherBenchQuestions(SKYWAYS_QUESTIONS_FILE),
-    oracle: cypherOracle({ uri, graphs: [readSimpleKG(SKYWAYS_GRAPH_FILE)] }) as unknown as Oracle<PreparedTask>,
+    oracle: cypherOracle({ uri, graphs: [readSimpleKG(SKYWAYS_GRAPH_FILE)] }),
     prompt: here('../prompts/cypherbench.md'),
   };
 }

@@ -43,8 +43,8 @@ async function scriptedModel(): Promise<(request: RecordedRequest) => ScriptedRe
   for (const task of tasks) {
     const prepared = await oracle.prepare(task);
     const rng = new Rng(digest(task.id));
-    const wrong = [oracle.mutate(prepared, task.gold, rng), oracle.mutate(prepared, task.gold, rng)].filter((p): p is string => p !== null);
-    const answers = [task.gold, ...wrong].map((p) => oracle.answer(prepared, p));
+    const wrong = [oracle.simulator.mutate(prepared, task.gold, rng), oracle.simulator.mutate(prepared, task.gold, rng)].filter((p): p is string => p !== null);
+    const answers = [task.gold, ...wrong].map((p) => oracle.simulator.answer(prepared, p));
     programs.set(task.id, { description: task.description, answers, sources: answers.map((a) => a.replace(/^```regex\n|\n```$/g, '')) });
   }
   await oracle.dispose?.();

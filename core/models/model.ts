@@ -1,5 +1,5 @@
 /** The model contract: any chat model (OpenAI-compatible endpoint, cache, sim) answers a ChatRequest. */
-import type { Oracle, PreparedTask } from '../oracle.ts';
+import type { EpisodeSimulator } from '../oracle.ts';
 import type { ChatMessage, Disclosure, ModelInfo, Usage } from '../types.ts';
 
 /**
@@ -9,9 +9,8 @@ import type { ChatMessage, Disclosure, ModelInfo, Usage } from '../types.ts';
 export interface SimContext {
   /** Key identifying the episode (benchmark, task, strategy, trial) for the sim's own state. */
   episodeKey: string;
-  oracle: Oracle<PreparedTask>;
-  /** Holds the gold program: this is what makes the sim privileged. */
-  prepared: PreparedTask;
+  /** The oracle's simulator bound to the episode's task; holds the gold, which makes the sim privileged. */
+  simulator: EpisodeSimulator;
   /** Per (task, trial) and the same for every strategy, so first answers coincide across strategies. */
   seed: number;
   /** Structured copy of every feedback message sent so far, oldest first. */

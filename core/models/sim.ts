@@ -59,7 +59,7 @@ export function createSimModel(options: Partial<SimOptions> & { seed: number }):
     }
     state.current = program;
     state.tried.add(program);
-    return reply(sim.oracle.answer(sim.prepared, program), request, started);
+    return reply(sim.simulator.answer(program), request, started);
   }
 
   function reply(content: string, request: ChatRequest, started: number): ChatReply {
@@ -105,15 +105,15 @@ export function createSimModel(options: Partial<SimOptions> & { seed: number }):
     if (!sim || !state) return '{"action": "keep", "rationale": "sim: nothing to revise"}';
     const proposals = neighbourhood(sim, state, rng);
     if (proposals.length === 0) return '{"action": "keep", "rationale": "sim: no alternative"}';
-    return '{"action": "revise", "rationale": "sim: a mechanical guess"}\n' + sim.oracle.answer(sim.prepared, proposals[0] as string);
+    return '{"action": "revise", "rationale": "sim: a mechanical guess"}\n' + sim.simulator.answer(proposals[0] as string);
   }
 
   function firstAttempt(sim: SimContext, rng: Rng): EpisodeState {
-    const gold = sim.prepared.task.gold;
+    const gold = sim.simulator.gold;
     const k = rng.chance(settings.skill) ? 0 : rng.between(1, settings.maxMutations);
     const chain = [gold];
     for (let i = 0; i < k; i++) {
-      const next = sim.oracle.mutate(sim.prepared, chain.at(-1) as string, rng);
+      const next = sim.simulator.mutate(chain.at(-1) as string, rng);
       if (next !== null) chain.push(next);
     }
     return { chain, current: chain.at(-1) as string, tried: new Set() };
@@ -133,7 +133,7 @@ export function createSimModel(options: Partial<SimOptions> & { seed: number }):
   function neighbourhood(sim: SimContext, state: EpisodeState, rng: Rng): string[] {
     const pool = new Set<string>(state.chain);
     for (let i = 0; i < settings.neighbourhood; i++) {
-      const next = sim.oracle.mutate(sim.prepared, state.current, rng);
+      const next = sim.simulator.mutate(state.current, rng);
       if (next !== null) pool.add(next);
     }
     const fresh = [...pool].filter((p) => !state.tried.has(p));
@@ -141,10 +141,10 @@ export function createSimModel(options: Partial<SimOptions> & { seed: number }):
   }
 
   async function consistentWithAll(sim: SimContext, program: string, witnesses: Witness[]): Promise<boolean> {
-    const candidate: Candidate | null = sim.oracle.extract(sim.oracle.answer(sim.prepared, program));
+    const candidate: Candidate | null = sim.simulator.extract(sim.simulator.answer(program));
     if (!candidate) return false;
     for (const witness of witnesses) {
-      if (!(await sim.oracle.agrees(sim.prepared, candidate, witness))) return false;
+      if (!(await sim.simulator.agrees(candidate, witness))) return false;
     }
     return true;
   }

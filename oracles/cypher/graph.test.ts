@@ -138,8 +138,8 @@ describe('hardening', () => {
     expect(verdict.cases.filter((c) => !c.pass).map((c) => c.id)).toEqual(['variant-1']);
     expect(oracle.render.failureSummary(verdict)).toBe("Your query's result is wrong: on 1 variant of the graph it differs from the expected result.");
     expect((await oracle.check(extended, { source: `${q.gold} `, extraction: 'code-block' })).pass).toBe(true);
-    expect(await oracle.agrees(extended, boundary, witness)).toBe(false);
-    expect(await oracle.agrees(extended, { source: `${q.gold} `, extraction: 'code-block' }, witness)).toBe(true);
+    expect(await oracle.simulator.agrees(extended, boundary, witness)).toBe(false);
+    expect(await oracle.simulator.agrees(extended, { source: `${q.gold} `, extraction: 'code-block' }, witness)).toBe(true);
     expect(await graphChecksum(driver)).toEqual(before);
   }, 120_000);
 });

@@ -174,8 +174,8 @@ describe('witnesses, feedback and the sim’s agreement check', () => {
 
     // The gold agrees with its own witnesses; the wrong candidate does not; a fix does.
     const w = v.witnesses[0]!;
-    expect(await oracle.agrees(prepared, { source: wrong, extraction: 'code-block' }, w)).toBe(false);
-    expect(await oracle.agrees(prepared, { source: q.gold.replace('RETURN n.flight_number', 'RETURN DISTINCT n.flight_number'), extraction: 'code-block' }, w)).toBe(true);
+    expect(await oracle.simulator.agrees(prepared, { source: wrong, extraction: 'code-block' }, w)).toBe(false);
+    expect(await oracle.simulator.agrees(prepared, { source: q.gold.replace('RETURN n.flight_number', 'RETURN DISTINCT n.flight_number'), extraction: 'code-block' }, w)).toBe(true);
   });
 
   it('cuts long strings and lists in witnesses, so feedback and trajectories stay small', async () => {

@@ -233,9 +233,11 @@ export function cypherOracle(options: CypherOracleOptions): Oracle<CypherPrepare
     prepare,
     extract: extractCypher,
     check,
-    mutate: (_prepared, program, rng: Rng) => mutateCypher(program, rng)?.query ?? null,
-    answer: (_prepared, program) => '```cypher\n' + program + '\n```',
-    agrees,
+    simulator: {
+      mutate: (_prepared, program, rng: Rng) => mutateCypher(program, rng)?.query ?? null,
+      answer: (_prepared, program) => '```cypher\n' + program + '\n```',
+      agrees,
+    },
     dispose: () => runner.close(),
   };
 }

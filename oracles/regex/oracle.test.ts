@@ -112,8 +112,8 @@ describe('regex oracle: checking candidates', () => {
     const verdict = await oracle.check(prepared, reply('(.*)dog\\1'));
     expect(verdict.detail).toMatchObject({ engine: 'v8', equivalent: null });
     // "xdogx" matches (.*)dog\1 with \1 = "x"; "xdog" does not.
-    expect(await oracle.agrees(prepared, reply('(.*)dog\\1'), { kind: 'false-negative', label: '', input: 'xdogx', expected: true, size: 5 })).toBe(true);
-    expect(await oracle.agrees(prepared, reply('(.*)dog\\1'), { kind: 'false-negative', label: '', input: 'xdog', expected: true, size: 4 })).toBe(false);
+    expect(await oracle.simulator.agrees(prepared, reply('(.*)dog\\1'), { kind: 'false-negative', label: '', input: 'xdogx', expected: true, size: 5 })).toBe(true);
+    expect(await oracle.simulator.agrees(prepared, reply('(.*)dog\\1'), { kind: 'false-negative', label: '', input: 'xdog', expected: true, size: 4 })).toBe(false);
   });
 
   it('passes a candidate that agrees on the hidden tests but differs beyond them, and the exact check says so', async () => {
@@ -162,10 +162,10 @@ describe('regex oracle: sim support', () => {
     const prepared = await oracle.prepare(task('(.*lake.*)&(~(.*ring.*))'));
     const rng = new Rng(11);
     for (let i = 0; i < 20; i++) {
-      const mutated = oracle.mutate(prepared, prepared.task.gold, rng);
+      const mutated = oracle.simulator.mutate(prepared, prepared.task.gold, rng);
       expect(mutated).not.toBeNull();
       expect(mutated).not.toBe(prepared.task.gold);
-      const answer = oracle.answer(prepared, mutated!);
+      const answer = oracle.simulator.answer(prepared, mutated!);
       const candidate = oracle.extract(answer)!;
       const comparison = compareLanguages(compileRegex(mutated!, 'brics'), compileRegex(candidate.source, 'ecmascript'));
       expect(comparison).toEqual({ decided: true, equivalent: true });
@@ -175,9 +175,9 @@ describe('regex oracle: sim support', () => {
   it('agrees() checks a candidate against a witness by running it', async () => {
     const prepared = await oracle.prepare(task('.*dog.*'));
     const fn = { kind: 'false-negative', label: 'too narrow', input: 'xdog', expected: true, size: 4 };
-    expect(await oracle.agrees(prepared, reply('.*dog.*'), fn)).toBe(true);
-    expect(await oracle.agrees(prepared, reply('dog.*'), fn)).toBe(false);
-    expect(await oracle.agrees(prepared, reply('(('), fn)).toBe(false);
+    expect(await oracle.simulator.agrees(prepared, reply('.*dog.*'), fn)).toBe(true);
+    expect(await oracle.simulator.agrees(prepared, reply('dog.*'), fn)).toBe(false);
+    expect(await oracle.simulator.agrees(prepared, reply('(('), fn)).toBe(false);
   });
 });
 

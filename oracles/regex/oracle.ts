@@ -188,20 +188,22 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
     },
     extract: (reply) => extractRegex(reply),
     check,
-    mutate(prepared, program, rng) {
-      const node = parseInDialect(program, prepared.goldDialect);
-      if (!node) return null;
-      // Only mutants that change the language: an equivalent "mistake" would be no mistake.
-      const mutated = mutateRegex(node, rng, { dialect: prepared.goldDialect, distinctLanguage: true });
-      if (!mutated) return null;
-      return prepared.goldDialect === 'brics' ? printBrics(mutated.node) : printEcmascript(mutated.node);
-    },
-    answer: (prepared, program) => '```regex\n' + translate(program, prepared.goldDialect, candidateDialect) + '\n```',
-    async agrees(prepared, candidate, witness) {
-      const compiled = compileCandidate(candidate);
-      if (isVerdictError(compiled)) return false;
-      const outcome = await matcher().matchAll(compiled, [String(witness.input)], deadlineMs);
-      return outcome.ok && outcome.results[0] === witness.expected;
+    simulator: {
+      mutate(prepared, program, rng) {
+        const node = parseInDialect(program, prepared.goldDialect);
+        if (!node) return null;
+        // Only mutants that change the language: an equivalent "mistake" would be no mistake.
+        const mutated = mutateRegex(node, rng, { dialect: prepared.goldDialect, distinctLanguage: true });
+        if (!mutated) return null;
+        return prepared.goldDialect === 'brics' ? printBrics(mutated.node) : printEcmascript(mutated.node);
+      },
+      answer: (prepared, program) => '```regex\n' + translate(program, prepared.goldDialect, candidateDialect) + '\n```',
+      async agrees(prepared, candidate, witness) {
+        const compiled = compileCandidate(candidate);
+        if (isVerdictError(compiled)) return false;
+        const outcome = await matcher().matchAll(compiled, [String(witness.input)], deadlineMs);
+        return outcome.ok && outcome.results[0] === witness.expected;
+      },
     },
   };
 }

@@ -107,18 +107,18 @@ describe('the SQL oracle', () => {
     const wrong = sql(p.task.gold.replace('DISTINCT ', '').replace("'Cardiff'", "'Exeter'"));
     const v = await oracle.check(p, wrong);
     expect(v.witnesses.length).toBeGreaterThan(0);
-    for (const w of v.witnesses) expect(await oracle.agrees(p, sql(p.task.gold), w)).toBe(true);
-    const agreements = await Promise.all(v.witnesses.map((w) => oracle.agrees(p, wrong, w)));
+    for (const w of v.witnesses) expect(await oracle.simulator.agrees(p, sql(p.task.gold), w)).toBe(true);
+    const agreements = await Promise.all(v.witnesses.map((w) => oracle.simulator.agrees(p, wrong, w)));
     expect(agreements.every(Boolean)).toBe(false);
   });
 
   it('mutates the gold into result-changing mistakes and answers in a sql block', async () => {
     const p = await prep('12');
     const rng = new Rng(3);
-    for (let i = 0; i < 5; i++) expect(p.goldMutants).toContain(oracle.mutate(p, p.task.gold, rng));
-    const further = oracle.mutate(p, p.goldMutants[0] as string, rng);
+    for (let i = 0; i < 5; i++) expect(p.goldMutants).toContain(oracle.simulator.mutate(p, p.task.gold, rng));
+    const further = oracle.simulator.mutate(p, p.goldMutants[0] as string, rng);
     expect(typeof further).toBe('string');
-    expect(oracle.extract(oracle.answer(p, 'SELECT 1'))).toEqual(sql('SELECT 1'));
+    expect(oracle.extract(oracle.simulator.answer(p, 'SELECT 1'))).toEqual(sql('SELECT 1'));
   });
 
   it('hardens: finds a perturbed copy that tells an almost-right query from the gold, with the smallest change', async () => {
@@ -139,8 +139,8 @@ describe('the SQL oracle', () => {
     expect(v.detail?.failedOn).toBe(first.caseId);
     expect(oracle.render.failureSummary(v)).toMatch(/^Your query returns the right result on the database, but a wrong one on a modified copy of it/);
     expect((await oracle.check(extended, sql(p.task.gold))).pass).toBe(true);
-    expect(await oracle.agrees(p, sql(p.task.gold), first)).toBe(true);
-    expect(await oracle.agrees(p, almost, first)).toBe(false);
+    expect(await oracle.simulator.agrees(p, sql(p.task.gold), first)).toBe(true);
+    expect(await oracle.simulator.agrees(p, almost, first)).toBe(false);
     expect(await oracle.hardener!.exact!(p, sql(`${p.task.gold.toLowerCase().replace(/ +/g, '  ')} ;`))).toBe(true);
     expect(await oracle.hardener!.exact!(p, almost)).toBeNull();
     expect(await oracle.hardener!.probe(p, sql(p.task.gold), { rng: new Rng(1), maxProbes: 320, round: 0 })).toEqual({ probed: 0, disagreements: [] });
@@ -220,6 +220,6 @@ describe('ordered mode', () => {
     expect(v.pass).toBe(false);
     expect(v.witnesses.map((w) => w.kind)).toEqual(['misordered-row']);
     expect(oracle.render.witness(v.witnesses[0]!)).toMatch(/^row 1 of your result is \('\w+', \d+\) but should be \('Central', 54\) \(right rows, wrong order\)$/);
-    expect(await oracle.agrees(p, sql(p.task.gold), v.witnesses[0]!)).toBe(true);
+    expect(await oracle.simulator.agrees(p, sql(p.task.gold), v.witnesses[0]!)).toBe(true);
   });
 });

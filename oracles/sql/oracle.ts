@@ -288,16 +288,18 @@ export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
     },
     extract: extractSql,
     check,
-    mutate(prepared, program, rng) {
-      if (program === prepared.task.gold && prepared.goldMutants.length > 0) return rng.pick(prepared.goldMutants);
-      return mutateSql(program, prepared.database.schema, rng, (sql) => prepared.database.canPrepare(sql))?.sql ?? null;
-    },
-    answer: (_prepared, program) => '```sql\n' + program + '\n```',
-    async agrees(prepared, candidate, witness) {
-      const target = findCase(prepared, witness.caseId);
-      if (!target) return false;
-      const r = await execute(target.db, target.key, candidate.source);
-      return r.ok && agreesWith(witness, r, mode);
+    simulator: {
+      mutate(prepared, program, rng) {
+        if (program === prepared.task.gold && prepared.goldMutants.length > 0) return rng.pick(prepared.goldMutants);
+        return mutateSql(program, prepared.database.schema, rng, (sql) => prepared.database.canPrepare(sql))?.sql ?? null;
+      },
+      answer: (_prepared, program) => '```sql\n' + program + '\n```',
+      async agrees(prepared, candidate, witness) {
+        const target = findCase(prepared, witness.caseId);
+        if (!target) return false;
+        const r = await execute(target.db, target.key, candidate.source);
+        return r.ok && agreesWith(witness, r, mode);
+      },
     },
     async dispose() {
       if (!options.pool) await pool?.dispose();

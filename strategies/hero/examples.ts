@@ -19,7 +19,7 @@ export async function verifiedTrainExamples(tasks: readonly Task[], oracle: Orac
   for (const task of train) {
     try {
       const prepared = await preparedOnce(oracle, task);
-      const candidate = oracle.extract(oracle.answer(prepared, task.gold));
+      const candidate = oracle.extract(oracle.simulator.answer(prepared, task.gold));
       if (candidate && (await oracle.check(prepared, candidate)).pass) {
         examples.push({ taskId: task.id, statement: task.description, program: candidate.source });
       }

@@ -140,13 +140,13 @@ describe('execution without judgement and the sim hooks', () => {
 
   it('mutates references and judges a witness by its test', async () => {
     const prepared = await oracle.prepare(fixture('WitnessBCB/14'));
-    const mutant = oracle.mutate(prepared, prepared.task.gold, new Rng(4));
+    const mutant = oracle.simulator.mutate(prepared, prepared.task.gold, new Rng(4));
     expect(mutant).not.toBeNull();
     const verdict = await oracle.check(prepared, code("import numpy as np\ndef task_func(a, b):\n    return 0.0\n"));
     const witness = verdict.witnesses.find((w) => w.caseId === 'test_parallel')!;
     expect(witness).toMatchObject({ kind: 'test-failure', input: 'test_parallel', expected: 'pass' });
-    expect(await oracle.agrees(prepared, code(prepared.task.gold), witness)).toBe(true);
-    expect(await oracle.agrees(prepared, code('def task_func(a, b):\n    return 0.0\n'), witness)).toBe(false);
-    expect(oracle.extract(oracle.answer(prepared, prepared.task.gold))?.source).toBe(prepared.task.gold.trimEnd());
+    expect(await oracle.simulator.agrees(prepared, code(prepared.task.gold), witness)).toBe(true);
+    expect(await oracle.simulator.agrees(prepared, code('def task_func(a, b):\n    return 0.0\n'), witness)).toBe(false);
+    expect(oracle.extract(oracle.simulator.answer(prepared, prepared.task.gold))?.source).toBe(prepared.task.gold.trimEnd());
   });
 });

@@ -172,14 +172,16 @@ export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): Oracle<Bc
     },
     extract: (reply) => extractPython(reply, 'last'),
     check,
-    mutate: (_prepared, program, rng) => mutatePython(program, rng)?.program ?? null,
-    answer: (_prepared, program) => pythonAnswer(program),
-    async agrees(prepared, candidate, witness) {
-      if (oversizedProgram(candidate.source, maxProgramBytes)) return false;
-      const report = await cachedRun(prepared, candidate.source);
-      if (report.failure || witness.caseId === undefined) return false;
-      const outcome = report.results.get(witness.caseId)?.outcome;
-      return outcome === 'pass' || outcome === 'skip';
+    simulator: {
+      mutate: (_prepared, program, rng) => mutatePython(program, rng)?.program ?? null,
+      answer: (_prepared, program) => pythonAnswer(program),
+      async agrees(prepared, candidate, witness) {
+        if (oversizedProgram(candidate.source, maxProgramBytes)) return false;
+        const report = await cachedRun(prepared, candidate.source);
+        if (report.failure || witness.caseId === undefined) return false;
+        const outcome = report.results.get(witness.caseId)?.outcome;
+        return outcome === 'pass' || outcome === 'skip';
+      },
     },
     dispose: async () => {
       await lease?.release();

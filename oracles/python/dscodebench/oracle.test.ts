@@ -135,8 +135,8 @@ describe('hardening with fast-check in the generator\'s domain', () => {
     expect((await oracle.check(extended, code(task.gold))).pass).toBe(true);
     expect((await hardener.probe(prepared, code(task.gold), { rng: new Rng(3), maxProbes: 40, round: 0 })).disagreements).toEqual([]);
     // The sim's consistency check understands probe witnesses too.
-    expect(await oracle.agrees(prepared, code(task.gold), witness)).toBe(true);
-    expect(await oracle.agrees(prepared, sly, witness)).toBe(false);
+    expect(await oracle.simulator.agrees(prepared, code(task.gold), witness)).toBe(true);
+    expect(await oracle.simulator.agrees(prepared, sly, witness)).toBe(false);
   });
 });
 
@@ -157,15 +157,15 @@ describe('execution without judgement and the sim hooks', () => {
 
   it('mutates references into different, checkable programs and judges witnesses per case', async () => {
     const prepared = await oracle.prepare(fixture('witness_std_003'));
-    const mutant = oracle.mutate(prepared, prepared.task.gold, new Rng(2));
+    const mutant = oracle.simulator.mutate(prepared, prepared.task.gold, new Rng(2));
     expect(mutant).not.toBeNull();
     expect(mutant).not.toBe(prepared.task.gold);
-    const answer = oracle.answer(prepared, mutant as string);
+    const answer = oracle.simulator.answer(prepared, mutant as string);
     expect(oracle.extract(answer)?.source).toBe((mutant as string).trimEnd());
     const wrong = code('def merge_intervals(intervals):\n    return sorted(intervals)\n');
     const verdict = await oracle.check(prepared, wrong);
     const witness = verdict.witnesses[0]!;
-    expect(await oracle.agrees(prepared, code(prepared.task.gold), witness)).toBe(true);
-    expect(await oracle.agrees(prepared, wrong, witness)).toBe(false);
+    expect(await oracle.simulator.agrees(prepared, code(prepared.task.gold), witness)).toBe(true);
+    expect(await oracle.simulator.agrees(prepared, wrong, witness)).toBe(false);
   });
 });

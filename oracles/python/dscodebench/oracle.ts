@@ -219,20 +219,22 @@ export function dsCodeBenchOracle(options: DsCodeBenchOptions = {}): Oracle<DsPr
     },
     extract: (reply) => extractPython(reply, 'first'),
     check,
-    mutate(_prepared, program, rng) {
-      return mutatePython(program, rng)?.program ?? null;
-    },
-    answer: (_prepared, program) => pythonAnswer(program),
-    async agrees(prepared, candidate, witness) {
-      // Per case, as the witness describes one input: an exception elsewhere does not count here.
-      const id = witness.caseId;
-      if (id === undefined || oversizedProgram(candidate.source, settings.maxProgramBytes)) return false;
-      const known = prepared.caseIds.includes(id);
-      const target = known ? prepared : registry.extendWith(prepared, [witness]);
-      if (!known && target.extra.length === prepared.extra.length) return false;
-      const index = target.caseIds.indexOf(known ? id : (target.caseIds.at(-1) as string));
-      const report = await cachedRun(target, candidate.source);
-      return !report.candidateFailure && report.judge?.pass[index] === true;
+    simulator: {
+      mutate(_prepared, program, rng) {
+        return mutatePython(program, rng)?.program ?? null;
+      },
+      answer: (_prepared, program) => pythonAnswer(program),
+      async agrees(prepared, candidate, witness) {
+        // Per case, as the witness describes one input: an exception elsewhere does not count here.
+        const id = witness.caseId;
+        if (id === undefined || oversizedProgram(candidate.source, settings.maxProgramBytes)) return false;
+        const known = prepared.caseIds.includes(id);
+        const target = known ? prepared : registry.extendWith(prepared, [witness]);
+        if (!known && target.extra.length === prepared.extra.length) return false;
+        const index = target.caseIds.indexOf(known ? id : (target.caseIds.at(-1) as string));
+        const report = await cachedRun(target, candidate.source);
+        return !report.candidateFailure && report.judge?.pass[index] === true;
+      },
     },
     dispose: async () => {
       await lease?.release();

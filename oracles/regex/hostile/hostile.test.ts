@@ -53,7 +53,7 @@ describe('hostile regex answers get named verdicts', () => {
       expect(probes.probed).toBeLessThanOrEqual(64);
       const seen = await oracle.observer!.observe(task, candidate!);
       if ('error' in answer.expect && answer.expect.error !== 'timeout') expect(seen).toMatchObject({ ok: false, error: { kind: answer.expect.error } });
-      const agrees = await oracle.agrees(task, candidate!, { kind: 'false-negative', label: 'too narrow', input: 'a dog', expected: true, size: 5 });
+      const agrees = await oracle.simulator.agrees(task, candidate!, { kind: 'false-negative', label: 'too narrow', input: 'a dog', expected: true, size: 5 });
       expect(typeof agrees).toBe('boolean');
       expect(performance.now() - started).toBeLessThan(10_000);
     }, 30_000);

@@ -76,7 +76,7 @@ describe.concurrent('hostile SQL answers get named verdicts', () => {
       const observed = await oracle.observer!.observe(p, candidate!);
       if ('error' in answer.expect) expect(observed).toMatchObject({ ok: false, error: { kind: answer.expect.error } });
       else expect(observed.ok).toBe(true);
-      const agrees = await oracle.agrees(p, candidate!, { kind: 'missing-row', label: 'missing', input: { row: [0] }, expected: 1, actual: 0, size: 3, caseId: 'original' });
+      const agrees = await oracle.simulator.agrees(p, candidate!, { kind: 'missing-row', label: 'missing', input: { row: [0] }, expected: 1, actual: 0, size: 3, caseId: 'original' });
       expect(typeof agrees).toBe('boolean');
       // Hardening probes only ever see answers that ran (after a success); a failing answer would fail there too.
       if (!('error' in answer.expect)) {
