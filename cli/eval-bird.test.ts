@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { birdDatabasePath } from '../oracles/sql/bird.ts';
+import { birdDatabasePath } from '../oracles/sql/loader.ts';
 import { Command } from 'commander';
 import { evaluateBird } from '../oracles/sql/evaluate.ts';
 import { GoldCache } from '../oracles/sql/gold-cache.ts';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from '../oracles/cypher/fixture-paths.ts';
-import { readCypherBenchItems, type CypherBenchItem } from '../oracles/cypher/questions.ts';
+import { readCypherBenchItems, type CypherBenchItem } from '../oracles/cypher/loader.ts';
 import { acquireNeo4j } from '../oracles/cypher/server/acquire.ts';
 
 const bin = fileURLToPath(new URL('../bin/witness.js', import.meta.url));

@@ -15,7 +15,7 @@ import { DEFAULT_MAX_RESULT_BYTES, MAX_VALUE_NESTING, runReadQuery } from '../or
 import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from '../oracles/cypher/fixture-paths.ts';
 import { loadSimpleKG } from '../oracles/cypher/load-graph.ts';
 import { cypherOracle } from '../oracles/cypher/oracle.ts';
-import { loadCypherBenchQuestions } from '../oracles/cypher/questions.ts';
+import { loadCypherBenchQuestions } from '../oracles/cypher/loader.ts';
 import { startLauncher } from '../oracles/cypher/server/launcher.ts';
 import { readSimpleKG } from '../oracles/cypher/simplekg.ts';
 

@@ -18,7 +18,7 @@ import { bruteForceMatches } from '../oracles/regex/brute-force.ts';
 import { compileRegex, type CompiledRegex } from '../oracles/regex/compile.ts';
 import { compareLanguages, lazyComparison, shortestDifference, type Comparison } from '../oracles/regex/equivalence.ts';
 import { mutateRegex } from '../oracles/regex/mutate.ts';
-import { findNlRxTurk, loadNlRx } from '../oracles/regex/nlrx.ts';
+import { findNlRxTurk, loadNlRx } from '../oracles/regex/loader.ts';
 
 const dir = process.argv[2] ?? findNlRxTurk();
 if (!dir) {

@@ -18,7 +18,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Rng } from '../core/random.ts';
-import { BIRD_FIXTURES, birdDatabasePath, readBirdQuestions, resolveBirdLayout, type BirdQuestion } from '../oracles/sql/bird.ts';
+import { BIRD_FIXTURES, birdDatabasePath, readBirdQuestions, resolveBirdLayout, type BirdQuestion } from '../oracles/sql/loader.ts';
 import { resultsEqual } from '../oracles/sql/compare.ts';
 import { evaluateBird } from '../oracles/sql/evaluate.ts';
 import { sqlMutants } from '../oracles/sql/mutate.ts';

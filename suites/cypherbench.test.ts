@@ -15,7 +15,7 @@ import type { ChatMessage, Trajectory } from '../core/types.ts';
 import { graphChecksum } from '../oracles/cypher/checksum.ts';
 import { createDriver } from '../oracles/cypher/driver.ts';
 import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from '../oracles/cypher/fixture-paths.ts';
-import { readCypherBenchItems, type CypherBenchItem } from '../oracles/cypher/questions.ts';
+import { readCypherBenchItems, type CypherBenchItem } from '../oracles/cypher/loader.ts';
 import { acquireNeo4j } from '../oracles/cypher/server/acquire.ts';
 import { readResultsFile } from '../reports/results-file.ts';
 

@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startTestModelServer, type TestModelServer } from '../core/models/test-server.ts';
 import { printEcmascript } from '../oracles/regex/ast.ts';
 import { parseBrics } from '../oracles/regex/brics.ts';
-import { loadNlRx } from '../oracles/regex/nlrx.ts';
+import { loadNlRx } from '../oracles/regex/loader.ts';
 import { readResultsFile } from '../reports/results-file.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -14,11 +14,11 @@ import { createDriver } from '../oracles/cypher/driver.ts';
 import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from '../oracles/cypher/fixture-paths.ts';
 import { ensureGraph } from '../oracles/cypher/load-graph.ts';
 import { cypherOracle } from '../oracles/cypher/oracle.ts';
-import { loadCypherBenchQuestions } from '../oracles/cypher/questions.ts';
+import { loadCypherBenchQuestions } from '../oracles/cypher/loader.ts';
 import { startNeo4j } from '../oracles/cypher/server/start.ts';
 import { readSimpleKG } from '../oracles/cypher/simplekg.ts';
-import { loadNlRx } from '../oracles/regex/nlrx.ts';
-import { BIRD_FIXTURES, loadBird } from '../oracles/sql/bird.ts';
+import { loadNlRx } from '../oracles/regex/loader.ts';
+import { BIRD_FIXTURES, loadBird } from '../oracles/sql/loader.ts';
 import { sqlOracle } from '../oracles/sql/oracle.ts';
 import { regexOracle } from '../oracles/regex/oracle.ts';
 

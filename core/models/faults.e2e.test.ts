@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadNlRx } from '../../oracles/regex/nlrx.ts';
+import { loadNlRx } from '../../oracles/regex/loader.ts';
 import { regexOracle } from '../../oracles/regex/oracle.ts';
 import { readResultsFile } from '../../reports/results-file.ts';
 import { Rng } from '../random.ts';
@@ -77,7 +77,7 @@ const EVAL = `import { defineBenchmark } from ${JSON.stringify(join(root, 'core/
 import { pickStrategies } from ${JSON.stringify(join(root, 'strategies/index.ts'))};
 import { dynamicCheatsheet, heroT } from ${JSON.stringify(join(root, 'strategies/hero/index.ts'))};
 import { verifiedTrainExamples } from ${JSON.stringify(join(root, 'strategies/hero/examples.ts'))};
-import { loadNlRx } from ${JSON.stringify(join(root, 'oracles/regex/nlrx.ts'))};
+import { loadNlRx } from ${JSON.stringify(join(root, 'oracles/regex/loader.ts'))};
 import { regexOracle } from ${JSON.stringify(join(root, 'oracles/regex/oracle.ts'))};
 
 const oracle = regexOracle();

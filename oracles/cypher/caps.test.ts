@@ -11,7 +11,7 @@ import { graphChecksum, type GraphChecksum } from './checksum.ts';
 import { createDriver } from './driver.ts';
 import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from './fixture-paths.ts';
 import { cypherOracle, type CypherPrepared } from './oracle.ts';
-import { loadCypherBenchQuestions } from './questions.ts';
+import { loadCypherBenchQuestions } from './loader.ts';
 import { acquireNeo4j } from './server/acquire.ts';
 import { readSimpleKG } from './simplekg.ts';
 

@@ -14,7 +14,7 @@ import { Neo4jUnreachableError } from './errors.ts';
 import { ensureGraph } from './load-graph.ts';
 import { cypherOracle } from './oracle.ts';
 import { readPredictions, type PredictionIssue, type Predictions } from './predictions.ts';
-import { loadCypherBenchFile } from './questions.ts';
+import { loadCypherBenchFile } from './loader.ts';
 import type { Neo4jServer } from './server/server.ts';
 import { startNeo4j } from './server/start.ts';
 import { readSimpleKG, type SimpleKG } from './simplekg.ts';

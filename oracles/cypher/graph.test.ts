@@ -14,7 +14,7 @@ import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from './fixture-paths.ts';
 import { ensureGraph } from './load-graph.ts';
 import { cypherOracle, type CypherPrepared } from './oracle.ts';
 import { applyVariant, type GraphVariant } from './perturb.ts';
-import { loadCypherBenchQuestions } from './questions.ts';
+import { loadCypherBenchQuestions } from './loader.ts';
 import { acquireNeo4j } from './server/acquire.ts';
 import { parseSimpleKG, readSimpleKG } from './simplekg.ts';
 

@@ -9,7 +9,7 @@ import { skywaysQuestions } from '../../fixtures/cypherbench/questions.ts';
 import { extractCypher } from './extract.ts';
 import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from './fixture-paths.ts';
 import { readPredictions, topLevelKeys } from './predictions.ts';
-import { loadCypherBenchFile, loadCypherBenchQuestions, readCypherBenchItems, type CypherBenchItem } from './questions.ts';
+import { loadCypherBenchFile, loadCypherBenchQuestions, readCypherBenchItems, type CypherBenchItem } from './loader.ts';
 import { schemaText } from './schema-text.ts';
 import { parseSimpleKG, readSimpleKG, SimpleKGError } from './simplekg.ts';
 

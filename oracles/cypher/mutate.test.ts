@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../core/random.ts';
 import { CYPHER_MUTATIONS, mutateCypher, type CypherMutation } from './mutate.ts';
-import { loadCypherBenchQuestions } from './questions.ts';
+import { loadCypherBenchQuestions } from './loader.ts';
 import { mentions, tokenize, untokenize } from './tokens.ts';
 
 const fixture = fileURLToPath(new URL('../../fixtures/cypherbench/test.json', import.meta.url));

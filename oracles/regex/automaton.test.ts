@@ -9,7 +9,7 @@ import { parseBrics } from './brics.ts';
 import { compileRegex } from './compile.ts';
 import { RegexTooComplexError } from './errors.ts';
 import { sampleLanguage } from './sample.ts';
-import { findNlRxTurk } from './nlrx.ts';
+import { findNlRxTurk } from './loader.ts';
 
 const TURK = findNlRxTurk();
 const TARG = TURK ? join(TURK, 'targ.txt') : 'NLRX_TURK_DIR (unset)';

@@ -6,7 +6,7 @@ import { parseBrics } from './brics.ts';
 import { compileRegex } from './compile.ts';
 import { compareLanguages } from './equivalence.ts';
 import { RegexSyntaxError, RegexUnsupportedError } from './errors.ts';
-import { findNlRxTurk } from './nlrx.ts';
+import { findNlRxTurk } from './loader.ts';
 
 const TURK = findNlRxTurk();
 const TARG = TURK ? join(TURK, 'targ.txt') : 'NLRX_TURK_DIR (unset)';

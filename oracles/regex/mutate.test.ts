@@ -8,7 +8,7 @@ import { compileRegex } from './compile.ts';
 import { compareLanguages } from './equivalence.ts';
 import { RegexTooComplexError } from './errors.ts';
 import { MUTATION_OPERATORS, mutateRegex } from './mutate.ts';
-import { findNlRxTurk } from './nlrx.ts';
+import { findNlRxTurk } from './loader.ts';
 
 const TURK = findNlRxTurk();
 const TARG = TURK ? join(TURK, 'targ.txt') : 'NLRX_TURK_DIR (unset)';

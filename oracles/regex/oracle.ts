@@ -21,7 +21,7 @@ import { regexHardener } from './hardener.ts';
 import { caseWitness, generateHiddenTests } from './hidden-tests.ts';
 import { sharedMatcher, type RegexMatcher } from './matcher.ts';
 import { mutateRegex } from './mutate.ts';
-import { observeRegex } from './observe.ts';
+import { observeRegex } from './observer.ts';
 import type { RegexPrepared } from './prepared.ts';
 import { regexRenderer } from './render.ts';
 

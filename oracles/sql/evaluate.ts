@@ -13,7 +13,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { TaskIssue } from '../../core/types.ts';
-import { BIRD_DIFFICULTIES, birdDatabasePath, readBirdQuestions, resolveBirdLayout, type BirdDifficulty, type BirdQuestion } from './bird.ts';
+import { BIRD_DIFFICULTIES, birdDatabasePath, readBirdQuestions, resolveBirdLayout, type BirdDifficulty, type BirdQuestion } from './loader.ts';
 import { executePair } from './bird-execution.ts';
 import { resultsEqual, hasTopLevelOrderBy, type CompareMode } from './compare.ts';
 import { formatBytes } from './engine-limits.mjs';

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../core/random.ts';
-import { BIRD_FIXTURES, birdDatabasePath, readBirdQuestions, resolveBirdLayout } from './bird.ts';
+import { BIRD_FIXTURES, birdDatabasePath, readBirdQuestions, resolveBirdLayout } from './loader.ts';
 import { mutateSql, SQL_MUTATIONS, sqlMutants, type SqlMutationName } from './mutate.ts';
 import { readSchema } from './schema.ts';
 

@@ -6,7 +6,7 @@ import { Rng } from '../../core/random.ts';
 import type { Candidate, Task } from '../../core/types.ts';
 import { diagnostic } from '../../strategies/diagnostic.ts';
 import { errorOnly } from '../../strategies/error-only.ts';
-import { BIRD_FIXTURES, loadBird } from './bird.ts';
+import { BIRD_FIXTURES, loadBird } from './loader.ts';
 import { sqlOracle, type SqlPrepared } from './oracle.ts';
 
 const sql = (source: string): Candidate => ({ source, extraction: 'code-block' });

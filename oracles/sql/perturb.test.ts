@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../core/random.ts';
-import { BIRD_FIXTURES, birdDatabasePath, resolveBirdLayout } from './bird.ts';
+import { BIRD_FIXTURES, birdDatabasePath, resolveBirdLayout } from './loader.ts';
 import { DatabaseContext } from './database.ts';
 import { perturbImage, readRowids, scrambleEdits, type Edit } from './perturb.ts';
 import { editsArbitrary, literalValues, probeTables } from './probes.ts';

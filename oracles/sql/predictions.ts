@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { TaskIssue } from '../../core/types.ts';
-import type { BirdQuestion, InvalidBirdItem } from './bird.ts';
+import type { BirdQuestion, InvalidBirdItem } from './loader.ts';
 
 export const BIRD_SEPARATOR = '\t----- bird -----\t';
 

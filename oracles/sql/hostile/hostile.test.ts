@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Rng } from '../../../core/random.ts';
 import type { Task } from '../../../core/types.ts';
-import { BIRD_FIXTURES, loadBird } from '../bird.ts';
+import { BIRD_FIXTURES, loadBird } from '../loader.ts';
 import { sqlOracle } from '../oracle.ts';
 import { SqlPool } from '../pool.ts';
 import { sampleMemory } from '../process-memory.ts';

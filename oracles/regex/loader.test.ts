@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { compileRegex } from './compile.ts';
 import { isEmptyLanguage } from './equivalence.ts';
-import { findNlRxTurk, loadNlRx } from './nlrx.ts';
+import { findNlRxTurk, loadNlRx } from './loader.ts';
 import { regexOracle } from './oracle.ts';
 
 const fixtures = fileURLToPath(new URL('../../fixtures/nl-rx', import.meta.url));

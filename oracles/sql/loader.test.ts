@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DATABASES, generateBirdDatabases } from '../../fixtures/bird/generate.ts';
-import { BIRD_FIXTURES, birdDatabasePath, loadBird, readBirdQuestions, resolveBirdLayout } from './bird.ts';
+import { BIRD_FIXTURES, birdDatabasePath, loadBird, readBirdQuestions, resolveBirdLayout } from './loader.ts';
 import { readSchema } from './schema.ts';
 import { temporaryFolders } from './testing.ts';
 
