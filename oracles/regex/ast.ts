@@ -23,6 +23,12 @@ export type { Dialect, RegexNode };
 
 export const DIALECTS: readonly Dialect[] = ['ecmascript', 'brics'];
 
+/** How prompts and messages name each dialect. */
+export const DIALECT_NAMES: Record<Dialect, string> = {
+  ecmascript: 'ECMAScript (JavaScript RegExp)',
+  brics: 'dk.brics automaton',
+};
+
 /** refa flags that make JS.toLiteral print exactly for `new RegExp(src, 's')`. */
 export const LITERAL_FLAGS = {
   dotAll: true,

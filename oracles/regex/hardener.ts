@@ -9,23 +9,15 @@
  * candidate that cannot be compiled), so an undecided solution is never robust.
  */
 import type { Hardener } from '../../core/oracle.ts';
-import type { Candidate, VerdictError } from '../../core/types.ts';
 import { isVerdictError } from './candidate.ts';
-import type { CompiledRegex } from './compile.ts';
 import { differenceProbes } from './difference-probes.ts';
 import { compareLanguages } from './equivalence.ts';
 import { caseWitness, type RegexCase } from './hidden-tests.ts';
-import type { RegexMatcher } from './matcher.ts';
-import type { RegexPrepared } from './prepared.ts';
+import type { RegexPrepared, RegexRuntime } from './prepared.ts';
 import { buildProbePool } from './probes.ts';
 
-export interface RegexHardenerSetup {
-  compile(candidate: Candidate): CompiledRegex | VerdictError;
-  matcher(): RegexMatcher;
-  deadlineMs: number;
-}
-
-export function regexHardener(setup: RegexHardenerSetup): Hardener<RegexPrepared> {
+/** The regex Hardener over the oracle's runtime. */
+export function regexHardener(setup: RegexRuntime): Hardener<RegexPrepared> {
   return {
     async probe(prepared, candidate, { rng, maxProbes }) {
       const compiled = setup.compile(candidate);

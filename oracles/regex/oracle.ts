@@ -4,50 +4,26 @@
  * hardening probes. Golds may be brics (NL-RX-Turk's `targ.txt`) or ECMAScript; candidates are
  * ECMAScript by default (what models write).
  */
-import type { Observer, Oracle } from '../../core/oracle.ts';
+import type { Oracle } from '../../core/oracle.ts';
 import { TaskInputError } from '../../core/oracle.ts';
 import { deriveSeed, Rng } from '../../core/random.ts';
 import type { Candidate, JsonObject, Verdict, VerdictError, Witness } from '../../core/types.ts';
-import type { Dialect, RegexNode } from './ast.ts';
-import { printBrics, printEcmascript } from './ast.ts';
-import { parseBrics } from './brics.ts';
+import { DIALECT_NAMES, type Dialect } from './ast.ts';
 import { compileCandidate as compileWithin, isVerdictError, matchFailure, MAX_ANSWER_LENGTH } from './candidate.ts';
 import { compileRegex, type CompiledRegex } from './compile.ts';
-import { parseEcmascript } from './ecmascript.ts';
 import { compareLanguages, isEmptyLanguage } from './equivalence.ts';
-import { isStackOverflow, RegexTooComplexError } from './errors.ts';
 import { extractRegex } from './extract.ts';
 import { regexHardener } from './hardener.ts';
 import { caseWitness, generateHiddenTests } from './hidden-tests.ts';
-import { sharedMatcher, type RegexMatcher } from './matcher.ts';
-import { mutateRegex } from './mutate.ts';
-import { observeRegex } from './observer.ts';
-import type { RegexPrepared } from './prepared.ts';
+import { sharedMatcher } from './matcher.ts';
+import { regexObserver } from './observer.ts';
+import type { RegexOracleOptions, RegexPrepared, RegexRuntime } from './prepared.ts';
 import { regexRenderer } from './render.ts';
+import { regexSimulator } from './simulator.ts';
 
-export interface RegexOracleOptions {
-  /** Dialect the model answers in (default ecmascript). */
-  candidateDialect?: Dialect;
-  /** Dialect of the golds; default: the task's `context.dialect`, else ecmascript. */
-  goldDialect?: Dialect;
-  positives?: number;
-  negatives?: number;
-  /** Seed of the hidden tests (default 0); the same seed gives the same tests on every run. */
-  seed?: number;
-  /** Deadline for matching a non-regular candidate (default 1000 ms). */
-  deadlineMs?: number;
-  /** Longest answer compiled, in characters (default 100,000); longer ones are `too-complex`. */
-  maxAnswerLength?: number;
-  matcher?: RegexMatcher;
-}
+export type { RegexOracleOptions, RegexPrepared };
 
-export type { RegexPrepared };
-
-export const DIALECT_NAMES: Record<Dialect, string> = {
-  ecmascript: 'ECMAScript (JavaScript RegExp)',
-  brics: 'dk.brics automaton',
-};
-
+/** The regex oracle: hidden tests from the gold's DFA, full-match checks, exact equivalence, hardening. */
 export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepared> {
   const candidateDialect = options.candidateDialect ?? 'ecmascript';
   const positives = options.positives ?? 12;
@@ -64,27 +40,7 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
   }
 
   const compileCandidate = (candidate: Candidate) => compileWithin(candidate, candidateDialect, maxAnswerLength);
-
-  function parseInDialect(program: string, dialect: Dialect): RegexNode | null {
-    try {
-      return dialect === 'brics' ? parseBrics(program) : parseEcmascript(program).node;
-    } catch {
-      return null;
-    }
-  }
-
-  function translate(program: string, from: Dialect, to: Dialect): string {
-    if (from === to) return program;
-    const node = parseInDialect(program, from);
-    if (!node) return program;
-    try {
-      return to === 'ecmascript' ? printEcmascript(node) : printBrics(node);
-    } catch (error) {
-      // `&` / `~` print through a DFA; past its budget the sim answers in the gold's notation (a failed turn, not a crash).
-      if (error instanceof RegexTooComplexError || isStackOverflow(error)) return program;
-      throw error;
-    }
-  }
+  const runtime: RegexRuntime = { candidateDialect, deadlineMs, compile: compileCandidate, matcher };
 
   async function check(prepared: RegexPrepared, candidate: Candidate): Promise<Verdict> {
     const started = performance.now();
@@ -134,22 +90,8 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
     };
   }
 
-  const hardener = regexHardener({ compile: compileCandidate, matcher, deadlineMs });
-
-  const observer: Observer<RegexPrepared> = {
-    async observe(prepared, candidate) {
-      const compiled = compileCandidate(candidate);
-      if (isVerdictError(compiled)) return { ok: false, error: compiled, output: '' };
-      return observeRegex(matcher(), prepared.task.description, compiled, deadlineMs);
-    },
-    describe: async () =>
-      [
-        `Regex dialect: ${DIALECT_NAMES[candidateDialect]}.`,
-        'Full-match semantics: the regex must match the entire line, as if wrapped in ^(?:…)$.',
-        '`.` matches any character including line terminators; characters are UTF-16 code units.',
-        'Flags i and s are honoured (s is implied); u and v are not supported.',
-      ].join('\n'),
-  };
+  const hardener = regexHardener(runtime);
+  const observer = regexObserver(runtime);
 
   return {
     name: 'regex',
@@ -188,22 +130,6 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
     },
     extract: (reply) => extractRegex(reply),
     check,
-    simulator: {
-      mutate(prepared, program, rng) {
-        const node = parseInDialect(program, prepared.goldDialect);
-        if (!node) return null;
-        // Only mutants that change the language: an equivalent "mistake" would be no mistake.
-        const mutated = mutateRegex(node, rng, { dialect: prepared.goldDialect, distinctLanguage: true });
-        if (!mutated) return null;
-        return prepared.goldDialect === 'brics' ? printBrics(mutated.node) : printEcmascript(mutated.node);
-      },
-      answer: (prepared, program) => '```regex\n' + translate(program, prepared.goldDialect, candidateDialect) + '\n```',
-      async agrees(prepared, candidate, witness) {
-        const compiled = compileCandidate(candidate);
-        if (isVerdictError(compiled)) return false;
-        const outcome = await matcher().matchAll(compiled, [String(witness.input)], deadlineMs);
-        return outcome.ok && outcome.results[0] === witness.expected;
-      },
-    },
+    simulator: regexSimulator(runtime),
   };
 }
