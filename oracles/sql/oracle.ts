@@ -8,70 +8,29 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import Database from 'better-sqlite3';
-import type { Observer, Oracle } from '../../core/oracle.ts';
+import type { Oracle } from '../../core/oracle.ts';
 import { TaskInputError } from '../../core/oracle.ts';
 import type { Candidate, JsonObject, Task, Verdict, Witness } from '../../core/types.ts';
-import { diffResults, hasTopLevelOrderBy, resultsEqual, type CompareMode } from './compare.ts';
+import { diffResults, hasTopLevelOrderBy, resultsEqual } from './compare.ts';
 import { DatabaseContext } from './database.ts';
-import type { SqlCase, SqlPrepared } from './prepared.ts';
+import type { SqlCase, SqlOracleOptions, SqlPrepared, SqlRuntime } from './prepared.ts';
 import { extractSql } from './extract.ts';
 import { sqlHardener, type ProbeRegistry } from './hardener.ts';
-import { mutateSql, sqlMutants } from './mutate.ts';
+import { sqlMutants } from './mutate.ts';
+import { sqlObserver } from './observer.ts';
 import { formatBytes } from './engine-limits.mjs';
 import { resolveLimits, type QueryLimits } from './limits.ts';
 import { SqlPool, type DbRef, type ExecFailure, type ExecResult } from './pool.ts';
 import { remember } from './remember.ts';
 import { cacheKey, ResultCache } from './result-cache.ts';
 import { sqlRenderer } from './render.ts';
-import { quoteIdentifier } from './schema.ts';
+import { sqlSimulator } from './simulator.ts';
+import { sqliteVersionOnce } from './sqlite-version.ts';
 import { DEFAULT_VES_ITERATIONS, timeRatio, vesTerm } from './ves.ts';
-import { formatRow, type ResultSet } from './values.ts';
-import { agreesWith, witnessesFromDiff } from './witnesses.ts';
+import type { ResultSet } from './values.ts';
+import { witnessesFromDiff } from './witnesses.ts';
 
-export interface SqlOracleOptions {
-  /** `set` (BIRD's EX, default), `multiset` or `ordered`. */
-  mode?: CompareMode;
-  /** Deadline per query (default 30 s, as BIRD). */
-  timeoutMs?: number;
-  /** Hidden perturbed copies per database, one case each (default 3). */
-  perturbedCopies?: number;
-  /** Seed of the perturbed copies (default 0). */
-  seed?: number;
-  /** Time correct candidates for VES (default: 100 iterations); false turns it off. */
-  ves?: false | { iterations?: number };
-  /** Probe databases per hardening round (default 24; the run's maxProbes caps it further). */
-  probeDatabases?: number;
-  /** Databases larger than this get no perturbed copies or probes (default 64 MiB). */
-  maxImageBytes?: number;
-  /** Rows a result may have (default 1,000,000): more is a `too-large` verdict. */
-  maxRows?: number;
-  /** Estimated bytes a result may take (default 128 MiB, at most 1 GiB; see limits.ts): more is `too-large`. */
-  maxResultBytes?: number;
-  /** UTF-8 bytes of a candidate's SQL text (default 1 MiB): more is `too-complex`. */
-  maxSqlBytes?: number;
-  /** A pool to share; by default the oracle starts its own (sized for the caps) and disposes it. */
-  pool?: SqlPool;
-  /**
-   * Run the gold's one-step mutants at prepare, so the sim's first mistakes change the result
-   * (default true). It costs one query per mutant (≤ 2 s each): turn it off for real models on
-   * large databases.
-   */
-  checkGoldMutants?: boolean;
-}
-
-export type { SqlCase, SqlPrepared } from './prepared.ts';
-
-let sqliteVersion: string | undefined;
-/** The SQLite version better-sqlite3 bundles (read once, on first use). */
-function sqliteVersionOnce(): string {
-  if (!sqliteVersion) {
-    const db = new Database(':memory:');
-    sqliteVersion = db.prepare('SELECT sqlite_version()').pluck().get() as string;
-    db.close();
-  }
-  return sqliteVersion;
-}
+export type { SqlCase, SqlOracleOptions, SqlPrepared } from './prepared.ts';
 
 /** Results and timings remembered (the same SQL recurs across strategies and turns), and the bytes of results kept. */
 const MAX_CACHED = 8192;
@@ -87,6 +46,7 @@ function goldHint(kind: ExecFailure['kind'], limits: QueryLimits): string {
   return '';
 }
 
+/** The SQL oracle over SQLite databases (BIRD). */
 export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
   const mode = options.mode ?? 'set';
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -205,31 +165,8 @@ export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
     sequence: (db, sqls) => getPool().sequence(db, sqls, Math.min(timeoutMs, 10_000), limits),
   });
 
-  const observer: Observer<SqlPrepared> = {
-    async observe(prepared, candidate) {
-      const original = prepared.cases[0] as SqlCase;
-      const r = await execute(original.db, original.key, candidate.source);
-      if (!r.ok) return { ok: false, error: { kind: r.kind, message: r.message }, output: '' };
-      const shown = r.rows.slice(0, 10).map((row) => formatRow(row));
-      const more = r.rows.length > shown.length ? [`… ${r.rows.length - shown.length} more rows`] : [];
-      return {
-        ok: true,
-        output: [`columns: ${r.columns.join(', ')}`, ...shown, ...more, `(${r.rows.length} row${r.rows.length === 1 ? '' : 's'})`].join('\n'),
-        shape: { rows: r.rows.length, columns: r.columns.length },
-      };
-    },
-    async describe(prepared) {
-      const { database: db } = prepared;
-      const original = prepared.cases[0] as SqlCase;
-      const samples = await Promise.all(
-        db.schema.tables.map(async (t) => {
-          const r = await execute(original.db, original.key, `SELECT * FROM ${quoteIdentifier(t.name)} LIMIT 3`);
-          return r.ok ? [`-- ${t.name}: ${r.columns.join(', ')}`, ...r.rows.map((row) => `--   ${formatRow(row)}`)].join('\n') : `-- ${t.name}: ${r.message}`;
-        }),
-      );
-      return [`SQLite ${sqliteVersionOnce()}. Schema:`, ...db.schema.createStatements, 'Sample rows:', ...samples].join('\n\n');
-    },
-  };
+  const runtime: SqlRuntime = { mode, execute, findCase };
+  const observer = sqlObserver(runtime);
 
   return {
     name: 'sql',
@@ -288,19 +225,7 @@ export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
     },
     extract: extractSql,
     check,
-    simulator: {
-      mutate(prepared, program, rng) {
-        if (program === prepared.task.gold && prepared.goldMutants.length > 0) return rng.pick(prepared.goldMutants);
-        return mutateSql(program, prepared.database.schema, rng, (sql) => prepared.database.canPrepare(sql))?.sql ?? null;
-      },
-      answer: (_prepared, program) => '```sql\n' + program + '\n```',
-      async agrees(prepared, candidate, witness) {
-        const target = findCase(prepared, witness.caseId);
-        if (!target) return false;
-        const r = await execute(target.db, target.key, candidate.source);
-        return r.ok && agreesWith(witness, r, mode);
-      },
-    },
+    simulator: sqlSimulator(runtime),
     async dispose() {
       if (!options.pool) await pool?.dispose();
       pool = undefined;
