@@ -8,22 +8,16 @@ import fc from 'fast-check';
 import type { Hardener } from '../../core/oracle.ts';
 import type { Candidate, Witness } from '../../core/types.ts';
 import { buildPools, variantArbitrary, variantFromJson, variantJson, variantKey, type GraphVariant, type Pools } from './perturb.ts';
-import type { CypherPrepared } from './prepared.ts';
-import type { CypherRunner } from './runner.ts';
+import type { CypherPrepared, CypherRuntime } from './prepared.ts';
 import { judge, rowWitnesses } from './verdict.ts';
-
-export interface HardenerSetup {
-  runner: CypherRunner;
-  variantsPerRound: number;
-  comparison: { boolEqualsInt: boolean };
-}
 
 /** The witness for a variant on which the candidate fails while the gold runs. */
 export function failingVariantWitness(variant: GraphVariant, message: string): Witness {
   return { kind: 'failing-variant', label: 'fails on a variant of the graph', input: { variant: variantJson(variant), message }, size: message.length };
 }
 
-export function cypherHardener(setup: HardenerSetup): Hardener<CypherPrepared> {
+/** The Cypher Hardener over the oracle's runtime. */
+export function cypherHardener(setup: CypherRuntime): Hardener<CypherPrepared> {
   const pools = new Map<string, Promise<Pools>>();
   const poolsFor = (gold: string, candidate: string) => {
     const key = `${gold}\u0000${candidate}`;

@@ -6,33 +6,27 @@
  * without judging.
  */
 import { TaskInputError, type Oracle } from '../../core/oracle.ts';
-import type { Rng } from '../../core/random.ts';
-import type { Candidate, Json, JsonObject, Task, Verdict, Witness } from '../../core/types.ts';
+import type { Candidate, Task, Verdict, Witness } from '../../core/types.ts';
 import { compareResults, keyRows, orderMattersFor } from './compare.ts';
 import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_MAX_ROWS } from './execute.ts';
 import { extractCypher } from './extract.ts';
 import { DEFAULT_MAX_QUERY_BYTES } from './guard.ts';
 import { cypherHardener, failingVariantWitness } from './hardener.ts';
 import { databaseFingerprint, graphFingerprint } from './load-graph.ts';
-import { mutateCypher } from './mutate.ts';
 import { cypherObserver } from './observer.ts';
-import { variantFromJson } from './perturb.ts';
-import { CYPHER_DEFAULTS, type CypherOracleOptions, type CypherPrepared } from './prepared.ts';
+import { CYPHER_DEFAULTS, type CypherOracleOptions, type CypherPrepared, type CypherRuntime } from './prepared.ts';
 import { cypherRenderer } from './render.ts';
 import { CypherRunner } from './runner.ts';
 import { schemaText } from './schema-text.ts';
+import { cypherSimulator } from './simulator.ts';
 import type { SimpleKG } from './simplekg.ts';
-import { cellKey, UncomparableValueError, type Cell, type ResultTable } from './values.ts';
-import { countsDetail, errorVerdict, graphCases, judge, rowCases, rowWitnesses, type Judgement } from './verdict.ts';
+import { UncomparableValueError, type Cell, type ResultTable } from './values.ts';
+import { countsDetail, errorVerdict, graphCases, judge, rowCases, rowWitnesses } from './verdict.ts';
 
 export type { CypherOracleOptions, CypherPrepared } from './prepared.ts';
 
-const SEP = '\u0001';
-const jsonRowKey = (row: readonly Json[]) => row.map((v) => cellKey(v as Cell)).join(SEP);
-const cellRowKey = (row: readonly Cell[]) => row.map((v) => cellKey(v)).join(SEP);
-
 /** answer_json (a list of rows as lists or as objects) as a result table with the gold's columns. */
-export function answerTable(answerJson: string, columns: string[]): ResultTable {
+function answerTable(answerJson: string, columns: string[]): ResultTable {
   const parsed = JSON.parse(answerJson) as unknown;
   if (!Array.isArray(parsed)) throw new Error('answer_json is not a JSON list of rows');
   const rows = parsed.map((row) => (Array.isArray(row) ? row : typeof row === 'object' && row !== null ? Object.values(row) : [row]) as Cell[]);
@@ -162,49 +156,13 @@ export function cypherOracle(options: CypherOracleOptions): Oracle<CypherPrepare
     return { pass: cases.every((c) => c.pass), cases, witnesses, timings: timings(), detail: { ...detail, variantsFailed } };
   }
 
-  /** Does the candidate's result contain (or lack) the witness's row as the gold's does, on the witness's graph? */
-  async function agrees(prepared: CypherPrepared, candidate: Candidate, witness: Witness): Promise<boolean> {
-    const input = (typeof witness.input === 'object' && witness.input !== null && !Array.isArray(witness.input) ? witness.input : {}) as JsonObject;
-    if (!(await runner.guard(candidate.source)).ok) return false;
-    const variant = variantFromJson(input.variant);
-    let gold: ResultTable;
-    let mine: ResultTable;
-    if (variant) {
-      const [g, c] = await runner.runOnVariant(variant, [
-        { query: prepared.task.gold, role: 'gold' },
-        { query: candidate.source, role: 'candidate' },
-      ]);
-      // A variant the gold cannot run on says nothing; a candidate that fails there disagrees.
-      if (!g?.ok) return true;
-      if (!c?.ok) return false;
-      gold = g.table;
-      mine = c.table;
-    } else {
-      const c = await runner.run(candidate.source, 'candidate');
-      if (!c.ok) return false;
-      gold = prepared.goldResult;
-      mine = c.table;
-    }
-    const j: Judgement = judge(gold, mine, { orderMatters: prepared.orderMatters, ...comparison });
-    if (j.error) return false;
-    if (j.outcome?.equal) return true;
-    const diff = j.diff;
-    if (!diff?.aligned || witness.kind === 'failing-variant') return false;
-    const key = jsonRowKey((input.row as Json[] | undefined) ?? []);
-    if (witness.kind === 'missing-row') return !diff.missing.some((r) => cellRowKey(r) === key);
-    if (witness.kind === 'extra-row') return !diff.extra.some((r) => cellRowKey(r) === key);
-    if (witness.kind === 'misordered-row' && diff.permutation) {
-      const row = mine.rows[Number(input.position)];
-      return row !== undefined && cellRowKey(diff.permutation.map((j) => row[j] as Cell)) === key;
-    }
-    return false;
-  }
+  const runtime: CypherRuntime = { runner, variantsPerRound: settings.variantsPerRound, comparison };
 
   return {
     name: 'cypher',
     language: 'cypher',
     render,
-    hardener: cypherHardener({ runner, variantsPerRound: settings.variantsPerRound, comparison }),
+    hardener: cypherHardener(runtime),
     observer: cypherObserver(runner),
     settings: () => ({
       semantics: 'cypherbench-execution-accuracy',
@@ -233,11 +191,7 @@ export function cypherOracle(options: CypherOracleOptions): Oracle<CypherPrepare
     prepare,
     extract: extractCypher,
     check,
-    simulator: {
-      mutate: (_prepared, program, rng: Rng) => mutateCypher(program, rng)?.query ?? null,
-      answer: (_prepared, program) => '```cypher\n' + program + '\n```',
-      agrees,
-    },
+    simulator: cypherSimulator(runtime),
     dispose: () => runner.close(),
   };
 }

@@ -1,6 +1,7 @@
-/** The Cypher oracle's prepared task and the options it is built from. */
+/** The Cypher oracle's prepared task, the options it is built from and the runtime its parts share. */
 import type { PreparedTask } from '../../core/oracle.ts';
 import type { GraphVariant } from './perturb.ts';
+import type { CypherRunner } from './runner.ts';
 import type { SimpleKG } from './simplekg.ts';
 import type { ResultTable } from './values.ts';
 import type { RowCase } from './verdict.ts';
@@ -54,3 +55,10 @@ export const CYPHER_DEFAULTS = {
   exactStringShortcut: true,
   boolEqualsInt: false,
 } as const;
+
+/** What the oracle's parts (hardener, simulator) share with it: the Neo4j runner and the comparison settings. */
+export interface CypherRuntime {
+  runner: CypherRunner;
+  variantsPerRound: number;
+  comparison: { boolEqualsInt: boolean };
+}
