@@ -5,6 +5,7 @@
  * row, or the candidate's error) that can be added to the task as a new case.
  */
 import fc from 'fast-check';
+import { BoundedCache } from '../../core/bounded-cache.ts';
 import type { Hardener } from '../../core/oracle.ts';
 import type { Candidate, Witness } from '../../core/types.ts';
 import { buildPools, variantArbitrary, variantFromJson, variantJson, variantKey, type GraphVariant, type Pools } from './perturb.ts';
@@ -18,17 +19,9 @@ export function failingVariantWitness(variant: GraphVariant, message: string): W
 
 /** The Cypher Hardener over the oracle's runtime. */
 export function cypherHardener(setup: CypherRuntime): Hardener<CypherPrepared> {
-  const pools = new Map<string, Promise<Pools>>();
-  const poolsFor = (gold: string, candidate: string) => {
-    const key = `${gold}\u0000${candidate}`;
-    let p = pools.get(key);
-    if (!p) {
-      p = buildPools(setup.runner.driver, [gold, candidate], { database: setup.runner.options.database });
-      pools.set(key, p);
-      if (pools.size > 500) pools.delete(pools.keys().next().value as string);
-    }
-    return p;
-  };
+  const pools = new BoundedCache<string, Promise<Pools>>({ maxEntries: 500 });
+  const poolsFor = (gold: string, candidate: string) =>
+    pools.remember(`${gold}\u0000${candidate}`, () => buildPools(setup.runner.driver, [gold, candidate], { database: setup.runner.options.database }));
 
   return {
     async probe(prepared: CypherPrepared, candidate: Candidate, { rng, maxProbes }) {

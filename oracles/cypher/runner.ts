@@ -8,6 +8,7 @@
  * schema, hardening pools) use a direct connection.
  */
 import type { Driver } from 'neo4j-driver';
+import { BoundedCache } from '../../core/bounded-cache.ts';
 import { proxyTarget, startResultCapProxy, type ResultCapProxy } from './bolt/result-cap.ts';
 import { createDriver } from './driver.ts';
 import { Neo4jUnreachableError } from './errors.ts';
@@ -31,22 +32,6 @@ export interface RunnerOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** A Map that forgets its oldest entries beyond `limit`. */
-class BoundedCache<V> {
-  private readonly map = new Map<string, V>();
-  constructor(private readonly limit: number) {}
-  get(key: string): V | undefined {
-    return this.map.get(key);
-  }
-  set(key: string, value: V): void {
-    this.map.set(key, value);
-    if (this.map.size > this.limit) this.map.delete(this.map.keys().next().value as string);
-  }
-  delete(key: string): void {
-    this.map.delete(key);
-  }
-}
-
 /** Candidate results longer or bigger than this are not kept in the caches (memory: thousands of them over a run). */
 const CACHED_ROWS = 10_000;
 const CACHED_BYTES = 1024 * 1024;
@@ -55,9 +40,9 @@ const tooBigToKeep = (run: Execution) => run.ok && (run.table.rows.length > CACH
 export class CypherRunner {
   private connection: Driver | undefined;
   private capped: Promise<{ driver: Driver; proxy: ResultCapProxy | null }> | undefined;
-  private readonly guards = new BoundedCache<Promise<GuardResult>>(5000);
-  private readonly results = new BoundedCache<Promise<Execution>>(2000);
-  private readonly variantResults = new BoundedCache<Promise<Execution>>(4000);
+  private readonly guards = new BoundedCache<string, Promise<GuardResult>>({ maxEntries: 5000 });
+  private readonly results = new BoundedCache<string, Promise<Execution>>({ maxEntries: 2000 });
+  private readonly variantResults = new BoundedCache<string, Promise<Execution>>({ maxEntries: 4000 });
 
   constructor(readonly options: RunnerOptions) {}
 

@@ -12,6 +12,7 @@
  * (`nonRegular` says why): V8 matches it and the lazy product compares it.
  */
 import type { DFA } from 'refa';
+import { BoundedCache } from '../../core/bounded-cache.ts';
 import type { Dialect, RegexNode } from './ast.ts';
 import { MAX_DFA_NODES, dfaTable, tableAccepts, toDfa, type DfaTable } from './automaton.ts';
 import { parseBrics } from './brics.ts';
@@ -34,15 +35,12 @@ export interface CompiledRegex {
   table?: DfaTable;
 }
 
-const CACHE_LIMIT = 2_000;
-const cache = new Map<string, CompiledRegex | RegexSyntaxError | RegexTooComplexError>();
+const cache = new BoundedCache<string, CompiledRegex | RegexSyntaxError | RegexTooComplexError>({ maxEntries: 2_000, order: 'lru' });
 
 export function compileRegex(source: string, dialect: Dialect, flags = ''): CompiledRegex {
   const key = `${dialect}\u0000${flags}\u0000${source}`;
   const hit = cache.get(key);
   if (hit !== undefined) {
-    cache.delete(key);
-    cache.set(key, hit);
     if (hit instanceof Error) throw hit;
     return hit;
   }
@@ -54,7 +52,6 @@ export function compileRegex(source: string, dialect: Dialect, flags = ''): Comp
     result = error;
   }
   cache.set(key, result);
-  if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   if (result instanceof Error) throw result;
   return result;
 }

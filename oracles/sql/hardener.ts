@@ -6,6 +6,7 @@
  * task is extended with it. Identical programs (same tokens) are exactly equivalent.
  */
 import fc from 'fast-check';
+import { BoundedCache } from '../../core/bounded-cache.ts';
 import type { Hardener } from '../../core/oracle.ts';
 import { hash32 } from '../../core/random.ts';
 import { diffResults, normalizeSql, resultsEqual, type CompareMode } from './compare.ts';
@@ -14,7 +15,6 @@ import type { SqlCase, SqlPrepared } from './prepared.ts';
 import { perturbImage, type Edit } from './perturb.ts';
 import type { DbRef, ExecResult } from './pool.ts';
 import { editsArbitrary, probeTables, type ProbeTable } from './probes.ts';
-import { remember } from './remember.ts';
 import { cacheKey } from './result-cache.ts';
 import { witnessesFromDiff } from './witnesses.ts';
 
@@ -49,17 +49,17 @@ export interface SqlHardener extends Hardener<SqlPrepared> {
 
 export function sqlHardener(setup: SqlHardenerSetup): SqlHardener {
   const { mode, registry } = setup;
-  const judgements = new Map<string, Promise<boolean>>();
-  const spaces = new Map<string, ProbeTable[]>();
-  const images = new Map<string, Buffer>();
+  const judgements = new BoundedCache<string, Promise<boolean>>({ maxEntries: MAX_JUDGEMENTS });
+  const spaces = new BoundedCache<string, ProbeTable[]>({ maxEntries: MAX_SPACES });
+  const images = new BoundedCache<string, Buffer>({ maxEntries: MAX_IMAGES });
 
   const image = (record: ProbeRecord): Buffer =>
-    remember(images, record.id, MAX_IMAGES, () => perturbImage(record.database.image as Buffer, record.database.schema, record.edits).bytes);
+    images.remember(record.id, () => perturbImage(record.database.image as Buffer, record.database.schema, record.edits).bytes);
 
   const toCase = (record: ProbeRecord): SqlCase => ({ id: record.id, db: { bytes: image(record) }, key: record.id, gold: record.gold, required: true, change: record.change });
 
   const space = (database: DatabaseContext, gold: string, candidate: string): ProbeTable[] =>
-    remember(spaces, cacheKey(database.path, gold, candidate), MAX_SPACES, () => probeTables(database, gold, candidate));
+    spaces.remember(cacheKey(database.path, gold, candidate), () => probeTables(database, gold, candidate));
 
   /** Do candidate and gold agree on the database changed by `edits`? Ties to unjudgeable copies count as agreement. */
   async function run(prepared: SqlPrepared, sql: string, edits: Edit[]) {
@@ -73,7 +73,7 @@ export function sqlHardener(setup: SqlHardenerSetup): SqlHardener {
   }
 
   const judge = (prepared: SqlPrepared, sql: string, edits: Edit[]): Promise<boolean> =>
-    remember(judgements, cacheKey(prepared.database.path, prepared.task.gold, sql, JSON.stringify(edits)), MAX_JUDGEMENTS, () =>
+    judgements.remember(cacheKey(prepared.database.path, prepared.task.gold, sql, JSON.stringify(edits)), () =>
       run(prepared, sql, edits).then((r) => r.agree),
     );
 

@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { BoundedCache } from '../../core/bounded-cache.ts';
 import type { Oracle } from '../../core/oracle.ts';
 import { TaskInputError } from '../../core/oracle.ts';
 import type { Candidate, JsonObject, Task, Verdict, Witness } from '../../core/types.ts';
@@ -21,7 +22,6 @@ import { sqlObserver } from './observer.ts';
 import { formatBytes } from './engine-limits.mjs';
 import { resolveLimits, type QueryLimits } from './limits.ts';
 import { SqlPool, type DbRef, type ExecFailure, type ExecResult } from './pool.ts';
-import { remember } from './remember.ts';
 import { cacheKey, ResultCache } from './result-cache.ts';
 import { sqlRenderer } from './render.ts';
 import { sqlSimulator } from './simulator.ts';
@@ -86,11 +86,11 @@ export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
     return results.get(cacheKey(key, String(deadlineMs), sql), () => getPool().run(db, sql, deadlineMs, limits));
   }
 
-  const timings = new Map<string, Promise<number | null>>();
+  const timings = new BoundedCache<string, Promise<number | null>>({ maxEntries: MAX_CACHED });
   /** BIRD's VES time ratio for a correct candidate on the original database (null when timing failed). */
   function efficiency(prepared: SqlPrepared, sql: string): Promise<number | null> {
     const key = cacheKey(prepared.database.path, prepared.task.gold, sql);
-    return remember(timings, key, MAX_CACHED, () =>
+    return timings.remember(key, () =>
       getPool()
         .time({ path: prepared.database.path }, sql, prepared.task.gold, vesIterations, 'first-row', timeoutMs * vesIterations)
         .then((t) => (t.ok ? timeRatio(t.goldMs, t.predMs) : null)),

@@ -5,6 +5,7 @@
  * are reduced to a hash, so long SQL text does not pile up in memory.
  */
 import { createHash } from 'node:crypto';
+import { BoundedCache } from '../../core/bounded-cache.ts';
 import type { ExecResult } from './pool.ts';
 
 /** One key for several parts; parts longer together than 256 characters become their SHA-256. */
@@ -14,50 +15,36 @@ export function cacheKey(...parts: string[]): string {
 }
 
 export class ResultCache {
-  private readonly entries = new Map<string, { result: Promise<ExecResult>; bytes: number }>();
-  private bytes = 0;
+  private readonly entries: BoundedCache<string, Promise<ExecResult>>;
 
   constructor(
-    private readonly maxEntries: number,
+    maxEntries: number,
     private readonly maxBytes: number,
-  ) {}
+  ) {
+    this.entries = new BoundedCache({ maxEntries, maxWeight: maxBytes });
+  }
 
   /** The remembered result for `key`, or `make()`'s, remembered when it fits. */
   get(key: string, make: () => Promise<ExecResult>): Promise<ExecResult> {
     const known = this.entries.get(key);
-    if (known) return known.result;
-    const entry = { result: make(), bytes: 0 };
-    this.entries.set(key, entry);
-    this.trim();
-    void entry.result.then((r) => {
-      if (this.entries.get(key) !== entry) return;
+    if (known) return known;
+    const result = make();
+    this.entries.set(key, result);
+    void result.then((r) => {
+      if (this.entries.peek(key) !== result) return;
       const bytes = r.ok ? r.bytes : 0;
-      if (bytes > this.maxBytes / 8) {
-        this.entries.delete(key);
-        return;
-      }
-      entry.bytes = bytes;
-      this.bytes += bytes;
-      this.trim();
+      if (bytes > this.maxBytes / 8) this.entries.delete(key);
+      else this.entries.weigh(key, bytes);
     });
-    return entry.result;
+    return result;
   }
 
   /** Results and bytes held now. */
   size(): { entries: number; bytes: number } {
-    return { entries: this.entries.size, bytes: this.bytes };
+    return { entries: this.entries.size, bytes: this.entries.weight };
   }
 
   clear(): void {
     this.entries.clear();
-    this.bytes = 0;
-  }
-
-  private trim(): void {
-    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
-      const [oldest, entry] = this.entries.entries().next().value as [string, { bytes: number }];
-      this.entries.delete(oldest);
-      this.bytes -= entry.bytes;
-    }
   }
 }
