@@ -91,7 +91,7 @@ export interface EvaluateCypherBenchOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-export const STATUSES: ItemStatus[] = ['exact', 'correct', 'wrong', 'syntax', 'runtime', 'timeout', 'unsafe', 'too-large', 'too-complex', 'no-prediction', 'invalid-prediction', 'invalid-gold', 'invalid-question', 'harness-error'];
+const STATUSES: ItemStatus[] = ['exact', 'correct', 'wrong', 'syntax', 'runtime', 'timeout', 'unsafe', 'too-large', 'too-complex', 'no-prediction', 'invalid-prediction', 'invalid-gold', 'invalid-question', 'harness-error'];
 
 /** The SimpleKG file of a graph: given with --graph, or in the usual places next to the data file. */
 function findGraphFile(graph: string, data: string, given: Map<string, { file: string; kg: SimpleKG }>): { file: string; kg: SimpleKG } | null {

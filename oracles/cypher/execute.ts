@@ -58,7 +58,7 @@ export interface ResultLimits {
 }
 
 /** A result over the row or byte cap, found while its records streamed in. */
-export class ResultTooLargeError extends Error {
+class ResultTooLargeError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ResultTooLargeError';

@@ -26,7 +26,7 @@ export function queryTooLong(query: string, maxBytes: number): VerdictError | nu
   return { kind: 'too-complex', message: `the query is ${bytes.toLocaleString('en-US')} bytes long; queries longer than ${maxBytes.toLocaleString('en-US')} bytes are not run` };
 }
 
-export const ALLOWED_PROCEDURES: readonly string[] = [
+const ALLOWED_PROCEDURES: readonly string[] = [
   'db.labels',
   'db.relationshipTypes',
   'db.propertyKeys',
@@ -51,7 +51,7 @@ function operators(plan: PlanNode | undefined | false): PlanNode[] {
 const QUERY_TYPES: Record<string, string> = { rw: 'reads and writes', w: 'writes', s: 'changes the schema or administers the database' };
 
 /** Why a plan is unsafe, or null when it is a plain read. Pure: the policy over EXPLAIN's answer. */
-export function unsafeReason(queryType: string, plan: PlanNode | undefined | false): string | null {
+function unsafeReason(queryType: string, plan: PlanNode | undefined | false): string | null {
   if (queryType !== 'r') return `the query ${QUERY_TYPES[queryType] ?? `has query type ${JSON.stringify(queryType)}`} (EXPLAIN query type "${queryType}"); only read-only queries are run`;
   for (const op of operators(plan)) {
     const name = trimMessage(op.operatorType.replace(/@.*$/, ''), 100);

@@ -37,7 +37,7 @@ function toDate(iso: string) {
 }
 
 /** A SimpleKG value as a driver parameter of the declared type (ints as Neo4j integers, dates as dates). */
-export function toParameter(dtype: SimpleDtype, value: SimpleValue): unknown {
+function toParameter(dtype: SimpleDtype, value: SimpleValue): unknown {
   const scalar = dtype.startsWith('list[') ? dtype.slice(5, -1) : dtype;
   const convert = (v: unknown) => (scalar === 'int' ? neo4j.int(v as number) : scalar === 'date' ? toDate(v as string) : v);
   return Array.isArray(value) ? value.map(convert) : convert(value);
@@ -137,7 +137,7 @@ export async function loadSimpleKG(driver: Driver, kg: SimpleKG, options: LoadOp
 }
 
 /** Deletes every node, relationship, index (except token lookups) and constraint. */
-export async function clearDatabase(driver: Driver, database?: string): Promise<void> {
+async function clearDatabase(driver: Driver, database?: string): Promise<void> {
   const session = driver.session({ database, defaultAccessMode: neo4j.session.WRITE });
   try {
     await session.run('MATCH (n) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS');

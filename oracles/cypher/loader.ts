@@ -36,7 +36,7 @@ export function readCypherBenchItems(file: string): unknown[] {
 }
 
 /** Validates one item; returns the item or the problem. `where` names it when it has no qid. */
-export function parseItem(raw: unknown, where: string): CypherBenchItem | TaskIssue {
+function parseItem(raw: unknown, where: string): CypherBenchItem | TaskIssue {
   if (!isObject(raw)) return { item: where, message: 'not an object' };
   const item = typeof raw.qid === 'string' && raw.qid ? `question ${raw.qid}` : where;
   if (typeof raw.qid !== 'string' || !raw.qid) return { item, message: 'qid is missing' };

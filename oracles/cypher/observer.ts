@@ -9,7 +9,7 @@ import type { CypherPrepared } from './prepared.ts';
 import type { CypherRunner } from './runner.ts';
 import { formatCell, type ResultTable } from './values.ts';
 
-export const OBSERVED_ROWS = 20;
+const OBSERVED_ROWS = 20;
 /** Longest line, and longest observation, shown (a result can have a thousand columns). */
 const OBSERVED_LINE = 300;
 const OBSERVED_TEXT = 7_900;

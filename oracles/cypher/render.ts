@@ -6,13 +6,6 @@
 import type { FeedbackRenderer } from '../../core/oracle.ts';
 import type { Json, JsonObject, Verdict, VerdictError, Witness } from '../../core/types.ts';
 
-export interface RowWitnessInput extends JsonObject {
-  /** The row's values, in the gold's column order. */
-  row: Json[];
-  /** The candidate's names for those columns, when its columns were aligned with the gold's. */
-  columns: Json;
-}
-
 const isObject = (v: Json | undefined): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function formatValue(value: Json): string {

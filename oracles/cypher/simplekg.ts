@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 
-export const SIMPLE_DTYPES = ['str', 'int', 'float', 'bool', 'date', 'list[str]', 'list[int]', 'list[float]', 'list[bool]', 'list[date]'] as const;
+const SIMPLE_DTYPES = ['str', 'int', 'float', 'bool', 'date', 'list[str]', 'list[int]', 'list[float]', 'list[bool]', 'list[date]'] as const;
 export type SimpleDtype = (typeof SIMPLE_DTYPES)[number];
 
 export type SimpleValue = string | number | boolean | string[] | number[] | boolean[];
@@ -72,7 +72,7 @@ const DATE = /^(-?\d{4,})-(\d{2})-(\d{2})$/;
 /** Labels, relationship types and property keys end up backtick-quoted in Cypher; these must stay plain. */
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export function isIsoDate(value: unknown): value is string {
+function isIsoDate(value: unknown): value is string {
   const m = typeof value === 'string' ? DATE.exec(value) : null;
   if (!m) return false;
   const month = Number(m[2]);
@@ -98,7 +98,7 @@ function scalarOk(dtype: string, value: unknown): boolean {
 }
 
 /** Does `value` fit `dtype`? (null is handled by callers: a missing property.) */
-export function valueFits(dtype: SimpleDtype, value: unknown): boolean {
+function valueFits(dtype: SimpleDtype, value: unknown): boolean {
   const list = /^list\[(\w+)\]$/.exec(dtype);
   if (list) return Array.isArray(value) && value.every((v) => scalarOk(list[1] as string, v));
   return scalarOk(dtype, value);

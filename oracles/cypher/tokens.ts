@@ -64,12 +64,12 @@ export function isKeyword(token: Token | undefined, ...keywords: string[]): bool
 }
 
 /** Indices of the tokens that carry meaning (not spaces or comments). */
-export function significant(tokens: readonly Token[]): number[] {
+function significant(tokens: readonly Token[]): number[] {
   return tokens.flatMap((t, i) => (t.kind === 'space' || t.kind === 'comment' ? [] : [i]));
 }
 
 /** A name token's plain text (backticks removed). */
-export function nameText(token: Token): string {
+function nameText(token: Token): string {
   return token.kind === 'name' ? token.text.slice(1, -1).replace(/``/g, '`') : token.text;
 }
 

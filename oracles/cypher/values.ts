@@ -132,7 +132,7 @@ const WITNESS_STRING = 200;
 const WITNESS_LIST = 20;
 
 /** A cell as JSON for a witness: strings past 200 characters and lists past 20 elements are cut, and say so. */
-export function witnessJson(cell: Cell): Json {
+function witnessJson(cell: Cell): Json {
   if (typeof cell === 'string') return cell.length > WITNESS_STRING ? `${cell.slice(0, WITNESS_STRING)}… (${cell.length.toLocaleString('en-US')} characters)` : cell;
   if (Array.isArray(cell)) {
     const shown = cell.slice(0, WITNESS_LIST).map(witnessJson);

@@ -21,8 +21,6 @@ import type { Dialect, RegexNode } from './regex-node.ts';
 
 export type { Dialect, RegexNode };
 
-export const DIALECTS: readonly Dialect[] = ['ecmascript', 'brics'];
-
 /** How prompts and messages name each dialect. */
 export const DIALECT_NAMES: Record<Dialect, string> = {
   ecmascript: 'ECMAScript (JavaScript RegExp)',

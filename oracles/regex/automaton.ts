@@ -19,15 +19,15 @@ import { RegexTooComplexError } from './errors.ts';
 
 export { RegexTooComplexError };
 
-export const MAX_CHAR = 0xffff;
+const MAX_CHAR = 0xffff;
 export const MAX_DFA_NODES = 20_000;
 export const MAX_NFA_NODES = 200_000;
 // Thompson-style ε-NFAs (refa ENFA) are used for construction: refa 0.12.1's NFA.quantify gives
 // wrong languages on NFAs made from DFAs (e.g. (\d[^]*){2} became \d\d[^]*), ENFA.quantify does not.
-export const FA_OPTIONS: { readonly maxCharacter: Char } = { maxCharacter: MAX_CHAR };
+const FA_OPTIONS: { readonly maxCharacter: Char } = { maxCharacter: MAX_CHAR };
 
 export const ALL_CHARS: CharSet = CharSet.all(MAX_CHAR);
-export const NO_CHARS: CharSet = CharSet.empty(MAX_CHAR);
+const NO_CHARS: CharSet = CharSet.empty(MAX_CHAR);
 
 /** A CharSet over the engine alphabet from inclusive [min, max] pairs. */
 export function charSetOf(...ranges: [number, number][]): CharSet {
@@ -60,7 +60,7 @@ export function toDfa(node: RegexNode): DFA {
  * Length of the shortest word of the node's language: a lower bound for `and`, 0 under `not`,
  * Infinity for a language known to be empty.
  */
-export function shortestWordLength(node: RegexNode): number {
+function shortestWordLength(node: RegexNode): number {
   switch (node.type) {
     case 'chars':
       return 1;
@@ -84,7 +84,7 @@ export function shortestWordLength(node: RegexNode): number {
  * A lower bound of the ε-NFA nodes the node needs (2 per character set, one copy of a repeated
  * body per counted repetition: x{m,n} → n copies, x{m,} → m); `&` / `~` operands are built apart.
  */
-export function nfaNodesAtLeast(node: RegexNode): number {
+function nfaNodesAtLeast(node: RegexNode): number {
   switch (node.type) {
     case 'chars':
       return 2;
@@ -116,7 +116,7 @@ export function withNodeBudget<T>(action: () => T): T {
   }
 }
 
-export function dfaFactory(): DFA.LimitedNodeFactory {
+function dfaFactory(): DFA.LimitedNodeFactory {
   return new DFA.LimitedNodeFactory(MAX_DFA_NODES);
 }
 

@@ -44,7 +44,7 @@ export interface ParsedEcmascript {
 }
 
 /** Normalised effective flags (`s` always, `g`/`y`/`d` dropped), after validating the flags. */
-export function effectiveFlags(flags: string): string {
+function effectiveFlags(flags: string): string {
   for (const flag of ['u', 'v']) {
     if (flags.includes(flag)) {
       throw new RegexUnsupportedError(
@@ -63,7 +63,7 @@ const V8_LIMITS = /Regular expression too large|Too many captures|Maximum call s
  * Throws RegexSyntaxError with V8's message when `new RegExp(source, flags)` does, or
  * RegexTooComplexError when V8 refuses the pattern for its size (too many captures, too large).
  */
-export function checkEcmascriptSyntax(source: string, flags: string): void {
+function checkEcmascriptSyntax(source: string, flags: string): void {
   try {
     new RegExp(source, flags);
   } catch (error) {

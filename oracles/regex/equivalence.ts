@@ -49,7 +49,7 @@ export interface LazyComparison {
 }
 
 /** Budgets of the lazy product (step 2). */
-export const LAZY_PRODUCT_LIMITS = { maxPairs: DEFAULT_MAX_PAIRS, maxTerms: DEFAULT_MAX_TERMS } as const;
+const LAZY_PRODUCT_LIMITS = { maxPairs: DEFAULT_MAX_PAIRS, maxTerms: DEFAULT_MAX_TERMS } as const;
 
 const EQUIVALENT: Comparison = { decided: true, equivalent: true };
 

@@ -29,7 +29,7 @@ const PRINTABLE = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharC
 const ALNUM = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'];
 
 /** A random character, biased to letters and digits as in NL-RX inputs. */
-export function randomChar(rng: Rng): string {
+function randomChar(rng: Rng): string {
   return rng.chance(0.7) ? rng.pick(ALNUM) : rng.pick(PRINTABLE);
 }
 
@@ -42,7 +42,7 @@ export function randomString(rng: Rng, maxLength: number): string {
 }
 
 /** The string mutation operators used for negatives and for hardening probes. */
-export const STRING_MUTATIONS: Record<string, (s: string, rng: Rng) => string> = {
+const STRING_MUTATIONS: Record<string, (s: string, rng: Rng) => string> = {
   delete: (s, rng) => (s.length === 0 ? s : removeAt(s, rng.int(s.length))),
   insert: (s, rng) => {
     const at = rng.int(s.length + 1);

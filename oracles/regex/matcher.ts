@@ -36,7 +36,7 @@ export interface RegexMatcherOptions {
 }
 
 /** Heap caps of a matching worker: a hostile pattern exhausts these, not the process. */
-export const WORKER_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 } as const;
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 } as const;
 
 interface PendingJob {
   job: WorkerJob;

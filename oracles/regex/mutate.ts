@@ -30,7 +30,7 @@ interface Site<T extends RegexNode = RegexNode> {
   parent: RegexNode | null;
 }
 
-export const RELATED_CLASSES: readonly { text: string; set: CharSet }[] = [
+const RELATED_CLASSES: readonly { text: string; set: CharSet }[] = [
   { text: '[A-Z]', set: charSetOf([65, 90]) },
   { text: '[a-z]', set: charSetOf([97, 122]) },
   { text: '[A-Za-z]', set: charSetOf([65, 90], [97, 122]) },
@@ -38,7 +38,7 @@ export const RELATED_CLASSES: readonly { text: string; set: CharSet }[] = [
   { text: '[AEIOUaeiou]', set: charSetOf(...[...'AEIOUaeiou'].map((c): [number, number] => [c.charCodeAt(0), c.charCodeAt(0)])) },
   { text: '.', set: ALL_CHARS },
 ];
-export const LITERAL_WORDS: readonly string[] = ['dog', 'truck', 'ring', 'lake'];
+const LITERAL_WORDS: readonly string[] = ['dog', 'truck', 'ring', 'lake'];
 const REPLACEMENT_CHARS = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const BASIC_QUANTIFIERS: readonly [number, number][] = [
   [0, Infinity],

@@ -17,7 +17,7 @@ import { sampleLanguage } from './sample.ts';
 const SHOWN = 12;
 
 /** The visible inputs for a task statement and a candidate (deterministic). */
-export function visibleInputs(description: string, candidate: CompiledRegex): string[] {
+function visibleInputs(description: string, candidate: CompiledRegex): string[] {
   const rng = new Rng(hash32(`${description}\u0000${candidate.source}`));
   const members = candidate.test ? sampleLanguage(candidate, rng.fork('members'), 8, { maxLength: 16 }) : [];
   const seeds = [...descriptionTokens(description), ...patternLiterals(candidate.source), ...members, ...GENERIC_PROBES.slice(0, 8)];

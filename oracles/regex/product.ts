@@ -41,7 +41,7 @@ export interface ProductResult {
 }
 
 export const DEFAULT_MAX_PAIRS = 20_000;
-export const DEFAULT_MAX_PAIRS_AFTER_FIRST = 2_000;
+const DEFAULT_MAX_PAIRS_AFTER_FIRST = 2_000;
 
 const READABLE: CharSet[] = [
   charSetOf([0x61, 0x7a]),
@@ -53,7 +53,7 @@ const READABLE: CharSet[] = [
 ];
 
 /** The most readable character of a non-empty set, and its rank (lower is more readable). */
-export function readableChar(set: CharSet): { char: number; rank: number } {
+function readableChar(set: CharSet): { char: number; rank: number } {
   for (let rank = 0; rank < READABLE.length; rank++) {
     const common = set.intersect(READABLE[rank] as CharSet);
     if (!common.isEmpty) return { char: (common.ranges[0] as { min: number }).min, rank };

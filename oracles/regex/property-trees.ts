@@ -19,7 +19,7 @@ export type Tree =
   | { k: 'and'; left: Tree; right: Tree }
   | { k: 'not'; item: Tree };
 
-export const ALPHABET = ['a', 'b', 'c'];
+const ALPHABET = ['a', 'b', 'c'];
 export const ENUMERATION_ALPHABET = [...ALPHABET, 'z'];
 export const MAX_LENGTH = 5;
 

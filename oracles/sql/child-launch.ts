@@ -32,7 +32,7 @@ export interface ChildCommand {
 
 const found = new Map<string, string | null>();
 /** The full path of a program on PATH (or in /usr/bin, /bin), or null. */
-export function findProgram(name: string): string | null {
+function findProgram(name: string): string | null {
   let path = found.get(name);
   if (path === undefined) {
     const dirs = [...(process.env.PATH ?? '').split(delimiter).filter(Boolean), '/usr/bin', '/bin'];

@@ -99,7 +99,7 @@ export function columnKinds(rows: readonly SqlRow[], column: number): Set<ValueK
 }
 
 /** Column count, or else the first column whose values are of disjoint kinds (text vs numbers). */
-export function columnMismatch(actual: ResultSet, expected: ResultSet): ColumnMismatch | undefined {
+function columnMismatch(actual: ResultSet, expected: ResultSet): ColumnMismatch | undefined {
   const actualColumns = actual.columns.length;
   const expectedColumns = expected.columns.length;
   if (actualColumns !== expectedColumns) return { expectedColumns, actualColumns };

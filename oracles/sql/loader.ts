@@ -137,7 +137,7 @@ export function readBirdQuestions(file: string): BirdQuestions {
 }
 
 /** The CREATE statements of a database, as prompts show them; an error names the file. */
-export function schemaText(path: string): string {
+function schemaText(path: string): string {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
     return readSchema(db).createStatements.join('\n\n');

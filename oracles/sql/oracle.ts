@@ -30,7 +30,7 @@ import { DEFAULT_VES_ITERATIONS, timeRatio, vesTerm } from './ves.ts';
 import type { ResultSet } from './values.ts';
 import { witnessesFromDiff } from './witnesses.ts';
 
-export type { SqlCase, SqlOracleOptions, SqlPrepared } from './prepared.ts';
+export type { SqlOracleOptions, SqlPrepared } from './prepared.ts';
 
 /** Results and timings remembered (the same SQL recurs across strategies and turns), and the bytes of results kept. */
 const MAX_CACHED = 8192;

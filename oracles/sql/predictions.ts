@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { TaskIssue } from '../../core/types.ts';
 import type { BirdQuestion, InvalidBirdItem } from './loader.ts';
 
-export const BIRD_SEPARATOR = '\t----- bird -----\t';
+const BIRD_SEPARATOR = '\t----- bird -----\t';
 
 export interface Prediction {
   sql: string;
@@ -24,7 +24,7 @@ export interface ReadPredictions {
 }
 
 /** "SQL\t----- bird -----\tdb_id" → { sql, dbId }; a string without the separator is all SQL. */
-export function parseBirdPrediction(text: string): Prediction {
+function parseBirdPrediction(text: string): Prediction {
   const at = text.lastIndexOf(BIRD_SEPARATOR);
   if (at === -1) return { sql: text.trim() };
   return { sql: text.slice(0, at).trim(), dbId: text.slice(at + BIRD_SEPARATOR.length).trim() };

@@ -19,7 +19,7 @@ export interface ResultSet {
  * either storage class share one form, so INTEGER 1 and REAL 1.0 meet; a bigint that a double
  * represents exactly uses the double's form (Python compares int and float exactly).
  */
-export function cellKey(value: SqlValue): string {
+function cellKey(value: SqlValue): string {
   if (value === null) return 'N';
   if (typeof value === 'number') return `n${Object.is(value, -0) ? '0' : String(value)};`;
   if (typeof value === 'bigint') {
@@ -75,7 +75,7 @@ export interface FormatLimits {
   maxColumns: number;
 }
 
-export const DEFAULT_FORMAT_LIMITS: FormatLimits = { maxText: 40, maxColumns: 8 };
+const DEFAULT_FORMAT_LIMITS: FormatLimits = { maxText: 40, maxColumns: 8 };
 
 /** A value as an SQL literal, long text cut with "…": NULL, 12, 1.5, 'O''Brien', X'0A1B'. */
 export function formatValue(value: SqlValue, maxText = DEFAULT_FORMAT_LIMITS.maxText): string {

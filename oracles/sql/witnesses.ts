@@ -9,7 +9,7 @@ import type { Json, Witness } from '../../core/types.ts';
 import { columnKinds, type CompareMode, type ResultDiff } from './compare.ts';
 import { decodeRow, encodeRow, formatRow, rowKey, type ResultSet, type SqlRow } from './values.ts';
 
-export const SQL_WITNESS_KINDS = ['missing-row', 'extra-row', 'misordered-row', 'column-mismatch'] as const;
+const SQL_WITNESS_KINDS = ['missing-row', 'extra-row', 'misordered-row', 'column-mismatch'] as const;
 export type SqlWitnessKind = (typeof SQL_WITNESS_KINDS)[number];
 
 /** Witnesses kept per kind and case (strategies disclose at most two of each). */

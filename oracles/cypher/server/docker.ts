@@ -7,7 +7,7 @@ import Docker from 'dockerode';
 import { waitForBolt } from '../driver.ts';
 import type { Neo4jServer } from './server.ts';
 
-export const NEO4J_IMAGE = 'neo4j:5.20.0-community';
+const NEO4J_IMAGE = 'neo4j:5.20.0-community';
 
 export interface DockerOptions {
   /** A dockerode client; default: from DOCKER_HOST, else /var/run/docker.sock. */

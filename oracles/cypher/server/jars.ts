@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The launcher's Maven project (`neo4j/` at the repository root). */
-export const NEO4J_PROJECT_DIR = fileURLToPath(new URL('../../../neo4j/', import.meta.url));
-export const LAUNCHER_LIB_DIR = join(NEO4J_PROJECT_DIR, 'lib');
+const NEO4J_PROJECT_DIR = fileURLToPath(new URL('../../../neo4j/', import.meta.url));
+const LAUNCHER_LIB_DIR = join(NEO4J_PROJECT_DIR, 'lib');
 export const LAUNCHER_MAIN_CLASS = 'witness.neo4j.Launcher';
 const SOURCES = join(NEO4J_PROJECT_DIR, 'src/main/java/witness/neo4j');
 const FETCH_SCRIPT = join(NEO4J_PROJECT_DIR, 'fetch-jars.sh');
@@ -27,7 +27,7 @@ function expectedStamp(): string {
 }
 
 /** True when lib/ holds the jars and the compiled launcher for the current sources. */
-export function launcherBuilt(): boolean {
+function launcherBuilt(): boolean {
   const stamp = join(LAUNCHER_LIB_DIR, '.complete');
   return existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === expectedStamp();
 }

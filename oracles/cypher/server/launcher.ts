@@ -36,7 +36,7 @@ export interface LauncherOptions {
 const MAX_REAPER_LINES = 200;
 
 /** Flags Neo4j 5 needs on Java 17+ (from its own neo4j.conf). */
-export const JVM_FLAGS = [
+const JVM_FLAGS = [
   '--add-opens=java.base/java.nio=ALL-UNNAMED',
   '--add-opens=java.base/java.io=ALL-UNNAMED',
   '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED',
@@ -46,7 +46,7 @@ export const JVM_FLAGS = [
 ];
 
 /** The java executable to use, by the documented order. */
-export function javaExecutable(options: { java?: string; env?: NodeJS.ProcessEnv } = {}): string {
+function javaExecutable(options: { java?: string; env?: NodeJS.ProcessEnv } = {}): string {
   const env = options.env ?? process.env;
   if (options.java) return options.java;
   if (env.WITNESS_JAVA) return env.WITNESS_JAVA;
@@ -55,7 +55,7 @@ export function javaExecutable(options: { java?: string; env?: NodeJS.ProcessEnv
 }
 
 /** Checks that `java` runs and is version 17 or newer; returns the major version or throws why not. */
-export function checkJava(java: string): number {
+function checkJava(java: string): number {
   const run = spawnSync(java, ['-version'], { encoding: 'utf8', timeout: 30_000 });
   if (run.error) {
     const code = (run.error as NodeJS.ErrnoException).code;
