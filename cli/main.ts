@@ -10,7 +10,7 @@ import { latestRunId, newRunId, RunStore } from '../core/store.ts';
 import type { Dialect } from '../oracles/regex/ast.ts';
 import { checkRegex, checkRegexExitCode, formatCheckRegex } from './check-regex.ts';
 import { REGISTRARS } from './commands.ts';
-import { evaluateNlRx } from './eval-nlrx.ts';
+import { evaluateNlRx } from '../oracles/regex/evaluate.ts';
 import { nonNegativeInteger, positiveInteger, progressLine } from './options.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');

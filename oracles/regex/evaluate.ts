@@ -4,10 +4,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Dialect } from '../oracles/regex/ast.ts';
-import { compileCandidate, isVerdictError } from '../oracles/regex/candidate.ts';
-import { compileRegex, type CompiledRegex } from '../oracles/regex/compile.ts';
-import { compareLanguages } from '../oracles/regex/equivalence.ts';
+import type { Dialect } from './ast.ts';
+import { compileCandidate, isVerdictError } from './candidate.ts';
+import { compileRegex, type CompiledRegex } from './compile.ts';
+import { compareLanguages } from './equivalence.ts';
 
 export type ItemStatus = 'exact' | 'equivalent' | 'not-equivalent' | 'invalid-prediction' | 'invalid-gold' | 'undecided';
 
