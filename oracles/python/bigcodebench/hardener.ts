@@ -53,7 +53,7 @@ export function createBigCodeBenchHardener(runtime: BcbRuntime): Hardener<BcbPre
       if (oversizedProgram(candidate.source, runtime.maxProgramBytes)) return { probed: 0, disagreements: [] };
       let report: ProbeRunReport;
       try {
-        const calls = await derive(prepared, seed, maxProbes);
+        const calls = await derive(prepared, seed, Math.min(maxProbes, runtime.maxProbeCalls));
         if (calls.length === 0) return { probed: 0, disagreements: [] };
         report = await runtime.cachedProbe(prepared, candidate.source, calls);
         const disagreements = disagreeing(report)

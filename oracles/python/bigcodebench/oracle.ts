@@ -29,6 +29,9 @@ import { exceptionTypes, interpretRun, runPhase, testCases, type BcbRunReport } 
 
 export type { BcbPrepared, BigCodeBenchOptions } from './prepared.ts';
 
+/** Default cap on the derived calls of one hardening probe. */
+export const DEFAULT_MAX_PROBE_CALLS = 64;
+
 /** The original's per-task limit: max(limit, max(min, reference time)) + 1, in milliseconds. */
 export function timeLimitMs(timeLimitS: number, minTimeLimitS: number, referenceSeconds: number): number {
   return Math.ceil((Math.max(timeLimitS, Math.max(minTimeLimitS, referenceSeconds)) + 1) * 1000);
@@ -97,7 +100,8 @@ export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): Oracle<Bc
     return report;
   }
 
-  const runtime: BcbRuntime = { pool, calibrated, limitsFor, maxProgramBytes, cachedRun, cachedProbe, registry };
+  const maxProbeCalls = options.maxProbeCalls ?? DEFAULT_MAX_PROBE_CALLS;
+  const runtime: BcbRuntime = { pool, calibrated, limitsFor, maxProgramBytes, maxProbeCalls, cachedRun, cachedProbe, registry };
 
   /** The hardening cases of a check: each derived call passes when the candidate agrees with the reference on it. */
   async function extraCases(prepared: BcbPrepared, source: string, ran: BcbRunReport): Promise<{ cases: { id: string; pass: boolean }[]; witnesses: Witness[]; runMs: number }> {

@@ -18,6 +18,11 @@ export interface BigCodeBenchOptions {
   calibrated?: boolean;
   /** Largest candidate program run, UTF-8 bytes (default 16 MiB); a bigger one is `too-complex`. */
   maxProgramBytes?: number;
+  /**
+   * Most derived calls one hardening probe runs (default 64; never more than the hardening's
+   * maxProbes): each call runs the task's own code — files, subprocesses — three times.
+   */
+  maxProbeCalls?: number;
 }
 
 /** A call derived from the test module's own cases (hardening), added to the task as case `id`. */
@@ -46,6 +51,8 @@ export interface BcbRuntime {
   calibrated: boolean;
   limitsFor: (deadlineMs: number) => ResourceLimits;
   maxProgramBytes: number;
+  /** Most derived calls one probe runs. */
+  maxProbeCalls: number;
   /** The task's TestCases run on this candidate source (cached: runs are deterministic). */
   cachedRun: (prepared: BcbPrepared, source: string) => Promise<BcbRunReport>;
   /** Reference and candidate on these derived calls, judged (cached as well). */
