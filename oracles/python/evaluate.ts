@@ -2,7 +2,8 @@
  * Scoring a samples file the way the official evaluators do: every sample of every task is run in
  * the sandbox and judged; pass@k over tasks (unbiased estimator, official k values). Tasks whose
  * libraries are missing are listed apart ("environment missing <lib>"), as are broken tasks
- * (harness errors); neither counts as a model failure.
+ * (harness errors); neither counts as a model failure. Shared by both Python benchmarks on purpose:
+ * it scores any Oracle, and only the CLI (cli/eval-python.ts) knows which benchmark it reads.
  */
 import type { Oracle, PreparedTask } from '../../core/oracle.ts';
 import type { Candidate, LoadedTasks, Task, Verdict } from '../../core/types.ts';

@@ -8,12 +8,11 @@ import { describeEnvironment, formatModules } from '../environment.ts';
 import { runObservedPhase } from '../observe-phase.ts';
 import { explainException, refusalFailure, terminationFailure } from '../pool/outcome.ts';
 import { oversizedProgram } from '../program-size.ts';
-import type { WorkerPool } from '../pool/pool.ts';
-import type { ResourceLimits } from '../sandbox/limits.ts';
-import type { BcbPrepared } from './oracle.ts';
+import type { BcbPrepared, BcbRuntime } from './prepared.ts';
 import { programFor } from './program.ts';
 
-export function bigCodeBenchObserver(deps: { pool: () => WorkerPool; calibrated: boolean; limitsFor: (deadlineMs: number) => ResourceLimits; maxProgramBytes: number }): Observer<BcbPrepared> {
+/** The observer, given the oracle's runtime (pool, limits, calibration). */
+export function createBigCodeBenchObserver(deps: Pick<BcbRuntime, 'pool' | 'calibrated' | 'limitsFor' | 'maxProgramBytes'>): Observer<BcbPrepared> {
   return {
     async observe(prepared, candidate): Promise<Observation> {
       const oversized = oversizedProgram(candidate.source, deps.maxProgramBytes);

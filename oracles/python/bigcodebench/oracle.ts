@@ -4,48 +4,33 @@
  * sandbox with TZ=UTC and OMP_NUM_THREADS=1; each test method is one case. Time limit as the
  * original: max(timeLimitS, max(1 s, the reference's measured time)) + 1 s, with timeLimitS = 240 s
  * by default. Memory: the original's 30 GB address space does not fit a shared machine; the
- * default here is 4 GiB (`limits.addressSpaceBytes` changes it).
+ * default here is 4 GiB (`limits.addressSpaceBytes` changes it). Hardening (hardener.ts) probes
+ * calls derived from the test module's own literal calls; the cases it adds run beside the tests.
  */
-import type { Oracle, PreparedTask } from '../../../core/oracle.ts';
+import type { Oracle } from '../../../core/oracle.ts';
 import { TaskInputError } from '../../../core/oracle.ts';
 import type { Candidate, Task, Verdict, Witness } from '../../../core/types.ts';
 import { describeEnvironment, EnvironmentMissingError, missingModules } from '../environment.ts';
-import { extractPython, pythonAnswer } from '../extract.ts';
+import { extractPython } from '../extract.ts';
 import { workerFailure } from '../pool/outcome.ts';
-import type { PoolOptions, WorkerPool } from '../pool/pool.ts';
+import type { WorkerPool } from '../pool/pool.ts';
 import { acquirePool, type PoolLease } from '../pool/shared.ts';
 import { cpuSecondsFor, DEFAULT_LIMITS, type ResourceLimits } from '../sandbox/limits.ts';
 import { checkMaxProgramBytes, oversizedProgram } from '../program-size.ts';
-import { mutatePython } from '../sim/mutate.ts';
-import { bigCodeBenchObserver } from './observer.ts';
+import { probeRegistry } from '../probe-registry.ts';
+import { createBigCodeBenchHardener } from './hardener.ts';
+import { createBigCodeBenchObserver } from './observer.ts';
+import type { BcbPrepared, BcbRuntime, BigCodeBenchOptions } from './prepared.ts';
+import { actualOf, disagrees, interpretProbe, probePhases, witnessLabel, type ProbeRunReport } from './probe-run.ts';
 import { programFor } from './program.ts';
 import { bigCodeBenchRenderer } from './render.ts';
+import { createBigCodeBenchSimulator } from './simulator.ts';
 import { exceptionTypes, interpretRun, runPhase, testCases, type BcbRunReport } from './run.ts';
 
-export interface BigCodeBenchOptions {
-  pool?: WorkerPool;
-  sandbox?: PoolOptions;
-  /** The original's TIMEOUT_LIMIT (BIGCODEBENCH_TIMEOUT_PER_TASK), seconds; default 240. */
-  timeLimitS?: number;
-  /** The original's min_time_limit, seconds; default 1. */
-  minTimeLimitS?: number;
-  limits?: Partial<ResourceLimits>;
-  /** Prefix the code_prompt and a stub body (the official calibrated mode); default true. */
-  calibrated?: boolean;
-  /** Largest candidate program run, UTF-8 bytes (default 16 MiB); a bigger one is `too-complex`. */
-  maxProgramBytes?: number;
-}
+export type { BcbPrepared, BigCodeBenchOptions } from './prepared.ts';
 
-export interface BcbPrepared extends PreparedTask {
-  codePrompt: string;
-  completePrompt: string;
-  entryPoint: string;
-  libs: string[];
-  test: string;
-  /** The reference's measured suite time, seconds (the original's gt_time). */
-  referenceSeconds: number;
-  deadlineMs: number;
-}
+/** Default cap on the derived calls of one hardening probe. */
+export const DEFAULT_MAX_PROBE_CALLS = 64;
 
 /** The original's per-task limit: max(limit, max(min, reference time)) + 1, in milliseconds. */
 export function timeLimitMs(timeLimitS: number, minTimeLimitS: number, referenceSeconds: number): number {
@@ -68,6 +53,8 @@ export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): Oracle<Bc
   const baseLimits: ResourceLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const limitsFor = (deadlineMs: number): ResourceLimits => ({ ...baseLimits, cpuSeconds: options.limits?.cpuSeconds ?? cpuSecondsFor(deadlineMs) });
   const reports = new Map<string, Promise<BcbRunReport>>();
+  const probes = new Map<string, Promise<ProbeRunReport>>();
+  const registry = probeRegistry<string>();
 
   async function run(prepared: Pick<BcbPrepared, 'test' | 'deadlineMs'>, program: string): Promise<BcbRunReport> {
     const limits = limitsFor(prepared.deadlineMs);
@@ -94,11 +81,59 @@ export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): Oracle<Bc
     return report;
   }
 
+  async function probeRun(prepared: BcbPrepared, source: string, calls: readonly string[]): Promise<ProbeRunReport> {
+    const limits = limitsFor(prepared.deadlineMs);
+    const phases = probePhases(programFor(prepared.task.gold, prepared.codePrompt, calibrated), programFor(source, prepared.codePrompt, calibrated), calls, limits, prepared.deadlineMs);
+    return interpretProbe(await pool().run(phases), limits, prepared.deadlineMs);
+  }
+
+  /** Probe runs are deterministic too, and hardening, the extra cases and the sim ask about the same ones. */
+  function cachedProbe(prepared: BcbPrepared, source: string, calls: readonly string[]): Promise<ProbeRunReport> {
+    const key = JSON.stringify([prepared.task.benchmark, prepared.task.id, calls, source]);
+    let report = probes.get(key);
+    if (!report) {
+      report = probeRun(prepared, source, calls);
+      probes.set(key, report);
+      report.catch(() => probes.delete(key));
+      if (probes.size > 512) probes.delete(probes.keys().next().value as string);
+    }
+    return report;
+  }
+
+  const maxProbeCalls = options.maxProbeCalls ?? DEFAULT_MAX_PROBE_CALLS;
+  const runtime: BcbRuntime = { pool, calibrated, limitsFor, maxProgramBytes, maxProbeCalls, cachedRun, cachedProbe, registry };
+
+  /** The hardening cases of a check: each derived call passes when the candidate agrees with the reference on it. */
+  async function extraCases(prepared: BcbPrepared, source: string, ran: BcbRunReport): Promise<{ cases: { id: string; pass: boolean }[]; witnesses: Witness[]; runMs: number }> {
+    if (prepared.extra.length === 0) return { cases: [], witnesses: [], runMs: 0 };
+    if (ran.failure) return { cases: prepared.extra.map((e) => ({ id: e.id, pass: false })), witnesses: [], runMs: 0 };
+    let probe: ProbeRunReport;
+    try {
+      probe = await cachedProbe(prepared, source, prepared.extra.map((e) => e.spec));
+    } catch (error) {
+      const failure = workerFailure(error);
+      if (!failure) throw error;
+      probe = { outcomes: [], candidateFailure: { kind: failure.kind, message: failure.reason }, wallMs: 0 };
+    }
+    const witnesses: Witness[] = [];
+    const cases = prepared.extra.map((e, i) => {
+      const outcome = probe.outcomes[i] ?? { status: 'candidate-stopped' as const };
+      const pass = !disagrees(outcome);
+      if (!pass) {
+        witnesses.push({ kind: 'failing-input', label: witnessLabel(outcome), input: e.spec, expected: outcome.expected ?? '', actual: actualOf(outcome, probe.candidateFailure), size: e.spec.length, caseId: e.id });
+      }
+      return { id: e.id, pass };
+    });
+    return { cases, witnesses, runMs: probe.wallMs };
+  }
+
   async function check(prepared: BcbPrepared, candidate: Candidate): Promise<Verdict> {
     const started = performance.now();
     const oversized = oversizedProgram(candidate.source, maxProgramBytes);
     const report: BcbRunReport = oversized ? { tests: null, results: new Map(), failure: oversized, wallMs: 0 } : await cachedRun(prepared, candidate.source);
-    const cases = testCases(report, prepared.caseIds);
+    const extraIds = new Set(prepared.extra.map((e) => e.id));
+    const extra = await extraCases(prepared, candidate.source, report);
+    const cases = [...testCases(report, prepared.caseIds.filter((id) => !extraIds.has(id))), ...extra.cases];
     const witnesses: Witness[] = [];
     for (const id of prepared.caseIds) {
       const outcome = report.results.get(id);
@@ -113,13 +148,14 @@ export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): Oracle<Bc
         caseId: id,
       });
     }
+    witnesses.push(...extra.witnesses);
     const failed = cases.filter((c) => !c.pass).map((c) => c.id);
     return {
       pass: !report.failure && failed.length === 0,
       cases,
       witnesses,
       ...(report.failure ? { error: report.failure } : {}),
-      timings: { totalMs: performance.now() - started, runMs: report.wallMs },
+      timings: { totalMs: performance.now() - started, runMs: report.wallMs + extra.runMs },
       detail: { testsRun: report.results.size, failed, exceptionTypes: exceptionTypes(report), calibrated },
     };
   }
@@ -128,7 +164,8 @@ export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): Oracle<Bc
     name: 'bigcodebench',
     language: 'python',
     render: bigCodeBenchRenderer(),
-    observer: bigCodeBenchObserver({ pool, calibrated, limitsFor, maxProgramBytes }),
+    hardener: createBigCodeBenchHardener(runtime),
+    observer: createBigCodeBenchObserver(runtime),
     settings: () => ({ timeLimitS, minTimeLimitS, calibrated, addressSpaceBytes: baseLimits.addressSpaceBytes, fileSizeBytes: baseLimits.fileSizeBytes, maxProgramBytes, tz: 'UTC', ompNumThreads: 1 }),
     promptVariables: (task) => ({ code_prompt: String(task.context?.codePrompt ?? ''), entry_point: String(task.context?.entryPoint ?? 'task_func') }),
     async prepare(task: Task) {
@@ -168,21 +205,12 @@ export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): Oracle<Bc
         test,
         referenceSeconds,
         deadlineMs: timeLimitMs(timeLimitS, minTimeLimitS, referenceSeconds),
+        extra: [],
       };
     },
     extract: (reply) => extractPython(reply, 'last'),
     check,
-    simulator: {
-      mutate: (_prepared, program, rng) => mutatePython(program, rng)?.program ?? null,
-      answer: (_prepared, program) => pythonAnswer(program),
-      async agrees(prepared, candidate, witness) {
-        if (oversizedProgram(candidate.source, maxProgramBytes)) return false;
-        const report = await cachedRun(prepared, candidate.source);
-        if (report.failure || witness.caseId === undefined) return false;
-        const outcome = report.results.get(witness.caseId)?.outcome;
-        return outcome === 'pass' || outcome === 'skip';
-      },
-    },
+    simulator: createBigCodeBenchSimulator(runtime),
     dispose: async () => {
       await lease?.release();
       lease = undefined;

@@ -2,7 +2,8 @@
  * How BigCodeBench verdicts read in feedback messages. The failure summary (what error-only
  * feedback shows) names the exception types only — assertion messages, which carry the expected
  * values, are withheld, as HERO does; a witness (what diagnostic feedback shows) is a failing
- * test's name, its assertion message and the tail of its traceback.
+ * test's name, its assertion message and the tail of its traceback; a hardening witness is a
+ * derived call with what the reference returned and what the program did.
  */
 import type { FeedbackRenderer } from '../../../core/oracle.ts';
 import type { Verdict, VerdictError, Witness } from '../../../core/types.ts';
@@ -23,6 +24,7 @@ function exceptionTypes(verdict: Verdict): string {
 export function bigCodeBenchRenderer(): FeedbackRenderer {
   return {
     witness: (w: Witness) => {
+      if (w.kind === 'failing-input') return `${String(w.input)} should return ${String(w.expected)}, but your code ${w.label === 'wrong output' ? 'returned ' : ''}${String(w.actual)}`;
       const problem = w.actual as unknown as TestProblem;
       const head = `${String(w.input)} ${w.label === 'error' ? 'raised an error' : 'failed'}: ${problem.type}${problem.message ? `: ${problem.message}` : ''}`;
       return problem.traceback ? `${head}\n${problem.traceback.replace(/^/gm, '    ')}` : head;

@@ -7,15 +7,14 @@ import { describeEnvironment, formatModules, moduleForLibrary } from '../environ
 import { runObservedPhase } from '../observe-phase.ts';
 import { explainException, findEvent, refusalFailure, terminationFailure } from '../pool/outcome.ts';
 import { oversizedProgram } from '../program-size.ts';
-import type { WorkerPool } from '../pool/pool.ts';
-import type { DsPrepared } from './oracle.ts';
-import { type DsSettings } from './run.ts';
+import type { DsPrepared, DsRuntime } from './prepared.ts';
 
 /** How many of the first generated inputs `observe` runs. */
 export const OBSERVED_INPUTS = 3;
 
-export function dsCodeBenchObserver(deps: { pool: () => WorkerPool; settings: DsSettings }): Observer<DsPrepared> {
-  const { settings } = deps;
+/** The observer, given the oracle's runtime (pool and settings). */
+export function createDsCodeBenchObserver(runtime: Pick<DsRuntime, 'pool' | 'settings'>): Observer<DsPrepared> {
+  const { settings } = runtime;
   return {
     async observe(prepared, candidate): Promise<Observation> {
       const oversized = oversizedProgram(candidate.source, settings.maxProgramBytes);
@@ -29,7 +28,7 @@ export function dsCodeBenchObserver(deps: { pool: () => WorkerPool; settings: Ds
         forceRandomState: settings.forceRandomState,
         observe: OBSERVED_INPUTS,
       };
-      const run = await runObservedPhase(deps.pool(), { name: 'observe', kind: 'ds.run', payload, limits: settings.limits, deadlineMs: settings.candidateDeadlineMs, capture: true });
+      const run = await runObservedPhase(runtime.pool(), { name: 'observe', kind: 'ds.run', payload, limits: settings.limits, deadlineMs: settings.candidateDeadlineMs, capture: true });
       if ('failed' in run) return run.failed;
       const { result } = run;
       const lines: string[] = [];
@@ -59,7 +58,7 @@ export function dsCodeBenchObserver(deps: { pool: () => WorkerPool; settings: Ds
     async describe(prepared) {
       const module = moduleForLibrary(prepared.library);
       const names = ['numpy', 'pandas', ...(module && !['numpy', 'pandas'].includes(module) ? [module] : [])];
-      const environment = await describeEnvironment(deps.pool(), names);
+      const environment = await describeEnvironment(runtime.pool(), names);
       return [
         `Python ${environment.python}; ${formatModules(environment, names)}`,
         `Task library: ${prepared.library || 'standard library'}. The function called is the last top-level function of your code, ` +

@@ -4,48 +4,28 @@
  * pins it), and a type-aware comparator judges each case. 200 cases for fix/break counting;
  * witnesses are the first failing inputs (at most 2) with expected and actual values, truncated.
  * Runs in the Python sandbox (see sandbox/); hardening probes further inputs of the generator's
- * domain (hardening.ts); the observer runs a candidate on the first inputs without judging it.
+ * domain (hardener.ts); the observer runs a candidate on the first inputs without judging it.
  */
-import type { Oracle, PreparedTask } from '../../../core/oracle.ts';
+import type { Oracle } from '../../../core/oracle.ts';
 import { TaskInputError } from '../../../core/oracle.ts';
 import type { Candidate, JsonObject, Task, Verdict, Witness } from '../../../core/types.ts';
 import { describeEnvironment, EnvironmentMissingError, missingModules, moduleForLibrary } from '../environment.ts';
-import { extractPython, pythonAnswer } from '../extract.ts';
+import { extractPython } from '../extract.ts';
 import { acquirePool, type PoolLease } from '../pool/shared.ts';
-import type { PoolOptions, WorkerPool } from '../pool/pool.ts';
+import type { WorkerPool } from '../pool/pool.ts';
 import { workerFailure } from '../pool/outcome.ts';
 import { checkMaxProgramBytes, oversizedProgram } from '../program-size.ts';
 import { cpuSecondsFor, DEFAULT_LIMITS, MIB, type ResourceLimits } from '../sandbox/limits.ts';
-import { mutatePython } from '../sim/mutate.ts';
+import { probeRegistry } from '../probe-registry.ts';
 import type { ArgumentsSchema } from './arbitrary.ts';
-import { dsCodeBenchHardener, probeRegistry } from './hardening.ts';
-import { dsCodeBenchObserver } from './observer.ts';
+import { createDsCodeBenchHardener } from './hardener.ts';
+import { createDsCodeBenchObserver } from './observer.ts';
+import type { DsCodeBenchOptions, DsPrepared, DsRuntime } from './prepared.ts';
 import { dsCodeBenchRenderer } from './render.ts';
-import { checkPhases, interpretCheck, judgeWitness, scoreCases, verdictError, type ComparatorOptions, type DsProgram, type DsRunReport, type DsSettings, type ProbeSpec } from './run.ts';
+import { createDsCodeBenchSimulator } from './simulator.ts';
+import { checkPhases, interpretCheck, judgeWitness, scoreCases, verdictError, type DsRunReport, type DsSettings, type ProbeSpec } from './run.ts';
 
-export interface DsCodeBenchOptions {
-  /** A pool to use; default: a shared pool for `sandbox`. */
-  pool?: WorkerPool;
-  sandbox?: PoolOptions;
-  /** Seed of the input generator and of every RNG (default 42, the original's). */
-  seed?: number;
-  /** Generated inputs per task (default 200). */
-  cases?: number;
-  /** Wall-clock limit of a candidate's run over all inputs (default 200 s, the original's alarm). */
-  candidateDeadlineMs?: number;
-  /** Limit of the reference's run (the original sets none; default 600 s). */
-  referenceDeadlineMs?: number;
-  limits?: Partial<ResourceLimits>;
-  comparator?: Partial<ComparatorOptions>;
-  /** Count only the cases that raised as failed; default false: as the original, any exception fails every case. */
-  isolateCaseExceptions?: boolean;
-  /** Pin random_state on scikit-learn calls as the original does (default true). */
-  forceRandomState?: boolean;
-  /** Cap on the pickled outputs of one run, bytes (default 32 MiB); beyond it the run is `too-large`. */
-  maxResultBytes?: number;
-  /** Largest candidate program run, UTF-8 bytes (default 16 MiB); a bigger one is `too-complex`. */
-  maxProgramBytes?: number;
-}
+export type { DsCodeBenchOptions, DsPrepared } from './prepared.ts';
 
 /** Default cap on the pickled outputs of one DSCodeBench run. */
 export const DEFAULT_MAX_RESULT_BYTES = 32 * MIB;
@@ -59,20 +39,6 @@ export function dsLimits(base: ResourceLimits, explicit: Partial<ResourceLimits>
     throw new Error(`limits.fileSizeBytes (${explicit.fileSizeBytes}) must be at least maxResultBytes + 4 MiB (${needed}) so that the results file fits`);
   }
   return { ...base, fileSizeBytes: explicit?.fileSizeBytes ?? Math.max(base.fileSizeBytes, needed) };
-}
-
-export interface ExtraCase {
-  id: string;
-  spec: ProbeSpec;
-}
-
-export interface DsPrepared extends PreparedTask {
-  reference: DsProgram;
-  /** Inputs of the seeded cases as the reference saw them (repr, truncated). */
-  library: string;
-  entry: string;
-  schema: ArgumentsSchema | null;
-  extra: ExtraCase[];
 }
 
 export function baseCaseIds(count: number): string[] {
@@ -101,7 +67,7 @@ export function dsCodeBenchOracle(options: DsCodeBenchOptions = {}): Oracle<DsPr
     maxProgramBytes: checkMaxProgramBytes(options.maxProgramBytes),
   };
   const render = dsCodeBenchRenderer();
-  const registry = probeRegistry();
+  const registry = probeRegistry<ProbeSpec>();
   const reports = new Map<string, Promise<DsRunReport>>();
 
   async function run(prepared: DsPrepared, code: string, extra: readonly ProbeSpec[], describeDomain = false): Promise<DsRunReport> {
@@ -135,6 +101,8 @@ export function dsCodeBenchOracle(options: DsCodeBenchOptions = {}): Oracle<DsPr
     }
     return report;
   }
+
+  const runtime: DsRuntime = { pool, settings, registry, cachedRun };
 
   async function check(prepared: DsPrepared, candidate: Candidate): Promise<Verdict> {
     const started = performance.now();
@@ -172,8 +140,8 @@ export function dsCodeBenchOracle(options: DsCodeBenchOptions = {}): Oracle<DsPr
     name: 'dscodebench',
     language: 'python',
     render,
-    hardener: dsCodeBenchHardener({ pool, settings, registry }),
-    observer: dsCodeBenchObserver({ pool, settings }),
+    hardener: createDsCodeBenchHardener(runtime),
+    observer: createDsCodeBenchObserver(runtime),
     settings: () => ({
       seed: settings.seed,
       cases: settings.cases,
@@ -219,23 +187,7 @@ export function dsCodeBenchOracle(options: DsCodeBenchOptions = {}): Oracle<DsPr
     },
     extract: (reply) => extractPython(reply, 'first'),
     check,
-    simulator: {
-      mutate(_prepared, program, rng) {
-        return mutatePython(program, rng)?.program ?? null;
-      },
-      answer: (_prepared, program) => pythonAnswer(program),
-      async agrees(prepared, candidate, witness) {
-        // Per case, as the witness describes one input: an exception elsewhere does not count here.
-        const id = witness.caseId;
-        if (id === undefined || oversizedProgram(candidate.source, settings.maxProgramBytes)) return false;
-        const known = prepared.caseIds.includes(id);
-        const target = known ? prepared : registry.extendWith(prepared, [witness]);
-        if (!known && target.extra.length === prepared.extra.length) return false;
-        const index = target.caseIds.indexOf(known ? id : (target.caseIds.at(-1) as string));
-        const report = await cachedRun(target, candidate.source);
-        return !report.candidateFailure && report.judge?.pass[index] === true;
-      },
-    },
+    simulator: createDsCodeBenchSimulator(runtime),
     dispose: async () => {
       await lease?.release();
       lease = undefined;

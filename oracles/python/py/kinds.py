@@ -11,6 +11,9 @@ HANDLERS = {
     'ds.compare': 'ds_compare',
     'bcb.run': 'bcb_run',
     'bcb.observe': 'bcb_observe',
+    'bcb.derive': 'bcb_derive',
+    'bcb.probe': 'bcb_probe',
+    'bcb.judge': 'bcb_judge',
 }
 
 

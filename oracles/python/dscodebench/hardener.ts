@@ -10,46 +10,13 @@ import { createHash } from 'node:crypto';
 import type { Hardener, ProbeReport } from '../../../core/oracle.ts';
 import type { Witness } from '../../../core/types.ts';
 import { workerFailure } from '../pool/outcome.ts';
-import type { WorkerPool } from '../pool/pool.ts';
 import { sampleInputs } from './arbitrary.ts';
-import type { DsPrepared } from './oracle.ts';
-import { checkPhases, interpretCheck, judgeWitness, type DsSettings, type InputsMode, type ProbeSpec } from './run.ts';
+import type { DsPrepared, DsRuntime } from './prepared.ts';
+import { checkPhases, interpretCheck, judgeWitness, type InputsMode, type ProbeSpec } from './run.ts';
 
-/** Remembers what input each probe witness stands for, so `extend` can add it as a case. */
-export function probeRegistry() {
-  const specs = new Map<string, ProbeSpec>();
-  return {
-    register(spec: ProbeSpec): string {
-      const id = `p-${createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 12)}`;
-      specs.set(id, spec);
-      return id;
-    },
-    spec(id: string): ProbeSpec | undefined {
-      return specs.get(id);
-    },
-    /** The task with these probe witnesses added as cases h01, h02, … (unknown ones are skipped). */
-    extendWith(prepared: DsPrepared, witnesses: readonly Witness[]): DsPrepared {
-      const extra = [...prepared.extra];
-      for (const w of witnesses) {
-        const spec = w.caseId ? specs.get(w.caseId) : undefined;
-        if (!spec || extra.some((e) => JSON.stringify(e.spec) === JSON.stringify(spec))) continue;
-        extra.push({ id: `h${String(extra.length + 1).padStart(2, '0')}`, spec });
-      }
-      return { ...prepared, extra, caseIds: [...prepared.caseIds.filter((id) => !id.startsWith('h')), ...extra.map((e) => e.id)] };
-    },
-  };
-}
-
-export type ProbeRegistry = ReturnType<typeof probeRegistry>;
-
-interface HardenerDeps {
-  pool: () => WorkerPool;
-  settings: DsSettings;
-  registry: ProbeRegistry;
-}
-
-export function dsCodeBenchHardener(deps: HardenerDeps): Hardener<DsPrepared> {
-  const { settings, registry } = deps;
+/** Hardening for DSCodeBench, given the oracle's runtime (pool, settings, probe registry). */
+export function createDsCodeBenchHardener(runtime: DsRuntime): Hardener<DsPrepared> {
+  const { settings, registry } = runtime;
   // Probing is deterministic for (task, program, inputs), and episodes of one task share their
   // hardening seed across strategies: each distinct probe batch runs once.
   const batches = new Map<string, Promise<{ probed: number; disagreements: Witness[] }>>();
@@ -70,7 +37,7 @@ export function dsCodeBenchHardener(deps: HardenerDeps): Hardener<DsPrepared> {
     const phases = checkPhases(code, prepared.reference, inputs, [], settings, { maxWitnesses: 16 });
     let report;
     try {
-      report = interpretCheck(await deps.pool().run(phases), settings);
+      report = interpretCheck(await runtime.pool().run(phases), settings);
     } catch (error) {
       if (workerFailure(error)) return { probed: 0, disagreements: [] };
       throw error;
