@@ -13,6 +13,7 @@ import type { Oracle, PreparedTask } from './oracle.ts';
 import { renderPrompt, type PromptTemplate } from './prompt.ts';
 import { deriveSeed } from './random.ts';
 import type { Strategy } from './strategy.ts';
+import { DEFAULT_TOKENIZER } from './tokenizers.ts';
 import {
   TRAJECTORY_SCHEMA,
   TRAJECTORY_SCHEMA_VERSION,
@@ -150,7 +151,7 @@ function assembleTrajectory<P extends PreparedTask>(
     seed,
     promptHash: setup.prompt.hash,
     promptFile: setup.prompt.file,
-    oracle: { name: setup.oracle.name, settings: setup.oracle.settings() },
+    oracle: { name: setup.oracle.name, settings: setup.oracle.settings(), tokenizer: setup.oracle.tokenizer ?? DEFAULT_TOKENIZER },
     budget: setup.budget,
     caseIds: setup.prepared.caseIds,
     turns,

@@ -154,6 +154,7 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
   return {
     name: 'regex',
     language: 'regex',
+    tokenizer: 'regex',
     render,
     hardener,
     observer,
