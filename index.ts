@@ -7,11 +7,21 @@ export { createModel } from './core/models/create.ts';
 export { createSimModel } from './core/models/sim.ts';
 export type { ChatModel, ChatRequest, ChatReply } from './core/models/model.ts';
 export { TaskInputError, type Oracle, type PreparedTask, type FeedbackRenderer, type Hardener } from './core/oracle.ts';
-export type { Strategy, StrategyContext } from './core/strategy.ts';
+export type { Strategy, FeedbackStrategy, RefiningStrategy, StrategyContext } from './core/strategy.ts';
+export type { RefinementSession } from './core/refinement.ts';
 export { selectWitnesses, failingCount } from './core/strategy.ts';
 export * from './core/types.ts';
 export { Rng, deriveSeed } from './core/random.ts';
-export { STRATEGIES, STRATEGY_NAMES, pickStrategies } from './strategies/index.ts';
+export {
+  STRATEGIES,
+  STRATEGY_NAMES,
+  REFINING_STRATEGIES,
+  REFINING_STRATEGY_NAMES,
+  ALL_STRATEGY_NAMES,
+  pickStrategies,
+  buildStrategies,
+  type StrategyInputs,
+} from './strategies/index.ts';
 export { regexOracle, type RegexOracleOptions } from './oracles/regex/oracle.ts';
 export { loadNlRx, findNlRxTurk } from './oracles/regex/loader.ts';
 export { sqlOracle, type SqlOracleOptions, type SqlPrepared } from './oracles/sql/oracle.ts';

@@ -19,7 +19,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['{core,oracles,strategies,reports,suites,cli}/**/*.test.ts'],
+          include: ['{core,oracles,strategies,optimizers,reports,suites,cli}/**/*.test.ts'],
           execArgv,
           testTimeout: 30_000,
         },

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestModelServer, type RecordedRequest, type TestModelServer } from '../core/models/test-server.ts';
 import { printEcmascript } from '../oracles/regex/ast.ts';
 import { parseBrics } from '../oracles/regex/brics.ts';
-import type { HeroResult } from '../strategies/hero/optimize.ts';
+import type { HeroResult } from '../optimizers/hero/optimize.ts';
 import { drawPools } from '../strategies/hero/pools.ts';
 import { birdSpec } from '../suites/registry.ts';
 

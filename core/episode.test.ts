@@ -189,6 +189,15 @@ describe('the sim model in an episode', () => {
     }
   });
 
+  it("records the oracle's tokenizer in the trajectory, the code tokenizer when the oracle names none", async () => {
+    const prepared = await oracle.prepare(dogTask);
+    const setup = { runId: 'run-test', prepared, strategy: pickStrategies('zero-shot')[0]!, prompt, budget: 1, trial: 0, seed: 1, hardening: null };
+    const named = await runEpisode({ ...setup, oracle, model: createSimModel({ seed: 1 }) });
+    expect(named.oracle.tokenizer).toBe('regex');
+    const unnamed = await runEpisode({ ...setup, oracle: { ...oracle, tokenizer: undefined }, model: createSimModel({ seed: 1 }) });
+    expect(unnamed.oracle).toEqual({ name: 'regex', settings: oracle.settings(), tokenizer: 'code' });
+  });
+
   it('refuses to answer outside an episode', async () => {
     await expect(createSimModel({ seed: 1 }).complete({ messages: [{ role: 'user', content: 'hi' }], trial: 0 })).rejects.toThrow(/only answers inside a Witness episode/);
   });

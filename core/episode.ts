@@ -12,10 +12,12 @@ import type { ChatModel } from './models/model.ts';
 import type { Oracle, PreparedTask } from './oracle.ts';
 import { renderPrompt, type PromptTemplate } from './prompt.ts';
 import { deriveSeed } from './random.ts';
-import type { Strategy } from './strategy.ts';
+import type { FeedbackStrategy, RefiningStrategy, Strategy } from './strategy.ts';
+import { DEFAULT_TOKENIZER } from './tokenizers.ts';
 import {
   TRAJECTORY_SCHEMA,
   TRAJECTORY_SCHEMA_VERSION,
+  type ChatMessage,
   type HardeningRecord,
   type JsonObject,
   type Outcome,
@@ -56,64 +58,106 @@ export function promptVariables(oracle: Pick<Oracle, 'promptVariables'>, task: P
 
 /** Runs one episode and returns its trajectory. Throws only for harness errors. */
 export async function runEpisode<P extends PreparedTask>(setup: EpisodeSetup<P>): Promise<Trajectory> {
-  const { oracle, prepared, strategy, budget } = setup;
+  const { oracle, prepared, strategy } = setup;
   const task = prepared.task;
   const startedAt = new Date();
   const episodeSeed = deriveSeed(setup.seed, task.benchmark, task.id, strategy.name, setup.trial);
   const view = publicView(task);
   const prompt = strategy.prompt ?? setup.prompt;
-  const initial = renderPrompt(prompt, promptVariables(oracle, view));
-  // The sim's seed is the same for every strategy of a (task, trial), so first answers coincide
-  // across strategies, as they would for a real model given the same seed prompt.
-  const simSeed = deriveSeed(setup.seed, task.benchmark, task.id, setup.trial);
-  let conversation: Conversation<P>;
-  let solvedAtTurn: number | null = null;
-  let refinementLog: JsonObject[] | undefined;
-  if (strategy.refine) {
-    const refined = await runRefinement({ oracle, prepared, view, model: setup.model, strategy: strategy.name, trial: setup.trial, seed: simSeed, messages: initial, refine: (session) => strategy.refine!(session) });
-    ({ conversation, solvedAtTurn } = refined);
-    refinementLog = refined.log;
-  } else {
-    conversation = new Conversation({ model: setup.model, oracle, prepared, strategy: strategy.name, trial: setup.trial, seed: simSeed }, initial);
-    const turnsAllowed = Math.max(1, Math.min(budget, strategy.turns(budget)));
-    for (let t = 1; t <= turnsAllowed; t++) {
-      const turn = await conversation.takeTurn('solve', prepared);
-      if (turn.verdict.pass) {
-        solvedAtTurn = turn.index;
-        break;
-      }
-      if (conversation.modelError || t === turnsAllowed) break;
-      const feedback = strategy.feedback(turn.verdict, { task: view, render: oracle.render, turn: turn.index, phase: 'solve' });
-      if (!feedback) break;
-      conversation.giveFeedback(turn, feedback);
-    }
+  const start: SolveStart = {
+    view,
+    messages: renderPrompt(prompt, promptVariables(oracle, view)),
+    // The sim's seed is the same for every strategy of a (task, trial), so first answers coincide
+    // across strategies, as they would for a real model given the same seed prompt.
+    simSeed: deriveSeed(setup.seed, task.benchmark, task.id, setup.trial),
+  };
+  let solved: SolvePhase<P>;
+  switch (strategy.kind) {
+    case 'feedback':
+      solved = await feedbackLoop(setup, strategy, start);
+      break;
+    case 'refining':
+      solved = await refinementEpisode(setup, strategy, start);
+      break;
   }
+  const { conversation, solvedAtTurn, solvedTurn } = solved;
 
   let hardening: HardeningRecord | undefined;
-  // A refiner's final program is what counts (later revisions may differ from the first passing one).
-  const solvedTurn =
-    solvedAtTurn === null ? undefined : strategy.refine ? conversation.turns.filter((t) => t.phase === 'solve').at(-1) : conversation.turns[solvedAtTurn - 1];
   if (solvedTurn?.candidate && setup.hardening && oracle.hardener) {
     hardening = await hardenSolution({
       oracle,
       hardener: oracle.hardener,
       prepared,
       candidate: solvedTurn.candidate,
-      strategy,
+      strategy: solved.repairs,
       conversation,
       task: view,
       options: setup.hardening,
       seed: deriveSeed(setup.seed, task.benchmark, task.id, setup.trial, 'hardening'),
     });
   }
-
   const outcome: Outcome = {
     status: solvedAtTurn !== null ? 'solved' : conversation.modelError ? 'model-error' : 'unsolved',
     solvedAtTurn,
     ...(hardening ? { hardening } : {}),
   };
   const trajectory = assembleTrajectory({ ...setup, prompt }, conversation.turns, outcome, episodeSeed, startedAt);
-  return refinementLog ? { ...trajectory, refinement: { log: refinementLog } } : trajectory;
+  return solved.refinementLog ? { ...trajectory, refinement: { log: solved.refinementLog } } : trajectory;
+}
+
+/** What both kinds of solve phase start from. */
+interface SolveStart {
+  view: PublicTask;
+  /** The rendered prompt of turn 1. */
+  messages: ChatMessage[];
+  simSeed: number;
+}
+
+/** How the solve phase ended. */
+interface SolvePhase<P extends PreparedTask> {
+  conversation: Conversation<P>;
+  solvedAtTurn: number | null;
+  /** The turn whose program counts (and hardening starts from), when solved. */
+  solvedTurn: Turn | undefined;
+  /** The strategy whose feedback the hardening repairs get, if any. */
+  repairs: FeedbackStrategy | null;
+  refinementLog?: JsonObject[];
+}
+
+/** The feedback loop: turns until a pass, the budget, a model error or a strategy that gives no feedback. */
+async function feedbackLoop<P extends PreparedTask>(setup: EpisodeSetup<P>, strategy: FeedbackStrategy, start: SolveStart): Promise<SolvePhase<P>> {
+  const { oracle, prepared, budget } = setup;
+  const conversation = new Conversation({ model: setup.model, oracle, prepared, strategy: strategy.name, trial: setup.trial, seed: start.simSeed }, start.messages);
+  const turnsAllowed = Math.max(1, Math.min(budget, strategy.turns(budget)));
+  for (let t = 1; t <= turnsAllowed; t++) {
+    const turn = await conversation.takeTurn('solve', prepared);
+    if (turn.verdict.pass) return { conversation, solvedAtTurn: turn.index, solvedTurn: turn, repairs: strategy };
+    if (conversation.modelError || t === turnsAllowed) break;
+    const feedback = strategy.feedback(turn.verdict, { task: start.view, render: oracle.render, turn: turn.index, phase: 'solve' });
+    if (!feedback) break;
+    conversation.giveFeedback(turn, feedback);
+  }
+  return { conversation, solvedAtTurn: null, solvedTurn: undefined, repairs: strategy };
+}
+
+/** Test-time refinement: the strategy works through a refinement session. */
+async function refinementEpisode<P extends PreparedTask>(setup: EpisodeSetup<P>, strategy: RefiningStrategy, start: SolveStart): Promise<SolvePhase<P>> {
+  const { oracle, prepared } = setup;
+  const refined = await runRefinement({
+    oracle,
+    prepared,
+    view: start.view,
+    model: setup.model,
+    strategy: strategy.name,
+    trial: setup.trial,
+    seed: start.simSeed,
+    messages: start.messages,
+    refine: (session) => strategy.refine(session),
+  });
+  const { conversation, solvedAtTurn } = refined;
+  // A refiner's final program is what counts (later revisions may differ from the first passing one).
+  const solvedTurn = solvedAtTurn === null ? undefined : conversation.turns.filter((t) => t.phase === 'solve').at(-1);
+  return { conversation, solvedAtTurn, solvedTurn, repairs: null, refinementLog: refined.log };
 }
 
 /** A trajectory for an episode that could not run (broken task input, oracle failure). */
@@ -150,7 +194,7 @@ function assembleTrajectory<P extends PreparedTask>(
     seed,
     promptHash: setup.prompt.hash,
     promptFile: setup.prompt.file,
-    oracle: { name: setup.oracle.name, settings: setup.oracle.settings() },
+    oracle: { name: setup.oracle.name, settings: setup.oracle.settings(), tokenizer: setup.oracle.tokenizer ?? DEFAULT_TOKENIZER },
     budget: setup.budget,
     caseIds: setup.prepared.caseIds,
     turns,

@@ -12,7 +12,7 @@
 import type { Conversation } from './conversation.ts';
 import type { Hardener, Oracle, PreparedTask } from './oracle.ts';
 import { Rng } from './random.ts';
-import type { Strategy } from './strategy.ts';
+import type { FeedbackStrategy } from './strategy.ts';
 import type { Candidate, HardeningRecord, PublicTask, Witness } from './types.ts';
 
 export interface HardeningOptions {
@@ -31,7 +31,8 @@ export interface HardeningInput<P extends PreparedTask> {
   hardener: Hardener<P>;
   prepared: P;
   candidate: Candidate;
-  strategy: Strategy;
+  /** Whose feedback the repair attempts get; null (a refining strategy) makes no repair attempt. */
+  strategy: FeedbackStrategy | null;
   conversation: Conversation<P>;
   task: PublicTask;
   options: HardeningOptions;
@@ -58,9 +59,10 @@ export async function hardenSolution<P extends PreparedTask>(input: HardeningInp
     added.push(...found);
     current = hardener.extend(current, found);
     const verdict = await oracle.check(current, candidate);
-    const feedback = verdict.pass
-      ? null
-      : strategy.feedback(verdict, { task: input.task, render: oracle.render, turn: conversation.turns.length, phase: 'hardening' });
+    const feedback =
+      verdict.pass || !strategy
+        ? null
+        : strategy.feedback(verdict, { task: input.task, render: oracle.render, turn: conversation.turns.length, phase: 'hardening' });
     if (!feedback) {
       hardened = verdict.pass;
       break;

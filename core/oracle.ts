@@ -4,6 +4,7 @@
  * sim model, and probe apparent successes for hardening.
  */
 import type { Rng } from './random.ts';
+import type { TokenizerName } from './tokenizers.ts';
 import type { Candidate, JsonObject, PublicTask, Task, Verdict, VerdictError, Witness } from './types.ts';
 
 /** A task after the oracle has done its one-time work (generated cases, gold results). */
@@ -112,6 +113,8 @@ export interface Oracle<P extends PreparedTask = PreparedTask> {
   readonly language: string;
   /** Settings recorded in every trajectory (dialect, comparison mode, timeouts). */
   settings(): JsonObject;
+  /** How structural stability splits this oracle's programs into tokens (default 'code'); recorded in every trajectory. */
+  readonly tokenizer?: TokenizerName;
   /** Variables the seed prompt template may use besides the task's own fields. */
   promptVariables(task: PublicTask): Record<string, string>;
   /** One-time work per task. Throws a TaskInputError for broken input. */

@@ -1,4 +1,4 @@
-/** The strategy contract: how much of a verdict the model is told before its next attempt. */
+/** The strategy contract: how much of a verdict the model is told before its next attempt, or how it refines a program without one. */
 import type { FeedbackRenderer } from './oracle.ts';
 import type { PromptTemplate } from './prompt.ts';
 import type { RefinementSession } from './refinement.ts';
@@ -12,22 +12,39 @@ export interface StrategyContext {
   phase: 'solve' | 'hardening';
 }
 
-export interface Strategy {
+/** What every strategy has: a name, and how the suite runs its episodes. */
+interface StrategyBase {
   readonly name: string;
-  /** Solve-phase turns this strategy uses within a budget (zero-shot: always 1). */
-  turns(budget: number): number;
-  /** Feedback on a failed verdict, or null when the strategy gives none (the episode then stops). */
-  feedback(verdict: Verdict, context: StrategyContext): Feedback | null;
-  /**
-   * Test-time refinement (HERO-T and its baselines): when present, the episode hands control to it
-   * instead of the feedback loop. It never sees a verdict (see core/refinement.ts).
-   */
-  refine?(session: RefinementSession): Promise<void>;
   /** Run this strategy's episodes one at a time in task order (a memory shared across instances). */
   readonly sequential?: boolean;
   /** A prompt to use instead of the suite's seed prompt (e.g. HERO-O's learned prompt). */
   readonly prompt?: PromptTemplate;
 }
+
+/**
+ * A feedback strategy (the A-CEGIS grid): the episode loops over turns, and after each failed
+ * verdict the strategy decides how much of it the model is told. Its feedback also drives the
+ * repair attempts of hardening.
+ */
+export interface FeedbackStrategy extends StrategyBase {
+  readonly kind: 'feedback';
+  /** Solve-phase turns this strategy uses within a budget (zero-shot: always 1). */
+  turns(budget: number): number;
+  /** Feedback on a failed verdict, or null when the strategy gives none (the episode then stops). */
+  feedback(verdict: Verdict, context: StrategyContext): Feedback | null;
+}
+
+/**
+ * A refining strategy (HERO-T and its baselines): the episode hands control to `refine`, which
+ * never sees a verdict (see core/refinement.ts). It makes no hardening repairs.
+ */
+export interface RefiningStrategy extends StrategyBase {
+  readonly kind: 'refining';
+  refine(session: RefinementSession): Promise<void>;
+}
+
+/** How an episode is run: a feedback loop, or test-time refinement. */
+export type Strategy = FeedbackStrategy | RefiningStrategy;
 
 /**
  * Witnesses to disclose: at most `perKind` of each kind and `total` overall, shortest first, kinds

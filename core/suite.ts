@@ -36,7 +36,7 @@ export interface BenchmarkDefinition<P extends PreparedTask> {
   name: string;
   tasks: TaskInput[] | LoadedTasks;
   oracle: Oracle<P>;
-  /** The strategies to compare (see `strategies/index.ts`: `pickStrategies('zero-shot', 'diagnostic')`). */
+  /** The strategies to compare (see `strategies/index.ts`: `pickStrategies('zero-shot', 'diagnostic')`, or `buildStrategies(inputs)` for all). */
   strategies: readonly Strategy[];
   /** Path of the seed prompt template (relative to the working directory), or a loaded template. */
   prompt: string | PromptTemplate;

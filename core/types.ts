@@ -4,6 +4,8 @@
  * reporter and the run store) and versioned by TRAJECTORY_SCHEMA_VERSION.
  */
 
+import type { TokenizerName } from './tokenizers.ts';
+
 export const TRAJECTORY_SCHEMA = 'witness.trajectory';
 export const TRAJECTORY_SCHEMA_VERSION = 1;
 
@@ -202,6 +204,14 @@ export interface ModelInfo {
   seed?: number;
 }
 
+/** The oracle as a trajectory records it. */
+export interface OracleInfo {
+  name: string;
+  settings: JsonObject;
+  /** The tokenizer structural stability uses for its programs; absent in files written before it was recorded. */
+  tokenizer?: TokenizerName;
+}
+
 /** The one serialized artifact: everything the reporter, leaderboards and gates read. */
 export interface Trajectory {
   schema: typeof TRAJECTORY_SCHEMA;
@@ -216,7 +226,7 @@ export interface Trajectory {
   /** sha256 of the seed prompt template the run used (first 16 hex digits). */
   promptHash: string;
   promptFile?: string;
-  oracle: { name: string; settings: JsonObject };
+  oracle: OracleInfo;
   /** Solve-phase turn budget. */
   budget: number;
   /** Stable list of case ids for fix/break counting. */

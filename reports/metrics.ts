@@ -13,7 +13,7 @@
  */
 import type { CaseResult, Trajectory, Turn } from '../core/types.ts';
 import { editDistance } from './edit-distance.ts';
-import { tokenizeProgram } from './tokenize.ts';
+import { recordedTokenizer, tokenizeProgram, type TokenizerName } from '../core/tokenizers.ts';
 
 export interface FixBreak {
   fixes: number;
@@ -133,11 +133,11 @@ export function fixesAndBreaks(t: Trajectory): FixBreak {
 
 /**
  * S = 1 − editDistance(tokens_a, tokens_b) / max(|tokens_a|, |tokens_b|, 1), with tokens from
- * `tokenizeProgram(oracleName, ·)` and token-level Levenshtein distance. 1 = identical.
+ * `tokenizeProgram(tokenizer, ·)` and token-level Levenshtein distance. 1 = identical.
  */
-export function pairStability(oracleName: string, a: string, b: string): number {
-  const ta = tokenizeProgram(oracleName, a);
-  const tb = tokenizeProgram(oracleName, b);
+export function pairStability(tokenizer: TokenizerName, a: string, b: string): number {
+  const ta = tokenizeProgram(tokenizer, a);
+  const tb = tokenizeProgram(tokenizer, b);
   return 1 - editDistance(ta, tb) / Math.max(ta.length, tb.length, 1);
 }
 
@@ -147,13 +147,14 @@ export function pairStability(oracleName: string, a: string, b: string): number 
  */
 export function trajectoryStability(t: Trajectory): number | null {
   const turns = solveTurns(t);
+  const tokenizer = recordedTokenizer(t.oracle);
   let sum = 0;
   let pairs = 0;
   for (let i = 1; i < turns.length; i++) {
     const a = (turns[i - 1] as Turn).candidate;
     const b = (turns[i] as Turn).candidate;
     if (a === null || b === null) continue;
-    sum += pairStability(t.oracle.name, a.source, b.source);
+    sum += pairStability(tokenizer, a.source, b.source);
     pairs++;
   }
   return pairs === 0 ? null : sum / pairs;

@@ -12,6 +12,7 @@ import { buildReport } from './report-data.ts';
 import { buildResults } from './results-file.ts';
 import { groupSpend, trajectorySpend } from './spend.ts';
 import { sectionsOf, summarize } from './summary.ts';
+import { trajectoryProblem } from './validate.ts';
 
 const solvedAt = (tau: number, taskId: string, over: Partial<TrajectorySpec> = {}) =>
   makeTrajectory({ taskId, ...over, turns: [...Array.from({ length: tau - 1 }, () => ({ source: 'x', pass: [] as string[] })), { source: 'ok', pass: CASES }] });
@@ -140,6 +141,16 @@ describe('report data and the published JSON Schemas', () => {
     const gate = evaluateGate(input, input, { metric: 'pass1', noiseBand: 0.02, alpha: 0.05, by: 'benchmark' });
     const { report } = buildReport(trajectories, { gate, notes: ['a note'], sources: ['x.json'] });
     expect(schemaErrors('witness.report', JSON.parse(JSON.stringify(report)))).toEqual([]);
+  });
+
+  it('accepts the named tokenizers in a trajectory\'s oracle info and rejects others', () => {
+    const results = JSON.parse(JSON.stringify(buildResults(summarize(trajectories), trajectories)));
+    results.trajectories[0].oracle.tokenizer = 'regex';
+    results.trajectories[1].oracle.tokenizer = 'code';
+    expect(schemaErrors('witness.results', results)).toEqual([]);
+    results.trajectories[0].oracle.tokenizer = 'words';
+    expect(schemaErrors('witness.results', results)).toEqual(['/trajectories/0/oracle/tokenizer must be equal to one of the allowed values']);
+    expect(trajectoryProblem(results.trajectories[0])).toBe('field "oracle.tokenizer" must be one of regex, code');
   });
 
   it('rejects files that break the schema, naming the place', () => {

@@ -1,4 +1,5 @@
 /** Shape checks for serialized trajectories: reports read only what others wrote, so they check it. */
+import { isTokenizerName, TOKENIZER_NAMES } from '../core/tokenizers.ts';
 import { TRAJECTORY_SCHEMA, TRAJECTORY_SCHEMA_VERSION, type Trajectory } from '../core/types.ts';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -33,6 +34,9 @@ export function trajectoryProblem(value: unknown): string | null {
   }
   if (!isRecord(value.oracle) || typeof value.oracle.name !== 'string' || !isRecord(value.oracle.settings)) {
     return 'field "oracle" must have a string "name" and an object "settings"';
+  }
+  if (value.oracle.tokenizer !== undefined && !isTokenizerName(value.oracle.tokenizer)) {
+    return `field "oracle.tokenizer" must be one of ${TOKENIZER_NAMES.join(', ')}`;
   }
   if (!Array.isArray(value.caseIds)) return 'field "caseIds" must be an array';
   if (!Array.isArray(value.turns)) return 'field "turns" must be an array';

@@ -1,11 +1,12 @@
-import { failingCount, selectWitnesses, type Strategy } from '../core/strategy.ts';
+import { failingCount, selectWitnesses, type FeedbackStrategy } from '../core/strategy.ts';
 
 /**
  * Diagnostic A-CEGIS: the failure count, then up to 2 witnesses of each kind (regex: 2 false
  * negatives "too narrow" and 2 false positives "too broad"; SQL: 2 missing and 2 unexpected rows),
  * shortest first and labelled; an execution error is shown with the engine's message.
  */
-export const diagnostic: Strategy = {
+export const diagnostic: FeedbackStrategy = {
+  kind: 'feedback',
   name: 'diagnostic',
   turns: (budget) => budget,
   feedback: (verdict, { render }) => {

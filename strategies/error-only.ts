@@ -1,7 +1,8 @@
-import { failingCount, type Strategy } from '../core/strategy.ts';
+import { failingCount, type FeedbackStrategy } from '../core/strategy.ts';
 
 /** Error-only: the execution error, or how many hidden cases fail — never which ones. */
-export const errorOnly: Strategy = {
+export const errorOnly: FeedbackStrategy = {
+  kind: 'feedback',
   name: 'error-only',
   turns: (budget) => budget,
   feedback: (verdict, { render }) => {

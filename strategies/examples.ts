@@ -1,8 +1,9 @@
-import { selectWitnesses, type Strategy } from '../core/strategy.ts';
+import { selectWitnesses, type FeedbackStrategy } from '../core/strategy.ts';
 
 /** Counterexample feedback with a fixed number of failing examples, shortest first, both directions mixed. */
-export function withExamples(name: string, count: number): Strategy {
+export function withExamples(name: string, count: number): FeedbackStrategy {
   return {
+    kind: 'feedback',
     name,
     turns: (budget) => budget,
     feedback: (verdict, { render }) => {

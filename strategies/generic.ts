@@ -1,7 +1,8 @@
-import type { Strategy } from '../core/strategy.ts';
+import type { FeedbackStrategy } from '../core/strategy.ts';
 
 /** Generic self-correction: the model only learns that its answer was wrong. */
-export const generic: Strategy = {
+export const generic: FeedbackStrategy = {
+  kind: 'feedback',
   name: 'generic',
   turns: (budget) => budget,
   feedback: (_verdict, { render }) => ({

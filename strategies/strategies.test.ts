@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FeedbackRenderer } from '../core/oracle.ts';
 import { selectWitnesses } from '../core/strategy.ts';
 import type { PublicTask, Verdict, Witness } from '../core/types.ts';
-import { pickStrategies, STRATEGIES, STRATEGY_NAMES } from './index.ts';
+import { ALL_STRATEGY_NAMES, buildStrategies, pickStrategies, STRATEGIES, STRATEGY_NAMES } from './index.ts';
 
 const render: FeedbackRenderer = {
   witness: (w) => `${JSON.stringify(w.input)} [${w.label}]`,
@@ -92,5 +92,27 @@ describe('the ablation-grid strategies', () => {
     for (const name of STRATEGY_NAMES.filter((n) => n !== 'zero-shot')) {
       expect(STRATEGIES[name].feedback(failing, ctx)?.text.endsWith('Try again in a block.')).toBe(true);
     }
+  });
+});
+
+describe('the strategy registry', () => {
+  it('knows the refining strategies too, built from the inputs given, in one order after the grid', () => {
+    expect(ALL_STRATEGY_NAMES).toEqual([...STRATEGY_NAMES, 'hero-t', 'react', 'cheatsheet']);
+    expect(buildStrategies({}).map((s) => [s.name, s.kind])).toEqual([
+      ...STRATEGY_NAMES.map((name) => [name, 'feedback']),
+      ['hero-t', 'refining'],
+      ['react', 'refining'],
+      ['cheatsheet', 'refining'],
+    ]);
+    const [heroT, cheatsheet] = pickStrategies('hero-t', 'cheatsheet');
+    expect([heroT?.kind, heroT?.name, cheatsheet?.sequential]).toEqual(['refining', 'hero-t', true]);
+    // A cheatsheet's memory belongs to one strategy instance: two picks, two memories.
+    expect(pickStrategies('cheatsheet')[0]).not.toBe(cheatsheet);
+    expect(() => buildStrategies({}, ['hero-t', 'nope'])).toThrow(/unknown strategy "nope" \(known: zero-shot, .*, diagnostic, hero-t, react, cheatsheet\)/);
+  });
+
+  it('builds HERO-T from a HERO-O report when one is given', () => {
+    const [fromReport] = buildStrategies({ heroReport: 'no/such/hero-report.json' }, ['hero-t']);
+    expect(fromReport?.prompt).toBeUndefined(); // the file does not exist: the suite's seed prompt is used
   });
 });

@@ -1,7 +1,8 @@
-import type { Strategy } from '../core/strategy.ts';
+import type { FeedbackStrategy } from '../core/strategy.ts';
 
 /** One attempt, no feedback. */
-export const zeroShot: Strategy = {
+export const zeroShot: FeedbackStrategy = {
+  kind: 'feedback',
   name: 'zero-shot',
   turns: () => 1,
   feedback: () => null,

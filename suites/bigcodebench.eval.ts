@@ -1,6 +1,6 @@
 import { defineBenchmark } from '../core/suite.ts';
-import { pickStrategies } from '../strategies/index.ts';
-import { heroStrategies } from './hero-strategies.ts';
+import { buildStrategies } from '../strategies/index.ts';
+import { strategyInputs } from './strategy-inputs.ts';
 import { declareNotRun, pythonSandboxStatus } from './not-run.ts';
 import { bigCodeBenchSpec } from './registry.ts';
 
@@ -9,7 +9,7 @@ import { bigCodeBenchSpec } from './registry.ts';
 const sandbox = await pythonSandboxStatus();
 if (sandbox.ok) {
   const spec = bigCodeBenchSpec();
-  defineBenchmark({ ...spec, strategies: [...pickStrategies(), ...heroStrategies(spec)] });
+  defineBenchmark({ ...spec, strategies: buildStrategies(strategyInputs(spec)) });
 } else {
   declareNotRun('bigcodebench', sandbox.reason);
 }

@@ -1,8 +1,8 @@
 import { defineBenchmark } from '../core/suite.ts';
 import { SKYWAYS_GRAPH_FILE } from '../oracles/cypher/fixture-paths.ts';
 import { acquireNeo4j } from '../oracles/cypher/server/acquire.ts';
-import { pickStrategies } from '../strategies/index.ts';
-import { heroStrategies } from './hero-strategies.ts';
+import { buildStrategies } from '../strategies/index.ts';
+import { strategyInputs } from './strategy-inputs.ts';
 import { declareNotRun } from './not-run.ts';
 import { cypherBenchSpec } from './registry.ts';
 
@@ -13,7 +13,7 @@ const neo4j = await acquireNeo4j(SKYWAYS_GRAPH_FILE);
 
 if (neo4j.ok) {
   const spec = cypherBenchSpec(neo4j.uri);
-  defineBenchmark({ ...spec, strategies: [...pickStrategies(), ...heroStrategies(spec)] });
+  defineBenchmark({ ...spec, strategies: buildStrategies(strategyInputs(spec)) });
 } else {
   declareNotRun('cypherbench', neo4j.reason);
 }

@@ -1,9 +1,9 @@
 import { defineBenchmark } from '../core/suite.ts';
-import { pickStrategies } from '../strategies/index.ts';
-import { heroStrategies } from './hero-strategies.ts';
+import { buildStrategies } from '../strategies/index.ts';
+import { strategyInputs } from './strategy-inputs.ts';
 import { nlRxSpec } from './registry.ts';
 
 // A-CEGIS on the NL-RX fixture tasks: every task × the six feedback strategies of the ablation grid,
 // plus HERO-T and its baselines (ReAct-style refinement, Dynamic Cheatsheet).
 const spec = nlRxSpec();
-defineBenchmark({ ...spec, strategies: [...pickStrategies(), ...heroStrategies(spec)] });
+defineBenchmark({ ...spec, strategies: buildStrategies(strategyInputs(spec)) });

@@ -96,6 +96,7 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
   return {
     name: 'regex',
     language: 'regex',
+    tokenizer: 'regex',
     render,
     hardener,
     observer,

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadPrompt, inlinePrompt, type PromptTemplate } from '../../core/prompt.ts';
-import type { Strategy } from '../../core/strategy.ts';
+import type { RefiningStrategy } from '../../core/strategy.ts';
 import { CheatsheetMemory, cheatsheetEpisode } from './cheatsheet.ts';
 import { refine, type RefinerOptions } from './refiner.ts';
 import { ExampleIndex, type VerifiedExample } from './retrieve.ts';
@@ -44,7 +44,7 @@ export function readHeroReport(path: string): { prompt: PromptTemplate; examples
   return { prompt: { ...inlinePrompt(value.final.template), file: path }, examples: value.verifiedExamples };
 }
 
-function refinerStrategy(name: string, gate: boolean, options: RefinerStrategyOptions): Strategy {
+function refinerStrategy(name: string, gate: boolean, options: RefinerStrategyOptions): RefiningStrategy {
   const fromReport = options.report ? readHeroReport(options.report) : null;
   let index: Promise<ExampleIndex> | undefined;
   const examples = () =>
@@ -58,33 +58,31 @@ function refinerStrategy(name: string, gate: boolean, options: RefinerStrategyOp
     judgePrompt: prompt('judge'),
   };
   return {
+    kind: 'refining',
     name,
-    turns: () => 1,
-    feedback: () => null,
     ...(fromReport ? { prompt: fromReport.prompt } : {}),
     refine: async (session) => refine(session, { ...base, examples: await examples() }),
   };
 }
 
 /** HERO-T: evidence-gated test-time refinement (programmatic checks + an LLM judge). */
-export function heroT(options: RefinerStrategyOptions = {}): Strategy {
+export function heroT(options: RefinerStrategyOptions = {}): RefiningStrategy {
   return refinerStrategy(options.name ?? 'hero-t', true, options);
 }
 
 /** ReAct-style refinement baseline: the same evidence actions, revisions adopted without the gate. */
-export function reactRefiner(options: RefinerStrategyOptions = {}): Strategy {
+export function reactRefiner(options: RefinerStrategyOptions = {}): RefiningStrategy {
   return refinerStrategy(options.name ?? 'react', false, options);
 }
 
 /** Dynamic Cheatsheet in cumulative mode: a memory that persists across test instances, in task order. */
-export function dynamicCheatsheet(options: { name?: string; maxLines?: number } = {}): Strategy {
+export function dynamicCheatsheet(options: { name?: string; maxLines?: number } = {}): RefiningStrategy {
   const memory = new CheatsheetMemory();
   const curatorPrompt = prompt('cheatsheet');
   return {
+    kind: 'refining',
     name: options.name ?? 'cheatsheet',
     sequential: true,
-    turns: () => 1,
-    feedback: () => null,
     refine: (session) => cheatsheetEpisode(session, memory, { curatorPrompt, maxLines: options.maxLines ?? 25 }),
   };
 }

@@ -18,8 +18,8 @@ import type { Task } from '../../core/types.ts';
 import { decideAcceptance, DEFAULT_ACCEPTANCE, type AcceptanceDecision, type AcceptanceOptions } from './acceptance.ts';
 import { PromptEvaluator, renderEvidence } from './evaluate.ts';
 import { findLeaks, leakTokens, type LeakSource } from './leak.ts';
-import { drawPools, type HeroPools } from './pools.ts';
-import type { VerifiedExample } from './retrieve.ts';
+import { drawPools, type HeroPools } from '../../strategies/hero/pools.ts';
+import type { VerifiedExample } from '../../strategies/hero/retrieve.ts';
 import { instructionsOf, withInstructions } from './template.ts';
 
 export interface HeroOptions {

@@ -9,8 +9,8 @@ import type { Oracle, PreparedTask } from '../../core/oracle.ts';
 import { preparedOnce } from '../../core/prepared.ts';
 import type { PromptTemplate } from '../../core/prompt.ts';
 import type { Task } from '../../core/types.ts';
-import { diagnostic } from '../diagnostic.ts';
-import { zeroShot } from '../zero-shot.ts';
+import { diagnostic } from '../../strategies/diagnostic.ts';
+import { zeroShot } from '../../strategies/zero-shot.ts';
 
 export interface InstanceResult {
   taskId: string;

@@ -1,24 +1,46 @@
 /**
  * Program tokenizers for structural stability. A-CEGIS measures edit distance over regex *token*
- * sequences without naming a tokenizer; this module fixes one per oracle so the metric is
- * reproducible.
+ * sequences without naming a tokenizer; this module fixes a closed set of named ones so the metric
+ * is reproducible. Each oracle names its tokenizer (`Oracle.tokenizer`, default 'code'); the episode
+ * records the name in the trajectory's oracle info, where the reporter reads it.
  */
+
+/** The tokenizers an oracle may name. */
+export const TOKENIZER_NAMES = ['regex', 'code'] as const;
+export type TokenizerName = (typeof TOKENIZER_NAMES)[number];
+
+/** The tokenizer of an oracle that names none. */
+export const DEFAULT_TOKENIZER: TokenizerName = 'code';
 
 /**
  * Splits a candidate program into tokens.
  *
- * - oracle `regex`: each backslash escape (`\d`, `\.`, `\x41`, `\u0041`, `\u{1F600}`, `\p{L}`,
+ * - `regex`: each backslash escape (`\d`, `\.`, `\x41`, `\u0041`, `\u{1F600}`, `\p{L}`,
  *   `\k<name>`, `\cA`, `\12`) is one token; each character class `[...]` is one token (escapes
  *   inside are respected; a `]` right after `[` or `[^` is a literal member, as in Python; an
  *   unterminated `[` is a token of its own); each `{n}`, `{n,}`, `{n,m}` (and Python's `{,m}`)
  *   quantifier is one token; every other character (code point) is one token.
- * - any other oracle: a generic code tokenizer — identifiers/keywords, numbers, string literals
+ * - `code`: a generic code tokenizer — identifiers/keywords, numbers, string literals
  *   (single, double, backtick and triple quotes, with backslash escapes; an unterminated literal
  *   runs to the end of the source), each other non-whitespace character is a token of its own;
  *   whitespace is skipped. Comments are not special: they tokenize like code.
  */
-export function tokenizeProgram(oracleName: string, source: string): string[] {
-  return oracleName === 'regex' ? tokenizeRegex(source) : tokenizeCode(source);
+export function tokenizeProgram(tokenizer: TokenizerName, source: string): string[] {
+  return tokenizer === 'regex' ? tokenizeRegex(source) : tokenizeCode(source);
+}
+
+/**
+ * The tokenizer a trajectory's programs are measured with: the one recorded in its oracle info.
+ * Trajectories written before oracles named their tokenizer carry none; for them the regex oracle
+ * used the regex tokenizer and every other oracle the code one, so they read as they always did.
+ */
+export function recordedTokenizer(oracle: { name: string; tokenizer?: TokenizerName }): TokenizerName {
+  return oracle.tokenizer ?? (oracle.name === 'regex' ? 'regex' : DEFAULT_TOKENIZER);
+}
+
+/** Whether a serialized value names one of the tokenizers. */
+export function isTokenizerName(value: unknown): value is TokenizerName {
+  return (TOKENIZER_NAMES as readonly unknown[]).includes(value);
 }
 
 /** Length in UTF-16 units of the code point at `i` (1 or 2). */

@@ -7,7 +7,7 @@ import { inlinePrompt, loadPrompt } from '../../core/prompt.ts';
 import type { Task } from '../../core/types.ts';
 import { regexOracle } from '../../oracles/regex/oracle.ts';
 import { optimizePrompt, DEFAULT_HERO } from './optimize.ts';
-import { drawPools } from './pools.ts';
+import { drawPools } from '../../strategies/hero/pools.ts';
 
 const WORDS = ['quokka', 'axolotl', 'narwhal', 'pangolin', 'okapi', 'tapir', 'dugong', 'wombat', 'ibex', 'kinkajou', 'fossa', 'saiga', 'gharial', 'markhor', 'serval', 'jerboa'];
 const tasks: Task[] = WORDS.map((word, i) => ({

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { tokenizeProgram } from './tokenize.ts';
+import { recordedTokenizer, tokenizeProgram } from './tokenizers.ts';
 
 const regex = (source: string) => tokenizeProgram('regex', source);
-const code = (source: string) => tokenizeProgram('sql', source);
+const code = (source: string) => tokenizeProgram('code', source);
 
 describe('tokenizeProgram (regex)', () => {
   it('keeps escapes, classes and counted quantifiers whole', () => {
@@ -30,6 +30,31 @@ describe('tokenizeProgram (regex)', () => {
   });
 });
 
+// Cases of the removed second regex tokenizer (oracles/regex/tokens.ts) on which both agreed.
+describe('tokenizeProgram (regex), cases shared with the removed oracle-side tokenizer', () => {
+  it.each([
+    ['.*(dog).*', ['.', '*', '(', 'd', 'o', 'g', ')', '.', '*']],
+    ['\\b([A-Z])&([AEIOUaeiou])\\b', ['\\b', '(', '[A-Z]', ')', '&', '(', '[AEIOUaeiou]', ')', '\\b']],
+    ['(dog){2,}a{3}b{1,7}', ['(', 'd', 'o', 'g', ')', '{2,}', 'a', '{3}', 'b', '{1,7}']],
+    ['[^\\]a-z]+\\d', ['[^\\]a-z]', '+', '\\d']],
+    ['\\u0041\\x41\\cJ\\p{L}\\k<n>\\12', ['\\u0041', '\\x41', '\\cJ', '\\p{L}', '\\k<n>', '\\12']],
+    ['a\\', ['a', '\\']],
+    ['', []],
+  ])('%j', (source, tokens) => {
+    expect(regex(source)).toEqual(tokens);
+    expect(regex(source).join('')).toBe(source);
+  });
+});
+
+describe('recordedTokenizer', () => {
+  it('uses the recorded name, and for older files without one the regex tokenizer for the regex oracle only', () => {
+    expect(recordedTokenizer({ name: 'sql', tokenizer: 'regex' })).toBe('regex');
+    expect(recordedTokenizer({ name: 'regex', tokenizer: 'code' })).toBe('code');
+    expect(recordedTokenizer({ name: 'regex' })).toBe('regex');
+    expect(recordedTokenizer({ name: 'cypher' })).toBe('code');
+  });
+});
+
 describe('tokenizeProgram (generic code)', () => {
   it('splits identifiers, numbers, strings and punctuation, skipping whitespace', () => {
     expect(code("SELECT name, COUNT(*) FROM t WHERE x >= 3.5e2 AND y = 'a b';")).toEqual([
@@ -38,10 +63,10 @@ describe('tokenizeProgram (generic code)', () => {
   });
 
   it('handles escapes, triple quotes, hex numbers and unterminated strings', () => {
-    expect(tokenizeProgram('python', 'def f(x):\n    return "a\\"b" + 0x1F')).toEqual([
+    expect(tokenizeProgram('code', 'def f(x):\n    return "a\\"b" + 0x1F')).toEqual([
       'def', 'f', '(', 'x', ')', ':', 'return', '"a\\"b"', '+', '0x1F',
     ]);
-    expect(tokenizeProgram('python', '"""doc "x" """\nx_1')).toEqual(['"""doc "x" """', 'x_1']);
+    expect(tokenizeProgram('code', '"""doc "x" """\nx_1')).toEqual(['"""doc "x" """', 'x_1']);
     expect(code("x = 'open")).toEqual(['x', '=', "'open"]);
   });
 
