@@ -157,9 +157,8 @@ export default class WitnessReporter implements Reporter {
   private outDir(): string {
     const root = this.vitest?.config.root ?? process.cwd();
     if (this.options.outDir) return resolve(root, this.options.outDir);
-    const fromEnv = process.env.WITNESS_OUT;
-    if (fromEnv) return resolve(fromEnv);
-    return resolve(root, 'witness-out');
+    // The configured outDir (WITNESS_OUT, else the file's outDir, else witness-out), as `witness report` reads it.
+    return loadConfig(root).config.outDir;
   }
 
   private guard(action: string, body: () => void): void {
