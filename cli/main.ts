@@ -136,7 +136,10 @@ export function buildProgram(): Command {
     .description('print the resolved configuration (environment > witness.config.json > defaults)')
     .action(() => {
       const loaded = loadConfig(process.cwd());
-      print(true, loaded, () => '');
+      const { neo4j } = loaded.config;
+      // The Neo4j password may come from the environment; like the API key, it is never printed.
+      const shown = neo4j.password ? { ...loaded, config: { ...loaded.config, neo4j: { ...neo4j, password: '[redacted]' } } } : loaded;
+      print(true, shown, () => '');
     });
 
   return program;
