@@ -24,9 +24,9 @@ export interface SuitesSettings {
   cypherbench: SuiteSettings;
 }
 
-export const SUITE_NAMES = ['bird', 'bigcodebench', 'dscodebench', 'nl-rx', 'cypherbench'] as const;
+const SUITE_NAMES = ['bird', 'bigcodebench', 'dscodebench', 'nl-rx', 'cypherbench'] as const;
 
-export const PYTHON_SANDBOXES = ['auto', 'bwrap', 'docker', 'process'] as const;
+const PYTHON_SANDBOXES = ['auto', 'bwrap', 'docker', 'process'] as const;
 export type PythonSandboxChoice = (typeof PYTHON_SANDBOXES)[number];
 
 export interface PythonSettings {
@@ -38,7 +38,7 @@ export interface PythonSettings {
   fullProfileDir: string;
 }
 
-export const NEO4J_WAYS = ['docker', 'launcher'] as const;
+const NEO4J_WAYS = ['docker', 'launcher'] as const;
 
 export interface Neo4jSettings {
   /** A server the user runs (never stopped by Witness); unset = Witness starts one. */

@@ -44,7 +44,7 @@ export const JVM_FLAGS = [
   '-Dio.netty.tryReflectionSetAccessible=true',
 ];
 
-/** The java executable to use, by the documented order. */
+/** The java executable: the one given (the configured `neo4j.java`: WITNESS_JAVA, else $JAVA_HOME/bin/java), else `java` on the PATH. */
 export function javaExecutable(options: { java?: string } = {}): string {
   return options.java ?? 'java';
 }
