@@ -113,8 +113,8 @@ export function buildProgram(): Command {
         env.WITNESS_BUDGET = o.budget;
       }
       if (o.trials !== undefined) env.WITNESS_TRIALS = String(o.trials);
-      const { storeDir } = loadConfig(ROOT).config;
-      let runId = env.WITNESS_RUN_ID;
+      const { storeDir, run: configured } = loadConfig(ROOT, env).config;
+      let runId = configured.id;
       if (o.resume) {
         runId = o.resume === 'latest' ? latestRunId(storeDir) : o.resume;
         if (!runId) throw new Error(`there is no run to resume in ${storeDir}`);
