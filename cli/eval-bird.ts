@@ -1,7 +1,9 @@
 /** `witness eval bird`: a faster drop-in for BIRD's evaluation scripts (EX by difficulty, VES, R-VES). */
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { InvalidArgumentError, Option } from 'commander';
+import { WITNESS_DIR } from '../core/paths.ts';
 import { COMPARE_MODES, type CompareMode } from '../oracles/sql/compare.ts';
 import { evaluateBird, formatBirdTable, type BirdEvaluation } from '../oracles/sql/evaluate.ts';
 import { DEFAULT_QUERY_LIMITS, MAX_RESULT_BYTES } from '../oracles/sql/limits.ts';
@@ -62,7 +64,7 @@ export const registerEvalBird: Registrar = ({ evaluate }) => {
     .option('--iterations <n>', 'timed runs per correct question for VES / R-VES', positiveInteger, 100)
     .option('--timeout <seconds>', 'deadline per question (predicted + gold together, as BIRD)', positiveNumber, 30)
     .option('--jobs <n>', 'SQLite processes in parallel', positiveInteger, availableParallelism())
-    .option('--gold-cache <file>', 'keep gold results across runs in this file (keyed by database state and gold SQL)', '.witness/bird-gold-cache.sqlite')
+    .option('--gold-cache <file>', 'keep gold results across runs in this file (keyed by database state and gold SQL)', join(WITNESS_DIR, 'bird-gold-cache.sqlite'))
     .option('--no-gold-cache', 'run every gold query, keep nothing')
     .option('--max-rows <n>', 'rows a result may have; a prediction over it scores 0 (too-large), a gold over it is a gold error', positiveInteger, DEFAULT_QUERY_LIMITS.maxRows)
     .option('--max-result-mb <n>', 'MiB a result may take in memory (estimated: 16 bytes a value, plus text and blob lengths); as --max-rows', resultMegabytes, DEFAULT_QUERY_LIMITS.maxResultBytes / MiB)

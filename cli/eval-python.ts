@@ -14,7 +14,8 @@ import { loadDsCodeBench } from '../oracles/python/dscodebench/loader.ts';
 import { evaluateSamples, readSamples, type Evaluation, type SampleProgram } from '../oracles/python/evaluate.ts';
 import { extractPython } from '../oracles/python/extract.ts';
 import { jsonKind } from '../oracles/python/jsonl.ts';
-import { BACKEND_CHOICES, parseBackendChoice, type BackendChoice } from '../oracles/python/sandbox/select.ts';
+import { processLoadedConfig } from '../core/config.ts';
+import { BACKEND_CHOICES, type BackendChoice } from '../oracles/python/sandbox/select.ts';
 import type { CommandGroups } from './registrar.ts';
 import { positiveInteger, positiveNumber, progressLine } from './options.ts';
 
@@ -54,7 +55,7 @@ export function formatEvaluation(evaluation: Evaluation): string {
 }
 
 function sandboxOptions(o: CommonOptions) {
-  return { sandbox: { backend: o.sandbox ?? parseBackendChoice(process.env.WITNESS_PYTHON_SANDBOX), ...(o.workers ? { size: o.workers } : {}) } };
+  return { sandbox: { backend: o.sandbox ?? processLoadedConfig().config.python.sandbox, ...(o.workers ? { size: o.workers } : {}) } };
 }
 
 function testDetail(verdict: Verdict, caseId: string): string {
@@ -78,7 +79,8 @@ export async function evaluateBigCodeBench(o: CommonOptions & { calibrated: bool
     const solution = sampleSolution(sample, prompts.get(String(sample.task_id)) ?? '');
     return typeof solution === 'string' ? { source: solution, extraction: 'whole-reply' } : { ...solution, malformed: true };
   });
-  const oracle = bigCodeBenchOracle({ calibrated: o.calibrated, ...(o.timeLimit ? { timeLimitS: o.timeLimit } : {}), ...sandboxOptions(o) });
+  const timeLimit = o.timeLimit ?? processLoadedConfig().config.suites.bigcodebench.timeoutPerTaskS;
+  const oracle = bigCodeBenchOracle({ calibrated: o.calibrated, ...(timeLimit ? { timeLimitS: timeLimit } : {}), ...sandboxOptions(o) });
   try {
     return await evaluateSamples({ benchmark: 'bigcodebench', loaded, samples, sampleIssues: issues, oracle, describe: testDetail, ...progress() });
   } finally {

@@ -113,8 +113,8 @@ export function buildProgram(): Command {
         env.WITNESS_BUDGET = o.budget;
       }
       if (o.trials !== undefined) env.WITNESS_TRIALS = String(o.trials);
-      const { storeDir } = loadConfig(ROOT).config;
-      let runId = env.WITNESS_RUN_ID;
+      const { storeDir, run: configured } = loadConfig(ROOT, env).config;
+      let runId = configured.id;
       if (o.resume) {
         runId = o.resume === 'latest' ? latestRunId(storeDir) : o.resume;
         if (!runId) throw new Error(`there is no run to resume in ${storeDir}`);
@@ -136,7 +136,10 @@ export function buildProgram(): Command {
     .description('print the resolved configuration (environment > witness.config.json > defaults)')
     .action(() => {
       const loaded = loadConfig(process.cwd());
-      print(true, loaded, () => '');
+      const { neo4j } = loaded.config;
+      // The Neo4j password may come from the environment; like the API key, it is never printed.
+      const shown = neo4j.password ? { ...loaded, config: { ...loaded.config, neo4j: { ...neo4j, password: '[redacted]' } } } : loaded;
+      print(true, shown, () => '');
     });
 
   return program;

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../core/config.ts';
+import { witnessPath } from '../core/paths.ts';
 import { createModel, NO_MODEL_NOTICE } from '../core/models/create.ts';
 import { loadPrompt } from '../core/prompt.ts';
 import { DEFAULT_HERO, optimizePrompt } from '../optimizers/hero/optimize.ts';
@@ -48,7 +49,7 @@ export const registerOptimizeHero: Registrar = ({ program }) => {
           options: { rounds: o.rounds, candidates: o.candidates, evidencePerSide: o.evidence, acceptance: { margin: o.margin, firstSlice: o.firstSlice }, seed: o.seed, trainFraction: o.trainFraction },
           onProgress: (message) => process.stderr.write(`  ${message}\n`),
         });
-        const out = resolve(o.out ?? join('.witness', 'hero', spec.name));
+        const out = resolve(o.out ?? witnessPath(process.cwd(), 'hero', spec.name));
         mkdirSync(out, { recursive: true });
         writeFileSync(join(out, 'learned.md'), result.final.template);
         writeFileSync(join(out, 'hero-report.json'), `${JSON.stringify(result, null, 2)}\n`);

@@ -1,16 +1,26 @@
 /**
- * Run configuration. Precedence: environment variables > `witness.config.json` (or the file named
- * by WITNESS_CONFIG) > defaults. Every invalid value is an error that names its source.
+ * Run configuration, the one channel for every setting (docs/configuration.md lists them all).
+ * Precedence: environment variables > `witness.config.json` (or the file named by WITNESS_CONFIG)
+ * > defaults. Every invalid value is an error that names its source (file + key path, or variable).
+ * Relative paths in the file resolve against the file's folder; relative paths from the environment
+ * (and CLI options) against the project root loadConfig is given (the working directory for the CLI,
+ * vitest's root under vitest).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { parseBudget, type Budget } from './budget.ts';
 import type { PriceTable } from './cost.ts';
 import { DEFAULT_HARDENING, type HardeningOptions } from './hardening.ts';
 import { CACHE_MODES, type CacheMode } from './models/cache.ts';
+import { applySectionsEnv, applySectionsFile, defaultSections, type SectionSettings } from './config-sections.ts';
+import { bool, ConfigError, int, num, object, oneOf, positive, text } from './config-values.ts';
 import { DEFAULT_SIM } from './models/sim.ts';
+import { witnessPath } from './paths.ts';
 import { RERUN_MODES, type RerunMode } from './resume.ts';
 import type { Price } from './types.ts';
+
+export { ConfigError } from './config-values.ts';
+export type { Neo4jSettings, PerfSettings, PythonSandboxChoice, PythonSettings, SuitesSettings, SuiteSettings } from './config-sections.ts';
 
 export type GateMetric = 'pass1' | 'passFinal' | 'robust';
 export const GATE_METRICS: readonly GateMetric[] = ['pass1', 'passFinal', 'robust'];
@@ -40,6 +50,8 @@ export interface RunSettings {
   resume?: string;
   /** Redo stored episodes that errored or failed (needs `resume`). */
   rerun?: RerunMode;
+  /** This run's id (WITNESS_RUN_ID, set once per vitest run so every worker stores into one run). */
+  id?: string;
 }
 
 export interface ModelConfig {
@@ -56,7 +68,7 @@ export interface ModelConfig {
   concurrency: number;
 }
 
-export interface WitnessConfig {
+export interface WitnessConfig extends SectionSettings {
   model: ModelConfig;
   cache: { mode: CacheMode; path: string };
   sim: { skill: number; maxMutations: number; neighbourhood: number };
@@ -87,23 +99,20 @@ export interface LoadedConfig {
 export function defaultConfig(root: string): WitnessConfig {
   return {
     model: { name: 'sim', apiKeyEnv: 'OPENAI_API_KEY', temperature: 0, timeoutMs: 60_000, maxRetries: 2, concurrency: 4 },
-    cache: { mode: 'readwrite', path: resolve(root, '.witness/cache.sqlite') },
+    cache: { mode: 'readwrite', path: witnessPath(root, 'cache.sqlite') },
     sim: { ...DEFAULT_SIM },
     turns: 4,
     seed: 1,
     hardening: { enabled: true, ...DEFAULT_HARDENING },
     outDir: resolve(root, 'witness-out'),
-    storeDir: resolve(root, '.witness/runs'),
+    storeDir: witnessPath(root, 'runs'),
     trials: 1,
     prices: {},
     budget: {},
     gate: { metric: 'pass1', noiseBand: 0.02, alpha: 0.05, by: 'benchmark' },
     run: {},
+    ...defaultSections(root),
   };
-}
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
 }
 
 type Env = Record<string, string | undefined>;
@@ -115,7 +124,7 @@ export function loadConfig(root: string = process.cwd(), env: Env = process.env)
   let file: string | undefined;
   if (existsSync(fileName)) {
     file = fileName;
-    applyFile(config, readJson(fileName), fileName, root);
+    applyFile(config, readJson(fileName), fileName);
   } else if (env.WITNESS_CONFIG) {
     throw new ConfigError(`WITNESS_CONFIG names ${fileName}, which does not exist`);
   }
@@ -135,9 +144,10 @@ function readJson(path: string): Record<string, unknown> {
   }
 }
 
-function applyFile(config: WitnessConfig, raw: Record<string, unknown>, file: string, root: string): void {
+function applyFile(config: WitnessConfig, raw: Record<string, unknown>, file: string): void {
   const where = (key: string) => `${file}: ${key}`;
-  const known = new Set(['model', 'cache', 'sim', 'turns', 'seed', 'hardening', 'outDir', 'storeDir', 'trials', 'prices', 'budget', 'gate']);
+  const base = dirname(file);
+  const known = new Set(['model', 'cache', 'sim', 'turns', 'seed', 'hardening', 'outDir', 'storeDir', 'trials', 'prices', 'budget', 'gate', 'suites', 'python', 'neo4j']);
   for (const key of Object.keys(raw)) {
     if (!known.has(key)) throw new ConfigError(`${where(key)}: unknown setting (known: ${[...known].join(', ')})`);
   }
@@ -156,7 +166,7 @@ function applyFile(config: WitnessConfig, raw: Record<string, unknown>, file: st
   const cache = object(raw.cache, where('cache'));
   if (cache) {
     if (cache.mode !== undefined) config.cache.mode = cacheMode(cache.mode, where('cache.mode'));
-    if (cache.path !== undefined) config.cache.path = resolve(root, text(cache.path, where('cache.path')));
+    if (cache.path !== undefined) config.cache.path = resolve(base, text(cache.path, where('cache.path')));
   }
   const sim = object(raw.sim, where('sim'));
   if (sim) {
@@ -173,8 +183,8 @@ function applyFile(config: WitnessConfig, raw: Record<string, unknown>, file: st
     if (hardening.maxProbes !== undefined) config.hardening.maxProbes = int(hardening.maxProbes, where('hardening.maxProbes'), 1);
     if (hardening.maxAdded !== undefined) config.hardening.maxAdded = int(hardening.maxAdded, where('hardening.maxAdded'), 1);
   }
-  if (raw.outDir !== undefined) config.outDir = resolve(root, text(raw.outDir, where('outDir')));
-  if (raw.storeDir !== undefined) config.storeDir = resolve(root, text(raw.storeDir, where('storeDir')));
+  if (raw.outDir !== undefined) config.outDir = resolve(base, text(raw.outDir, where('outDir')));
+  if (raw.storeDir !== undefined) config.storeDir = resolve(base, text(raw.storeDir, where('storeDir')));
   if (raw.trials !== undefined) config.trials = int(raw.trials, where('trials'), 1);
   const prices = object(raw.prices, where('prices'));
   if (prices) config.prices = Object.fromEntries(Object.entries(prices).map(([name, p]) => [name, price(p, where(`prices.${name}`))]));
@@ -185,13 +195,14 @@ function applyFile(config: WitnessConfig, raw: Record<string, unknown>, file: st
     if (budget.usd !== undefined) config.budget.usd = positive(budget.usd, where('budget.usd'));
   }
   const gate = object(raw.gate, where('gate'));
-  if (gate) applyGate(config.gate, gate, where, root);
+  if (gate) applyGate(config.gate, gate, where, base);
+  applySectionsFile(config, raw, where, base);
 }
 
-function applyGate(gate: GateSettings, raw: Record<string, unknown>, where: (key: string) => string, root: string): void {
+function applyGate(gate: GateSettings, raw: Record<string, unknown>, where: (key: string) => string, base: string): void {
   const known = new Set(['baseline', 'metric', 'noiseBand', 'alpha', 'floor', 'by', 'strategies']);
   for (const key of Object.keys(raw)) if (!known.has(key)) throw new ConfigError(`${where(`gate.${key}`)}: unknown setting (known: ${[...known].join(', ')})`);
-  if (raw.baseline !== undefined) gate.baseline = resolve(root, text(raw.baseline, where('gate.baseline')));
+  if (raw.baseline !== undefined) gate.baseline = resolve(base, text(raw.baseline, where('gate.baseline')));
   if (raw.metric !== undefined) gate.metric = oneOf(raw.metric, GATE_METRICS, where('gate.metric'));
   if (raw.noiseBand !== undefined) gate.noiseBand = num(raw.noiseBand, where('gate.noiseBand'), 0, 1);
   if (raw.alpha !== undefined) gate.alpha = num(raw.alpha, where('gate.alpha'), 0, 0.5);
@@ -211,17 +222,7 @@ function price(value: unknown, where: string): Price {
   return { input: num(o.input, `${where}.input`, 0, 1e6), output: num(o.output, `${where}.output`, 0, 1e6) };
 }
 
-function positive(value: unknown, where: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new ConfigError(`${where}: expected a positive number, got ${JSON.stringify(value)}`);
-  return value;
-}
 
-function oneOf<T extends string>(value: unknown, choices: readonly T[], where: string): T {
-  if (typeof value !== 'string' || !choices.includes(value as T)) {
-    throw new ConfigError(`${where}: expected one of ${choices.join(', ')}, got ${JSON.stringify(value)}`);
-  }
-  return value as T;
-}
 
 function applyEnv(config: WitnessConfig, env: Env, root: string): void {
   const get = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : (env[name] as string));
@@ -253,6 +254,8 @@ function applyEnv(config: WitnessConfig, env: Env, root: string): void {
   set('WITNESS_GATE_FLOOR', (v, w) => num(Number(v), w, 0, 1), (v) => (config.gate.floor = v));
   set('WITNESS_RESUME', runId, (v) => (config.run.resume = v));
   set('WITNESS_RERUN', (v, w) => oneOf(v, RERUN_MODES, w), (v) => (config.run.rerun = v));
+  set('WITNESS_RUN_ID', runId, (v) => (config.run.id = v));
+  applySectionsEnv(config, env, root);
   if (config.run.rerun && !config.run.resume) throw new ConfigError('WITNESS_RERUN: needs WITNESS_RESUME=<run id> (which run to redo episodes of)');
 }
 
@@ -269,39 +272,19 @@ function runId(value: string, where: string): string {
   return value;
 }
 
-function object(value: unknown, where: string): Record<string, unknown> | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConfigError(`${where}: expected an object`);
-  return value as Record<string, unknown>;
-}
-
-function text(value: unknown, where: string): string {
-  if (typeof value !== 'string' || value.trim() === '') throw new ConfigError(`${where}: expected a non-empty string`);
-  return value.trim();
-}
-
-function num(value: unknown, where: string, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
-    throw new ConfigError(`${where}: expected a number from ${min} to ${max}, got ${JSON.stringify(value)}`);
-  }
-  return value;
-}
-
-function int(value: unknown, where: string, min: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    throw new ConfigError(`${where}: expected an integer ≥ ${min}, got ${JSON.stringify(value)}`);
-  }
-  return value;
-}
-
-function bool(value: unknown, where: string): boolean {
-  if (typeof value !== 'boolean') throw new ConfigError(`${where}: expected true or false, got ${JSON.stringify(value)}`);
-  return value;
-}
-
 function cacheMode(value: unknown, where: string): CacheMode {
   if (typeof value !== 'string' || !CACHE_MODES.includes(value as CacheMode)) {
     throw new ConfigError(`${where}: expected one of ${CACHE_MODES.join(', ')}, got ${JSON.stringify(value)}`);
   }
   return value as CacheMode;
+}
+
+let processConfig: LoadedConfig | undefined;
+
+/**
+ * This process's configuration (working directory, process environment), read once. For the
+ * defaults of components built without explicit settings; entry points load and pass their own.
+ */
+export function processLoadedConfig(): LoadedConfig {
+  return (processConfig ??= loadConfig());
 }

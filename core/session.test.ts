@@ -31,8 +31,8 @@ afterEach(() => {
 
 describe('openRunSession', () => {
   it('records a new run\'s settings; a resume reuses stored episodes, except an unfinished sequential strategy', () => {
-    const c = config({ run: {} });
-    process.env.WITNESS_RUN_ID = 'r';
+    // The run id comes through the config (WITNESS_RUN_ID maps onto run.id).
+    const c = config({ run: { id: 'r' } });
     const fresh = openRunSession(input(c));
     expect(fresh.store.readSettings('b')).toEqual(settings);
     for (const [task, strategy] of [['t1', 'plain'], ['t1', 'memory']]) fresh.store.save(stored(task as string, strategy as string));

@@ -37,7 +37,7 @@ export interface RunSession {
 /** Opens the session: reads a resumed run's store and checks its settings, or records a new run's. */
 export function openRunSession(input: SessionInput): RunSession {
   const { benchmark, config, modelName, settings } = input;
-  const runId = config.run.resume ?? process.env.WITNESS_RUN_ID ?? newRunId();
+  const runId = config.run.resume ?? config.run.id ?? newRunId();
   const store = new RunStore(config.storeDir, runId);
   const keyOf = (taskId: string, strategy: string, trial: number) => RunStore.key({ benchmark, model: { name: modelName }, taskId, strategy, trial });
 

@@ -8,6 +8,7 @@
  *   npx tsx perf/cypher.ts
  */
 import { readFileSync } from 'node:fs';
+import { loadConfig } from '../core/config.ts';
 import { Rng } from '../core/random.ts';
 import { createDriver } from '../oracles/cypher/driver.ts';
 import { proxyTarget, startResultCapProxy } from '../oracles/cypher/bolt/result-cap.ts';
@@ -31,7 +32,8 @@ const kg = readSimpleKG(SKYWAYS_GRAPH_FILE);
 const tasks = loadCypherBenchQuestions(SKYWAYS_QUESTIONS_FILE).tasks;
 
 let started = performance.now();
-const server = await startLauncher({ log: (line) => console.log(line) });
+const { java, heapMb } = loadConfig().config.neo4j;
+const server = await startLauncher({ log: (line) => console.log(line), ...(java ? { java } : {}), ...(heapMb ? { heapMb } : {}) });
 try {
   console.log(`launcher startup      ${ms(server.startupMs)} (JVM -Xmx512m, SerialGC; ${server.describe})`);
   console.log(`JVM memory after start  RSS ${memoryMb(server.pid, 'VmRSS').toFixed(0)} MB`);

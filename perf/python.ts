@@ -12,6 +12,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../core/config.ts';
 import { loadDsCodeBench } from '../oracles/python/dscodebench/loader.ts';
 import { dsCodeBenchOracle } from '../oracles/python/dscodebench/oracle.ts';
 import { WorkerPool } from '../oracles/python/pool/pool.ts';
@@ -21,7 +22,7 @@ import { bwrapArgs, SANDBOX_GID, SANDBOX_UID } from '../oracles/python/sandbox/b
 import { DEFAULT_SCRATCH, GIB, MIB, prlimitArgs } from '../oracles/python/sandbox/limits.ts';
 import { stagedPythonDir } from '../oracles/python/sandbox/stage.ts';
 
-const ROUNDS = Number(process.env.PERF_PYTHON_ROUNDS ?? 20);
+const ROUNDS = loadConfig().config.perf.pythonRounds;
 const PYTHON = '/usr/bin/python3';
 const CANDIDATE = 'import numpy, pandas\nx = int(numpy.arange(10).sum()) + len(pandas.DataFrame({"a": [1, 2]}))\n';
 

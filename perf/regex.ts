@@ -1,5 +1,6 @@
 /**
  * Regex engine benchmark (prints figures, asserts nothing): `npx tsx perf/regex.ts [targ.txt]`
+ * (default: targ.txt of the configured NL-RX-Turk folder, `suites["nl-rx"].data` / NLRX_TURK_DIR)
  *
  * 1. Full-match checks per second on one core over NL-RX-Turk golds with sampled ~20-character
  *    inputs (members and non-members): the DFA table matcher vs native `RegExp` `^(?:…)$` (flag
@@ -9,16 +10,19 @@
  *    (as in the oracle, which compiles the gold once per task), and cold (gold compile included).
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Rng } from '../core/random.ts';
 import { printBrics, printEcmascript, type RegexNode } from '../oracles/regex/ast.ts';
 import { clearCompileCache, compileRegex, type CompiledRegex } from '../oracles/regex/compile.ts';
 import { compareLanguages } from '../oracles/regex/equivalence.ts';
 import { mutateRegex } from '../oracles/regex/mutate.ts';
+import { findNlRxTurk, NLRX_TURK_SETTING } from '../oracles/regex/loader.ts';
 import { sampleLanguage } from '../oracles/regex/sample.ts';
 
-const TARG = process.argv[2] ?? '/work/shared/data/nl-rx-turk/targ.txt';
+const turk = findNlRxTurk();
+const TARG = process.argv[2] ?? (turk ? join(turk, 'targ.txt') : NLRX_TURK_SETTING);
 if (!existsSync(TARG)) {
-  console.error(`NL-RX-Turk targ.txt not found at ${TARG}; pass its path as the first argument`);
+  console.error(`NL-RX-Turk targ.txt not found at ${TARG}; pass its path as the first argument or configure the folder`);
   process.exit(1);
 }
 const lines = readFileSync(TARG, 'utf8').split('\n');

@@ -7,10 +7,11 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../core/config.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const TARGET_S = 15;
-const runs = Number(process.env.PERF_SUITE_RUNS ?? 3);
+const runs = loadConfig().config.perf.suiteRuns;
 const times: number[] = [];
 let shape = '';
 for (let i = 0; i < runs; i++) {

@@ -10,8 +10,9 @@
  *
  * Use: `reporters: ['default', './reports/reporter.ts']`, or with options
  * `[['./reports/reporter.ts', { outDir: 'out' }]]`. Output directory: the `outDir` option
- * (relative to the vitest root), else `$WITNESS_OUT` (relative to the working directory), else
- * `witness-out/` under the vitest root. A run without trajectories prints and writes nothing.
+ * (relative to the vitest root), else the configured `outDir` (WITNESS_OUT, else `outDir` of
+ * witness.config.json, else `witness-out/`; see docs/configuration.md), the folder `witness report`
+ * reads too. A run without trajectories prints and writes nothing.
  */
 import { resolve } from 'node:path';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
@@ -34,7 +35,7 @@ import { writeReports } from './write-reports.ts';
 export { compareTrajectories, trajectoryKey } from './merge.ts';
 
 export interface WitnessReporterOptions {
-  /** Output directory, relative to the vitest root; overrides $WITNESS_OUT. */
+  /** Output directory, relative to the vitest root; overrides the configured `outDir` (and WITNESS_OUT). */
   outDir?: string;
 }
 
@@ -157,9 +158,8 @@ export default class WitnessReporter implements Reporter {
   private outDir(): string {
     const root = this.vitest?.config.root ?? process.cwd();
     if (this.options.outDir) return resolve(root, this.options.outDir);
-    const fromEnv = process.env.WITNESS_OUT;
-    if (fromEnv) return resolve(fromEnv);
-    return resolve(root, 'witness-out');
+    // The configured outDir (WITNESS_OUT, else the file's outDir, else witness-out), as `witness report` reads it.
+    return loadConfig(root).config.outDir;
   }
 
   private guard(action: string, body: () => void): void {

@@ -4,7 +4,8 @@
  * fail instead, so a missing engine never passes silently there.
  */
 import { describe, it } from 'vitest';
-import { resolveBackend, parseBackendChoice } from '../oracles/python/sandbox/select.ts';
+import { processLoadedConfig, type PythonSettings } from '../core/config.ts';
+import { resolveBackend } from '../oracles/python/sandbox/select.ts';
 import { SandboxUnavailableError } from '../oracles/python/sandbox/backend.ts';
 
 export function declareNotRun(name: string, reason: string): void {
@@ -14,11 +15,11 @@ export function declareNotRun(name: string, reason: string): void {
   });
 }
 
-/** Whether the Python sandbox can run here (WITNESS_PYTHON_SANDBOX, else bwrap, else Docker). */
-export async function pythonSandboxStatus(): Promise<{ ok: true } | { ok: false; reason: string }> {
+/** Whether the Python sandbox can run here (the configured `python.sandbox`: auto = bwrap, else Docker). */
+export async function pythonSandboxStatus(python: PythonSettings = processLoadedConfig().config.python): Promise<{ ok: true } | { ok: false; reason: string }> {
   const fix = 'Run `npm run setup` to install the system requirements.';
   try {
-    const backend = await resolveBackend(parseBackendChoice(process.env.WITNESS_PYTHON_SANDBOX));
+    const backend = await resolveBackend(python.sandbox);
     const status = await backend.status();
     return status.available ? { ok: true } : { ok: false, reason: `the ${backend.name} Python sandbox is not available: ${status.reason}\n${fix}` };
   } catch (error) {

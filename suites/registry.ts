@@ -4,6 +4,7 @@
  * from the same spec.
  */
 import { fileURLToPath } from 'node:url';
+import { processLoadedConfig, type Neo4jSettings, type PythonSettings, type SuitesSettings } from '../core/config.ts';
 import type { Oracle, PreparedTask } from '../core/oracle.ts';
 import type { LoadedTasks } from '../core/types.ts';
 import { loadBigCodeBench } from '../oracles/python/bigcodebench/loader.ts';
@@ -34,6 +35,9 @@ export interface BenchmarkSpec {
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
+/** The suites' settings come from this process's configuration unless a caller passes its own. */
+const configured = () => processLoadedConfig().config;
+
 /** The nl-rx fixture tasks with the regex oracle (ECMAScript answers, brics golds). */
 export function nlRxSpec(): BenchmarkSpec {
   return {
@@ -46,31 +50,33 @@ export function nlRxSpec(): BenchmarkSpec {
 
 /**
  * DSCodeBench-style tasks (standard library, numpy, pandas): candidate and reference on the same 200
- * inputs of seed 42 in the Python sandbox. WITNESS_DSCODEBENCH_DATA points at another file in the
- * official format (then with the original's 200 s limit; the fixtures need well under a second, so
- * 20 s keeps a looping mutant from stalling the run).
+ * inputs of seed 42 in the Python sandbox. `suites.dscodebench.data` (WITNESS_DSCODEBENCH_DATA) points
+ * at another file in the official format (then with the original's 200 s limit; the fixtures need
+ * well under a second, so 20 s keeps a looping mutant from stalling the run).
  */
-export function dsCodeBenchSpec(): BenchmarkSpec {
-  const data = process.env.WITNESS_DSCODEBENCH_DATA;
+export function dsCodeBenchSpec(suites: SuitesSettings = configured().suites, python: PythonSettings = configured().python): BenchmarkSpec {
+  const data = suites.dscodebench.data;
+  const sandbox = { sandbox: { backend: python.sandbox } };
   return {
     name: 'dscodebench',
     tasks: loadDsCodeBench(data ?? here('../fixtures/dscodebench/dscodebench.jsonl')),
-    oracle: dsCodeBenchOracle(data ? {} : { candidateDeadlineMs: 20_000 }),
+    oracle: dsCodeBenchOracle(data ? sandbox : { ...sandbox, candidateDeadlineMs: 20_000 }),
     prompt: here('../prompts/dscodebench.md'),
   };
 }
 
 /**
- * BigCodeBench-style tasks: each TestCases method is one case. WITNESS_BIGCODEBENCH_DATA points at
- * another file in the official format (then with the original's max(240 s, reference) + 1 s limit;
- * the fixtures get 20 s).
+ * BigCodeBench-style tasks: each TestCases method is one case. `suites.bigcodebench.data`
+ * (WITNESS_BIGCODEBENCH_DATA) points at another file in the official format (then with the original's
+ * max(240 s or `timeoutPerTaskS`, reference) + 1 s limit; the fixtures get 20 s).
  */
-export function bigCodeBenchSpec(): BenchmarkSpec {
-  const data = process.env.WITNESS_BIGCODEBENCH_DATA;
+export function bigCodeBenchSpec(suites: SuitesSettings = configured().suites, python: PythonSettings = configured().python): BenchmarkSpec {
+  const { data, timeoutPerTaskS } = suites.bigcodebench;
+  const sandbox = { sandbox: { backend: python.sandbox } };
   return {
     name: 'bigcodebench',
     tasks: loadBigCodeBench(data ?? here('../fixtures/bigcodebench/bigcodebench.jsonl')),
-    oracle: bigCodeBenchOracle(data ? {} : { timeLimitS: 20 }),
+    oracle: bigCodeBenchOracle({ ...sandbox, timeLimitS: data ? timeoutPerTaskS : 20 }),
     prompt: here('../prompts/bigcodebench.md'),
   };
 }
@@ -78,12 +84,10 @@ export function bigCodeBenchSpec(): BenchmarkSpec {
 /**
  * BIRD-SQL on the fixture databases, EX in BIRD's `set` mode so published numbers reproduce. VES
  * times each correct query with 10 interleaved runs here (BIRD uses 100) so the suite stays fast;
- * WITNESS_VES_ITERATIONS overrides it (0 turns timing off).
+ * `suites.bird.vesIterations` (WITNESS_VES_ITERATIONS) overrides it (0 turns timing off).
  */
-export function birdSpec(): BenchmarkSpec {
-  const raw = process.env.WITNESS_VES_ITERATIONS ?? '10';
-  const iterations = Number(raw);
-  if (!Number.isInteger(iterations) || iterations < 0) throw new Error(`WITNESS_VES_ITERATIONS must be a non-negative integer, got ${raw}`);
+export function birdSpec(suites: SuitesSettings = configured().suites): BenchmarkSpec {
+  const iterations = suites.bird.vesIterations;
   return {
     name: 'bird',
     tasks: loadBird(BIRD_FIXTURES),
@@ -102,10 +106,10 @@ export function cypherBenchSpec(uri: string): BenchmarkSpec {
   };
 }
 
-/** CypherBench outside vitest: starts Neo4j (NEO4J_URI, Docker or the launcher), loads the graph, stops it on dispose. */
-async function startedCypherBenchSpec(): Promise<BenchmarkSpec> {
-  const server = await startNeo4j();
-  const driver = createDriver(server.uri);
+/** CypherBench outside vitest: starts Neo4j (`neo4j.uri`, Docker or the launcher), loads the graph, stops it on dispose. */
+async function startedCypherBenchSpec(neo4j: Neo4jSettings = configured().neo4j): Promise<BenchmarkSpec> {
+  const server = await startNeo4j({ neo4j });
+  const driver = createDriver(server.uri, neo4j);
   try {
     await ensureGraph(driver, readSimpleKG(SKYWAYS_GRAPH_FILE));
   } catch (error) {

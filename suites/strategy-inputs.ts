@@ -4,6 +4,8 @@
  * (.witness/hero/NAME/hero-report.json), otherwise the training split's verified golds, which
  * ReAct retrieves from too; Dynamic Cheatsheet needs nothing.
  */
+import { join } from 'node:path';
+import { WITNESS_DIR } from '../core/paths.ts';
 import { verifiedTrainExamples } from '../strategies/hero/examples.ts';
 import type { StrategyInputs } from '../strategies/index.ts';
 import type { BenchmarkSpec } from './registry.ts';
@@ -12,6 +14,6 @@ import type { BenchmarkSpec } from './registry.ts';
 export function strategyInputs(spec: BenchmarkSpec): StrategyInputs {
   return {
     examples: () => verifiedTrainExamples(spec.tasks.tasks, spec.oracle),
-    heroReport: `.witness/hero/${spec.name}/hero-report.json`,
+    heroReport: join(WITNESS_DIR, 'hero', spec.name, 'hero-report.json'),
   };
 }

@@ -5,6 +5,7 @@ import type { ChatModel } from './model.ts';
 import { createOpenAIModel } from './openai.ts';
 import { createSimModel } from './sim.ts';
 
+/** `env` holds the key, in the variable named by `model.apiKeyEnv` (read here, never stored in the config). */
 export function createModel(config: WitnessConfig, env: Record<string, string | undefined> = process.env): ChatModel {
   const m = config.model;
   if (m.name === 'sim') return createSimModel({ seed: config.seed, ...config.sim });
@@ -12,6 +13,7 @@ export function createModel(config: WitnessConfig, env: Record<string, string | 
     model: m.name,
     ...(m.baseURL ? { baseURL: m.baseURL } : {}),
     ...(env[m.apiKeyEnv] ? { apiKey: env[m.apiKeyEnv] as string } : {}),
+    apiKeyEnv: m.apiKeyEnv,
     temperature: m.temperature,
     ...(m.seed !== undefined ? { seed: m.seed } : {}),
     ...(m.maxTokens !== undefined ? { maxTokens: m.maxTokens } : {}),

@@ -36,11 +36,13 @@ export interface OpenAIModelOptions {
   /** Endpoint root ending in `/v1` (a trailing slash is dropped); default {@link DEFAULT_OPENAI_ENDPOINT}. */
   baseURL?: string;
   /**
-   * Without `baseURL`, falls back to `OPENAI_API_KEY` and fails when neither is set. With a
-   * `baseURL` and no key, {@link PLACEHOLDER_API_KEY} is sent (the environment key is never sent to
-   * a custom endpoint implicitly).
+   * Required without `baseURL` (createModel reads it from the variable named by `model.apiKeyEnv`).
+   * With a `baseURL` and no key, {@link PLACEHOLDER_API_KEY} is sent (no key is sent to a custom
+   * endpoint implicitly).
    */
   apiKey?: string;
+  /** The variable the key comes from, named when it is missing (default OPENAI_API_KEY). */
+  apiKeyEnv?: string;
   temperature?: number;
   seed?: number;
   /** Sent as `max_tokens` (the field vLLM, Ollama and most compatible servers read). */
@@ -299,10 +301,8 @@ function validate(options: OpenAIModelOptions): void {
 function resolveApiKey(options: OpenAIModelOptions): string {
   if (options.apiKey) return options.apiKey;
   if (options.baseURL !== undefined) return PLACEHOLDER_API_KEY;
-  const fromEnv = process.env.OPENAI_API_KEY;
-  if (fromEnv) return fromEnv;
   throw new ModelConfigError(
-    `openai model "${options.model}": no API key for ${DEFAULT_OPENAI_ENDPOINT}. Set OPENAI_API_KEY, ` +
+    `openai model "${options.model}": no API key for ${DEFAULT_OPENAI_ENDPOINT}. Set ${options.apiKeyEnv ?? 'OPENAI_API_KEY'}, ` +
       'or set a baseURL for a local OpenAI-compatible server (vLLM, Ollama), which needs no key.',
   );
 }

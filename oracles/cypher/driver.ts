@@ -1,16 +1,21 @@
 /**
  * neo4j-driver connections. Auth: none (Witness's own servers run with auth off), or basic auth
- * from NEO4J_USERNAME / NEO4J_PASSWORD when both are set (for a server given by NEO4J_URI).
+ * from `neo4j.username` / `neo4j.password` (NEO4J_USERNAME / NEO4J_PASSWORD) when both are set (for a
+ * server given by `neo4j.uri`).
  * Integers stay lossless in the driver and are converted by values.ts (numbers where safe).
  */
 import neo4j, { type AuthToken, type Driver } from 'neo4j-driver';
+import { processLoadedConfig, type Neo4jSettings } from '../../core/config.ts';
+
+/** The credentials part of the Neo4j settings. */
+export type Neo4jAuth = Pick<Neo4jSettings, 'username' | 'password'>;
 
 // auth.none() exists at runtime but is missing from neo4j-driver's own index.d.ts.
 const noAuth = (): AuthToken => (neo4j.auth as unknown as { none(): AuthToken }).none();
 
-/** A driver for `uri`, with credentials from the environment when given. */
-export function createDriver(uri: string, env: NodeJS.ProcessEnv = process.env): Driver {
-  const auth = env.NEO4J_USERNAME && env.NEO4J_PASSWORD ? neo4j.auth.basic(env.NEO4J_USERNAME, env.NEO4J_PASSWORD) : noAuth();
+/** A driver for `uri`, with the configured credentials when given. */
+export function createDriver(uri: string, credentials: Neo4jAuth = processLoadedConfig().config.neo4j): Driver {
+  const auth = credentials.username && credentials.password ? neo4j.auth.basic(credentials.username, credentials.password) : noAuth();
   return neo4j.driver(uri, auth, {
     userAgent: 'witness-cypher-oracle',
     maxConnectionPoolSize: 32,
@@ -21,11 +26,11 @@ export function createDriver(uri: string, env: NodeJS.ProcessEnv = process.env):
 }
 
 /** Resolves when Bolt answers at `uri` (retrying until `timeoutMs`), else rejects with the driver's last error. */
-export async function waitForBolt(uri: string, timeoutMs: number, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function waitForBolt(uri: string, timeoutMs: number, credentials?: Neo4jAuth): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {
-    const driver = createDriver(uri, env);
+    const driver = createDriver(uri, credentials);
     try {
       await driver.verifyConnectivity();
       return;

@@ -17,6 +17,7 @@ import { readPredictions, type PredictionIssue, type Predictions } from './predi
 import { loadCypherBenchFile } from './loader.ts';
 import type { Neo4jServer } from './server/server.ts';
 import { startNeo4j } from './server/start.ts';
+import type { Neo4jSettings } from '../../core/config.ts';
 import { readSimpleKG, type SimpleKG } from './simplekg.ts';
 
 export type ItemStatus =
@@ -86,7 +87,8 @@ export interface EvaluateCypherBenchOptions {
   maxQueryBytes?: number;
   checkAnswers?: boolean;
   concurrency?: number;
-  env?: NodeJS.ProcessEnv;
+  /** Neo4j settings (server, credentials); default: the configured ones. */
+  neo4j?: Neo4jSettings;
   log?: (line: string) => void;
   onProgress?: (done: number, total: number) => void;
 }
@@ -150,7 +152,7 @@ export async function evaluateCypherBench(options: EvaluateCypherBenchOptions): 
 
   const server: Neo4jServer = options.uri
     ? { uri: options.uri, way: 'uri', startupMs: 0, describe: `the server at ${options.uri}`, stop: async () => {} }
-    : await startNeo4j({ env: options.env ?? process.env, log });
+    : await startNeo4j({ ...(options.neo4j ? { neo4j: options.neo4j } : {}), log });
   const owned = server.way !== 'uri';
   // An unusable item keeps its position and scores 0 (it is also among the issues).
   const items: ItemResult[] = loaded.invalid.map(({ index, qid, graph, category, issue }) => ({
@@ -173,7 +175,7 @@ export async function evaluateCypherBench(options: EvaluateCypherBenchOptions): 
         continue;
       }
       if (found) {
-        const driver = createDriver(server.uri, options.env);
+        const driver = createDriver(server.uri, options.neo4j);
         try {
           const outcome = await ensureGraph(driver, found.kg, { replace: owned });
           log(`graph ${graph}: ${outcome} from ${found.file}`);
@@ -193,7 +195,7 @@ export async function evaluateCypherBench(options: EvaluateCypherBenchOptions): 
         ...(options.maxResultBytes ? { maxResultBytes: options.maxResultBytes } : {}),
         ...(options.maxQueryBytes ? { maxQueryBytes: options.maxQueryBytes } : {}),
         ...(options.checkAnswers === false ? { checkAnswers: false } : {}),
-        ...(options.env ? { env: options.env } : {}),
+        ...(options.neo4j ? { auth: options.neo4j } : {}),
       });
       try {
         items.push(

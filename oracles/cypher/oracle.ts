@@ -54,7 +54,7 @@ export function cypherOracle(options: CypherOracleOptions): Oracle<CypherPrepare
     maxResultBytes: settings.maxResultBytes,
     maxQueryBytes: settings.maxQueryBytes,
     ...(options.database ? { database: options.database } : {}),
-    ...(options.env ? { env: options.env } : {}),
+    ...(options.auth ? { auth: options.auth } : {}),
   });
   const graphs = new Map<string, SimpleKG>(options.graphs.map((g) => [g.schema.name, g]));
   const schemas = new Map<string, string>();

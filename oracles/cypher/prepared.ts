@@ -1,5 +1,6 @@
 /** The Cypher oracle's prepared task, the options it is built from and the runtime its parts share. */
 import type { PreparedTask } from '../../core/oracle.ts';
+import type { Neo4jAuth } from './driver.ts';
 import type { GraphVariant } from './perturb.ts';
 import type { CypherRunner } from './runner.ts';
 import type { SimpleKG } from './simplekg.ts';
@@ -35,8 +36,8 @@ export interface CypherOracleOptions {
   /** Longest candidate query text run (default 16 KiB of UTF-8); longer ones are `too-complex`. Gold queries have no cap. */
   maxQueryBytes?: number;
   database?: string;
-  /** Environment for credentials (NEO4J_USERNAME / NEO4J_PASSWORD). */
-  env?: NodeJS.ProcessEnv;
+  /** Credentials (`neo4j.username` / `neo4j.password`); default: the configured ones. */
+  auth?: Neo4jAuth;
   /** Graph variants tried per hardening round (default 8). */
   variantsPerRound?: number;
   /** Check each gold result against the question's answer_json (default true): catches a graph that is not the one the answers came from. */

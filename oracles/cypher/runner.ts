@@ -10,7 +10,7 @@
 import type { Driver } from 'neo4j-driver';
 import { BoundedCache } from '../../core/bounded-cache.ts';
 import { proxyTarget, startResultCapProxy, type ResultCapProxy } from './bolt/result-cap.ts';
-import { createDriver } from './driver.ts';
+import { createDriver, type Neo4jAuth } from './driver.ts';
 import { Neo4jUnreachableError } from './errors.ts';
 import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_MAX_ROWS, MAX_VALUE_NESTING, runReadQuery, type Execution, type ResultLimits } from './execute.ts';
 import { checkReadOnly, DEFAULT_MAX_QUERY_BYTES, queryTooLong, type GuardResult } from './guard.ts';
@@ -29,7 +29,7 @@ export interface RunnerOptions {
   /** Longest candidate query text run, in UTF-8 bytes (default 16 KiB); gold queries have no cap. */
   maxQueryBytes?: number;
   database?: string;
-  env?: NodeJS.ProcessEnv;
+  auth?: Neo4jAuth;
 }
 
 /** Candidate results longer or bigger than this are not kept in the caches (memory: thousands of them over a run). */
@@ -47,7 +47,7 @@ export class CypherRunner {
   constructor(readonly options: RunnerOptions) {}
 
   get driver(): Driver {
-    return (this.connection ??= createDriver(this.options.uri, this.options.env));
+    return (this.connection ??= createDriver(this.options.uri, this.options.auth));
   }
 
   private get limits(): ResultLimits {
@@ -60,7 +60,7 @@ export class CypherRunner {
       const target = proxyTarget(this.options.uri);
       if (!target) return { driver: this.driver, proxy: null };
       const proxy = await startResultCapProxy(target, { maxBytes: this.limits.maxBytes, maxNesting: MAX_VALUE_NESTING });
-      return { driver: createDriver(proxy.uri, this.options.env), proxy };
+      return { driver: createDriver(proxy.uri, this.options.auth), proxy };
     })();
     return this.capped.then((c) => c.driver);
   }

@@ -6,10 +6,10 @@ import { charSetOf, charSetOfChar } from './automaton.ts';
 import { parseBrics } from './brics.ts';
 import { compileRegex, type CompiledRegex } from './compile.ts';
 import { compareLanguages } from './equivalence.ts';
-import { findNlRxTurk } from './loader.ts';
+import { findNlRxTurk, NLRX_TURK_SETTING } from './loader.ts';
 
 const TURK = findNlRxTurk();
-const TARG = TURK ? join(TURK, 'targ.txt') : 'NLRX_TURK_DIR (unset)';
+const TARG = TURK ? join(TURK, 'targ.txt') : NLRX_TURK_SETTING;
 const targLines = existsSync(TARG) ? readFileSync(TARG, 'utf8').split('\n') : null;
 if (!targLines) console.warn(`NL-RX-Turk targ.txt not found at ${TARG}: its tests are skipped`);
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { compileRegex } from './compile.ts';
 import { isEmptyLanguage } from './equivalence.ts';
-import { findNlRxTurk, loadNlRx } from './loader.ts';
+import { findNlRxTurk, loadNlRx, NLRX_TURK_SETTING } from './loader.ts';
 import { regexOracle } from './oracle.ts';
 
 const fixtures = fileURLToPath(new URL('../../fixtures/nl-rx', import.meta.url));
@@ -52,6 +52,7 @@ describe('fixture tasks', () => {
 });
 
 const real = findNlRxTurk();
+if (real === null) console.warn(`NL-RX-Turk not found at ${NLRX_TURK_SETTING}: its real-data test is skipped`);
 describe.runIf(real !== null)('NL-RX-Turk (real data, read in place)', () => {
   it('parses every line and counts the & and ~ lines', () => {
     const { tasks, issues } = loadNlRx(real as string, { benchmark: 'nl-rx-turk' });

@@ -4,8 +4,8 @@
  * Misaligned files are an error naming both files; an empty line is an issue naming file and line.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { processLoadedConfig } from '../../core/config.ts';
 import type { LoadedTasks, Task, TaskIssue } from '../../core/types.ts';
 
 export interface NlRxOptions {
@@ -49,15 +49,14 @@ export function loadNlRx(dir: string, options: NlRxOptions = {}): LoadedTasks {
   return { tasks, issues };
 }
 
+/** How to point Witness at the real NL-RX-Turk files, for messages when they are not found. */
+export const NLRX_TURK_SETTING = 'suites["nl-rx"].data / NLRX_TURK_DIR (unset)';
+
 /**
- * Where the real NL-RX-Turk files are: NLRX_TURK_DIR, else `../shared/data/nl-rx-turk` beside the
- * project, else null (get them from github.com/nicholaslocascio/deep-regex, datasets/NL-RX-Turk).
+ * The real NL-RX-Turk folder: `dir` (default: the configured `suites['nl-rx'].data`, NLRX_TURK_DIR)
+ * when it holds src.txt and targ.txt, else null. The files are not shipped: get them from
+ * github.com/nicholaslocascio/deep-regex, datasets/NL-RX-Turk.
  */
-export function findNlRxTurk(env: Record<string, string | undefined> = process.env): string | null {
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-  const candidates = [env.NLRX_TURK_DIR, resolve(root, '..', 'shared', 'data', 'nl-rx-turk')];
-  for (const dir of candidates) {
-    if (dir && existsSync(join(dir, 'targ.txt')) && existsSync(join(dir, 'src.txt'))) return dir;
-  }
-  return null;
+export function findNlRxTurk(dir: string | undefined = processLoadedConfig().config.suites['nl-rx'].data): string | null {
+  return dir && existsSync(join(dir, 'targ.txt')) && existsSync(join(dir, 'src.txt')) ? dir : null;
 }

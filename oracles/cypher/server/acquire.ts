@@ -1,10 +1,11 @@
 /**
  * For test files and suites: the Neo4j of this vitest run, from the broker the global setup
  * provides (started on first request, shared, stopped at the end of the run). Without the global
- * setup, NEO4J_URI is used directly. Never throws: failures come back with the reason, so CI
+ * setup, the configured `neo4j.uri` (NEO4J_URI) is used directly. Never throws: failures come back with the reason, so CI
  * tests can fail with it and `npm run bench` can report the suite as not run with it.
  */
 import { inject } from 'vitest';
+import { processLoadedConfig } from '../../../core/config.ts';
 import { createDriver } from '../driver.ts';
 import { ensureGraph } from '../load-graph.ts';
 import { readSimpleKG } from '../simplekg.ts';
@@ -20,7 +21,8 @@ export async function acquireNeo4j(graphFile?: string): Promise<Acquired> {
     if (reply.ok && reply.uri) return { ok: true, uri: reply.uri, way: reply.way ?? 'unknown', ...(reply.pid ? { pid: reply.pid } : {}) };
     return { ok: false, reason: reply.reason ?? 'the Neo4j broker gave no reason' };
   }
-  const uri = process.env.NEO4J_URI;
+  const neo4j = processLoadedConfig().config.neo4j;
+  const uri = neo4j.uri;
   if (!uri) {
     return {
       ok: false,
@@ -28,7 +30,7 @@ export async function acquireNeo4j(graphFile?: string): Promise<Acquired> {
     };
   }
   if (graphFile) {
-    const driver = createDriver(uri);
+    const driver = createDriver(uri, neo4j);
     try {
       await ensureGraph(driver, readSimpleKG(graphFile));
     } catch (error) {

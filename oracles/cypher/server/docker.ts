@@ -10,6 +10,8 @@ import type { Neo4jServer } from './server.ts';
 const NEO4J_IMAGE = 'neo4j:5.20.0-community';
 
 export interface DockerOptions {
+  /** The engine's address shown in messages (the configured `neo4j.dockerHost`, DOCKER_HOST). */
+  engineAddress?: string;
   /** A dockerode client; default: from DOCKER_HOST, else /var/run/docker.sock. */
   docker?: Docker;
   heapMb?: number;
@@ -20,8 +22,8 @@ export interface DockerOptions {
   log?: (line: string) => void;
 }
 
-function engineAddress(): string {
-  return process.env.DOCKER_HOST ?? '/var/run/docker.sock';
+function engineAddress(options: DockerOptions): string {
+  return options.engineAddress ?? '/var/run/docker.sock';
 }
 
 async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -41,7 +43,7 @@ export async function startDocker(options: DockerOptions = {}): Promise<Neo4jSer
   try {
     await withTimeout(docker.ping(), options.pingTimeoutMs ?? 3000, 'ping');
   } catch (error) {
-    throw new Error(`no Docker engine reachable at ${engineAddress()} (${(error as Error).message})`);
+    throw new Error(`no Docker engine reachable at ${engineAddress(options)} (${(error as Error).message})`);
   }
   const started = performance.now();
   try {

@@ -29,7 +29,6 @@ export interface LauncherOptions {
   /** How long to wait for the ready line (default 180 s; the jar fetch has its own). */
   startupTimeoutMs?: number;
   log?: (line: string) => void;
-  env?: NodeJS.ProcessEnv;
 }
 
 /** Reaper lines (a query stopped, and why) passed on to the log per server. */
@@ -45,13 +44,9 @@ const JVM_FLAGS = [
   '-Dio.netty.tryReflectionSetAccessible=true',
 ];
 
-/** The java executable to use, by the documented order. */
-function javaExecutable(options: { java?: string; env?: NodeJS.ProcessEnv } = {}): string {
-  const env = options.env ?? process.env;
-  if (options.java) return options.java;
-  if (env.WITNESS_JAVA) return env.WITNESS_JAVA;
-  if (env.JAVA_HOME) return join(env.JAVA_HOME, 'bin', 'java');
-  return 'java';
+/** The java executable: the one given (the configured `neo4j.java`: WITNESS_JAVA, else $JAVA_HOME/bin/java), else `java` on the PATH. */
+export function javaExecutable(options: { java?: string } = {}): string {
+  return options.java ?? 'java';
 }
 
 /** Checks that `java` runs and is version 17 or newer; returns the major version or throws why not. */
@@ -68,22 +63,13 @@ function checkJava(java: string): number {
   return major;
 }
 
-function positiveEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
-  const value = env[name];
-  if (value === undefined || value === '') return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer (MB), got ${JSON.stringify(value)}`);
-  return n;
-}
-
 /** Starts the launcher and resolves once Bolt accepts connections. Rejects with the reason otherwise. */
 export async function startLauncher(options: LauncherOptions = {}): Promise<Neo4jServer> {
-  const env = options.env ?? process.env;
   const log = options.log ?? (() => {});
-  const java = javaExecutable({ ...options, env });
+  const java = javaExecutable(options);
   checkJava(java);
   await ensureLauncherBuilt(log);
-  const heapMb = options.heapMb ?? positiveEnv(env, 'WITNESS_NEO4J_HEAP_MB') ?? 512;
+  const heapMb = options.heapMb ?? 512;
   const home = mkdtempSync(join(tmpdir(), 'witness-neo4j-'));
   const args = [
     `-Xms${Math.min(heapMb, 256)}m`,

@@ -9,6 +9,7 @@ import { createDriver, serverInfo } from '../driver.ts';
 import { acquireNeo4j, type Acquired } from './acquire.ts';
 import { Neo4jUnavailableError } from './server.ts';
 import { startNeo4j } from './start.ts';
+import { loadConfig } from '../../../core/config.ts';
 
 const noDocker = { docker: new Docker({ socketPath: '/nonexistent/witness-docker.sock' }), pingTimeoutMs: 1000 };
 
@@ -52,7 +53,7 @@ describe('the run’s Neo4j', () => {
 
 describe('startNeo4j', () => {
   it('says which of the three ways were tried and why each failed', async () => {
-    const error = await startNeo4j({ env: { WITNESS_JAVA: '/nonexistent/java' }, docker: noDocker, log: () => {} }).catch((e: unknown) => e);
+    const error = await startNeo4j({ neo4j: { java: '/nonexistent/java' }, docker: noDocker, log: () => {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Neo4jUnavailableError);
     const attempts = (error as Neo4jUnavailableError).attempts;
     expect(attempts.map((a) => a.way)).toEqual(['uri', 'docker', 'launcher']);
@@ -63,7 +64,7 @@ describe('startNeo4j', () => {
   });
 
   it('uses NEO4J_URI alone when it is set, and says so when it does not answer', async () => {
-    const error = await startNeo4j({ env: { NEO4J_URI: 'bolt://127.0.0.1:1' }, uriTimeoutMs: 1000, docker: noDocker, log: () => {} }).catch((e: unknown) => e);
+    const error = await startNeo4j({ neo4j: { uri: 'bolt://127.0.0.1:1' }, uriTimeoutMs: 1000, docker: noDocker, log: () => {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Neo4jUnavailableError);
     const attempts = (error as Neo4jUnavailableError).attempts;
     expect(attempts[0]?.reason).toMatch(/^NEO4J_URI=bolt:\/\/127\.0\.0\.1:1 does not answer/);
@@ -71,8 +72,8 @@ describe('startNeo4j', () => {
     expect(attempts[2]?.reason).toBe('not tried, because NEO4J_URI is set');
   }, 30_000);
 
-  it('rejects an unknown WITNESS_NEO4J', async () => {
-    await expect(startNeo4j({ env: { WITNESS_NEO4J: 'podman' }, log: () => {} })).rejects.toThrow(/WITNESS_NEO4J must be "docker" or "launcher"/);
+  it('rejects an unknown WITNESS_NEO4J (when the config is read)', () => {
+    expect(() => loadConfig(process.cwd(), { WITNESS_NEO4J: 'podman' })).toThrow(/WITNESS_NEO4J must be "docker" or "launcher"/);
   });
 });
 

@@ -1,16 +1,18 @@
 /**
- * Gets a Neo4j 5.20 for the Cypher oracle: NEO4J_URI if set (a server the user runs; never
- * stopped by Witness), else Docker through dockerode when an engine is reachable, else the Java
- * launcher. `WITNESS_NEO4J=docker|launcher` restricts the automatic choice to one way. When
- * nothing works, Neo4jUnavailableError lists every way and why it failed.
+ * Gets a Neo4j 5.20 for the Cypher oracle: `neo4j.uri` (NEO4J_URI) if set (a server the user runs;
+ * never stopped by Witness), else Docker through dockerode when an engine is reachable, else the Java
+ * launcher. `neo4j.way` (WITNESS_NEO4J=docker|launcher) restricts the automatic choice to one way.
+ * When nothing works, Neo4jUnavailableError lists every way and why it failed.
  */
+import { processLoadedConfig, type Neo4jSettings } from '../../../core/config.ts';
 import { waitForBolt } from '../driver.ts';
 import { startDocker, type DockerOptions } from './docker.ts';
 import { startLauncher, type LauncherOptions } from './launcher.ts';
 import { Neo4jUnavailableError, type Neo4jServer, type WayFailure } from './server.ts';
 
 export interface StartOptions {
-  env?: NodeJS.ProcessEnv;
+  /** Server, credentials and launcher settings; default: the configured `neo4j` section. */
+  neo4j?: Neo4jSettings;
   launcher?: LauncherOptions;
   docker?: DockerOptions;
   /** How long NEO4J_URI may take to answer (default 10 s). */
@@ -25,12 +27,12 @@ function message(error: unknown): string {
 
 /** Starts (or connects to) Neo4j by the documented order of ways. Throws Neo4jUnavailableError. */
 export async function startNeo4j(options: StartOptions = {}): Promise<Neo4jServer> {
-  const env = options.env ?? process.env;
+  const settings = options.neo4j ?? processLoadedConfig().config.neo4j;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const uri = env.NEO4J_URI?.trim();
+  const uri = settings.uri?.trim();
   if (uri) {
     try {
-      await waitForBolt(uri, options.uriTimeoutMs ?? 10_000, env);
+      await waitForBolt(uri, options.uriTimeoutMs ?? 10_000, settings);
     } catch (error) {
       const skipped = 'not tried, because NEO4J_URI is set';
       throw new Neo4jUnavailableError([
@@ -42,15 +44,12 @@ export async function startNeo4j(options: StartOptions = {}): Promise<Neo4jServe
     return { uri, way: 'uri', startupMs: 0, describe: `the server at NEO4J_URI=${uri}`, stop: async () => {} };
   }
 
-  const only = env.WITNESS_NEO4J?.trim();
-  if (only && only !== 'docker' && only !== 'launcher') {
-    throw new Error(`WITNESS_NEO4J must be "docker" or "launcher", got ${JSON.stringify(only)}`);
-  }
+  const only = settings.way;
   const failures: WayFailure[] = [{ way: 'uri', reason: 'not set' }];
   if (only === 'launcher') failures.push({ way: 'docker', reason: 'skipped (WITNESS_NEO4J=launcher)' });
   else {
     try {
-      return await startDocker({ log, ...options.docker });
+      return await startDocker({ log, ...(settings.dockerHost ? { engineAddress: settings.dockerHost } : {}), ...options.docker });
     } catch (error) {
       failures.push({ way: 'docker', reason: message(error) });
     }
@@ -58,7 +57,7 @@ export async function startNeo4j(options: StartOptions = {}): Promise<Neo4jServe
   if (only === 'docker') failures.push({ way: 'launcher', reason: 'skipped (WITNESS_NEO4J=docker)' });
   else {
     try {
-      return await startLauncher({ log, env, ...options.launcher });
+      return await startLauncher({ log, ...(settings.java ? { java: settings.java } : {}), ...(settings.heapMb ? { heapMb: settings.heapMb } : {}), ...options.launcher });
     } catch (error) {
       failures.push({ way: 'launcher', reason: message(error) });
     }

@@ -46,7 +46,7 @@ function contextString(task: Task, key: string): string {
 export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): Oracle<BcbPrepared> {
   let lease: PoolLease | undefined;
   const pool = (): WorkerPool => options.pool ?? (lease ??= acquirePool(options.sandbox)).pool;
-  const timeLimitS = options.timeLimitS ?? Number(process.env.BIGCODEBENCH_TIMEOUT_PER_TASK ?? 240);
+  const timeLimitS = options.timeLimitS ?? 240;
   const minTimeLimitS = options.minTimeLimitS ?? 1;
   const calibrated = options.calibrated ?? true;
   const maxProgramBytes = checkMaxProgramBytes(options.maxProgramBytes);

@@ -13,7 +13,8 @@ import { runProgram } from '../run-program.ts';
 import { bwrapBackend } from './bwrap.ts';
 import { runsAsRoot } from './identity.ts';
 import { interpreterLayout } from './interpreter-layout.ts';
-import { FULL_PROFILE_STAMP, fullProfileDir, sandboxInterpreter, SYSTEM_PYTHON } from './interpreter.ts';
+import { loadConfig } from '../../../core/config.ts';
+import { FULL_PROFILE_STAMP, sandboxInterpreter, SYSTEM_PYTHON } from './interpreter.ts';
 
 // Under /tmp whatever the project's own place: the sandbox's private /tmp must not hide it.
 const root = mkdtempSync('/tmp/witness-test-venv-');
@@ -51,14 +52,14 @@ async function inSandbox(python: string, source: string) {
 describe('choosing the interpreter', () => {
   it('takes WITNESS_PYTHON, else a full profile once built (stamped), else Debian\'s python3', () => {
     const dir = join(root, 'profile');
-    expect(sandboxInterpreter({ WITNESS_PYTHON_FULL_DIR: dir })).toEqual({ python: SYSTEM_PYTHON, source: 'system' });
+    expect(sandboxInterpreter({ fullProfileDir: dir })).toEqual({ python: SYSTEM_PYTHON, source: 'system' });
     makeVenv(dir);
-    expect(sandboxInterpreter({ WITNESS_PYTHON_FULL_DIR: dir }).source).toBe('system');
+    expect(sandboxInterpreter({ fullProfileDir: dir }).source).toBe('system');
     writeFileSync(join(dir, FULL_PROFILE_STAMP), 'requirements');
-    expect(sandboxInterpreter({ WITNESS_PYTHON_FULL_DIR: dir })).toEqual({ python: join(dir, 'bin', 'python3'), source: 'full profile' });
-    expect(sandboxInterpreter({ WITNESS_PYTHON: SYSTEM_PYTHON, WITNESS_PYTHON_FULL_DIR: dir })).toEqual({ python: SYSTEM_PYTHON, source: 'WITNESS_PYTHON' });
-    expect(() => sandboxInterpreter({ WITNESS_PYTHON: '/nowhere/python3' })).toThrow('WITNESS_PYTHON names /nowhere/python3, which does not exist');
-    expect(fullProfileDir({})).toMatch(/\/\.witness\/python-full$/);
+    expect(sandboxInterpreter({ fullProfileDir: dir })).toEqual({ python: join(dir, 'bin', 'python3'), source: 'full profile' });
+    expect(sandboxInterpreter({ interpreter: SYSTEM_PYTHON, fullProfileDir: dir })).toEqual({ python: SYSTEM_PYTHON, source: 'WITNESS_PYTHON' });
+    expect(() => sandboxInterpreter({ interpreter: '/nowhere/python3', fullProfileDir: dir })).toThrow('WITNESS_PYTHON names /nowhere/python3, which does not exist');
+    expect(loadConfig(process.cwd(), {}).config.python.fullProfileDir).toMatch(/\/\.witness\/python-full$/);
   });
 
   it('runs a virtualenv\'s interpreter under /tmp (here without numpy) in the bwrap sandbox with its own site-packages, python on PATH, and nothing else of its folder', async () => {

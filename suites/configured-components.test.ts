@@ -1,0 +1,70 @@
+/**
+ * A setting read through the config reaches the component that uses it: the suites' specs, the
+ * Python sandbox choice and interpreter (also as the default of a bare WorkerPool, in a process whose
+ * working directory holds the config file), and the Neo4j server address.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../core/config.ts';
+import { Neo4jUnavailableError } from '../oracles/cypher/server/server.ts';
+import { startNeo4j } from '../oracles/cypher/server/start.ts';
+import { bigCodeBenchSpec, birdSpec } from './registry.ts';
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const project = () => mkdtempSync(join(tmpdir(), 'witness-configured-'));
+
+describe('settings read through the config reach their component', () => {
+  it('suites.bird.vesIterations sets the SQL oracle\'s VES timing', async () => {
+    const off = birdSpec(loadConfig(project(), { WITNESS_VES_ITERATIONS: '0' }).config.suites);
+    const three = birdSpec(loadConfig(project(), { WITNESS_VES_ITERATIONS: '3' }).config.suites);
+    try {
+      expect((off.oracle.settings() as { ves: unknown }).ves).toBe(false);
+      expect((three.oracle.settings() as { ves: { iterations: number } }).ves.iterations).toBe(3);
+    } finally {
+      await Promise.all([off.oracle.dispose?.(), three.oracle.dispose?.()]);
+    }
+  });
+
+  it('suites.bigcodebench.data and timeoutPerTaskS from the file set the tasks and the oracle\'s time limit', async () => {
+    const dir = project();
+    const data = join(repo, 'fixtures', 'bigcodebench', 'bigcodebench.jsonl');
+    writeFileSync(join(dir, 'witness.config.json'), JSON.stringify({ suites: { bigcodebench: { data, timeoutPerTaskS: 120 } } }));
+    const { config } = loadConfig(dir, {});
+    const spec = bigCodeBenchSpec(config.suites, config.python);
+    try {
+      expect(spec.tasks.tasks.length).toBeGreaterThan(0);
+      expect(spec.oracle.settings()).toMatchObject({ timeLimitS: 120 });
+    } finally {
+      await spec.oracle.dispose?.();
+    }
+  });
+
+  it('python.sandbox and python.interpreter of witness.config.json are what a bare WorkerPool and the sandbox use', () => {
+    const dir = project();
+    symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    writeFileSync(join(dir, 'witness.config.json'), JSON.stringify({ python: { sandbox: 'process', interpreter: '/usr/bin/python3' } }));
+    const script =
+      `import { WorkerPool } from ${JSON.stringify(join(repo, 'oracles/python/pool/pool.ts'))};` +
+      `import { sandboxInterpreter } from ${JSON.stringify(join(repo, 'oracles/python/sandbox/interpreter.ts'))};` +
+      'const pool = new WorkerPool({ size: 1 }); pool.resolveBackend().then(async (b) => { console.log(`${b.name} ${sandboxInterpreter().source}`); await pool.close(); });';
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    for (const key of Object.keys(env)) if (key.startsWith('WITNESS_')) delete env[key];
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8', env, timeout: 60_000 });
+    expect(`${run.stdout.trim()}${run.status === 0 ? '' : run.stderr.slice(-800)}`).toBe('process WITNESS_PYTHON');
+  });
+
+  it('neo4j.uri (NEO4J_URI) is the server startNeo4j uses, alone', async () => {
+    const { neo4j } = loadConfig(project(), { NEO4J_URI: 'bolt://127.0.0.1:1' }).config;
+    const error = await startNeo4j({ neo4j, uriTimeoutMs: 1000, log: () => {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Neo4jUnavailableError);
+    expect((error as Neo4jUnavailableError).attempts.map((a) => a.reason)).toEqual([
+      expect.stringMatching(/^NEO4J_URI=bolt:\/\/127\.0\.0\.1:1 does not answer/),
+      'not tried, because NEO4J_URI is set',
+      'not tried, because NEO4J_URI is set',
+    ]);
+  }, 30_000);
+});
