@@ -2,7 +2,7 @@
 import { describeOracleConformance } from '../conformance.ts';
 import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from './fixture-paths.ts';
 import { cypherOracle } from './oracle.ts';
-import { loadCypherBenchQuestions } from './questions.ts';
+import { loadCypherBenchQuestions } from './loader.ts';
 import { acquireNeo4j } from './server/acquire.ts';
 import { readSimpleKG } from './simplekg.ts';
 

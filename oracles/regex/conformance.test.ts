@@ -2,7 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { describeOracleConformance } from '../conformance.ts';
 import { MAX_ANSWER_LENGTH } from './candidate.ts';
-import { loadNlRx } from './nlrx.ts';
+import { loadNlRx } from './loader.ts';
 import { regexOracle } from './oracle.ts';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/nl-rx', import.meta.url));
