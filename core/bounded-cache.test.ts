@@ -113,4 +113,23 @@ describe('BoundedCache', () => {
     expect(cache.size).toBe(0);
     expect(cache.weight).toBe(0);
   });
+
+  it('remembers promises until they reject: a failed one is made again, a kept one is shared', async () => {
+    const cache = new BoundedCache<string, Promise<number>>({ maxEntries: 2 });
+    let calls = 0;
+    const failing = () => {
+      calls++;
+      return Promise.reject(new Error('no'));
+    };
+    await expect(cache.rememberPromise('a', failing)).rejects.toThrow('no');
+    expect(cache.has('a')).toBe(false);
+    await expect(cache.rememberPromise('a', failing)).rejects.toThrow('no');
+    expect(calls).toBe(2);
+    const first = cache.rememberPromise('b', () => Promise.resolve(1));
+    expect(cache.rememberPromise('b', () => Promise.resolve(2))).toBe(first);
+    await expect(first).resolves.toBe(1);
+    cache.rememberPromise('c', () => Promise.resolve(3));
+    cache.rememberPromise('d', () => Promise.resolve(4));
+    expect(cache.keys()).toEqual(['c', 'd']);
+  });
 });

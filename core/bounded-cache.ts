@@ -75,6 +75,15 @@ export class BoundedCache<K, V> {
     return value;
   }
 
+  /** `remember` for promised values: a promise that rejects is forgotten, so the next call makes it again. */
+  rememberPromise<T>(this: BoundedCache<K, Promise<T>>, key: K, make: () => Promise<T>): Promise<T> {
+    if (this.entries.has(key)) return this.get(key) as Promise<T>;
+    const value = make();
+    this.set(key, value);
+    value.catch(() => this.delete(key));
+    return value;
+  }
+
   /** Sets the weight of an entry held (no-op otherwise), then forgets the oldest entries beyond the budgets. */
   weigh(key: K, weight: number): void {
     const entry = this.entries.get(key);

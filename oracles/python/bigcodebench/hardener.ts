@@ -8,6 +8,7 @@
  * check: equivalence of Python programs is undecidable, the final probe pass decides robustness.
  */
 import { createHash } from 'node:crypto';
+import { BoundedCache } from '../../../core/bounded-cache.ts';
 import type { Hardener, ProbeReport } from '../../../core/oracle.ts';
 import type { Witness } from '../../../core/types.ts';
 import { workerFailure } from '../pool/outcome.ts';
@@ -32,19 +33,14 @@ function disagreeing(report: ProbeRunReport): { index: number; outcome: CallOutc
 /** Hardening for BigCodeBench, given the oracle's runtime (pool, limits, probe cache and registry). */
 export function createBigCodeBenchHardener(runtime: BcbRuntime): Hardener<BcbPrepared> {
   // Deriving is deterministic for (test module, seed, count): each distinct derivation runs once.
-  const derivations = new Map<string, Promise<string[]>>();
+  const derivations = new BoundedCache<string, Promise<string[]>>({ maxEntries: 256 });
 
   function derive(prepared: BcbPrepared, seed: number, max: number): Promise<string[]> {
     const key = createHash('sha256').update(JSON.stringify([prepared.task.benchmark, prepared.task.id, prepared.test, prepared.entryPoint, seed, max])).digest('hex');
-    let calls = derivations.get(key);
-    if (!calls) {
+    return derivations.rememberPromise(key, () => {
       const phase = derivePhase(prepared.test, prepared.entryPoint, seed, max, runtime.limitsFor(prepared.deadlineMs));
-      calls = runtime.pool().run([phase]).then(([result]) => derivedCalls(result));
-      derivations.set(key, calls);
-      calls.catch(() => derivations.delete(key));
-      if (derivations.size > 256) derivations.delete(derivations.keys().next().value as string);
-    }
-    return calls;
+      return runtime.pool().run([phase]).then(([result]) => derivedCalls(result));
+    });
   }
 
   return {

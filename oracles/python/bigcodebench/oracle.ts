@@ -7,6 +7,7 @@
  * default here is 4 GiB (`limits.addressSpaceBytes` changes it). Hardening (hardener.ts) probes
  * calls derived from the test module's own literal calls; the cases it adds run beside the tests.
  */
+import { BoundedCache } from '../../../core/bounded-cache.ts';
 import type { Oracle } from '../../../core/oracle.ts';
 import { TaskInputError } from '../../../core/oracle.ts';
 import type { Candidate, Task, Verdict, Witness } from '../../../core/types.ts';
@@ -52,8 +53,8 @@ export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): Oracle<Bc
   const maxProgramBytes = checkMaxProgramBytes(options.maxProgramBytes);
   const baseLimits: ResourceLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const limitsFor = (deadlineMs: number): ResourceLimits => ({ ...baseLimits, cpuSeconds: options.limits?.cpuSeconds ?? cpuSecondsFor(deadlineMs) });
-  const reports = new Map<string, Promise<BcbRunReport>>();
-  const probes = new Map<string, Promise<ProbeRunReport>>();
+  const reports = new BoundedCache<string, Promise<BcbRunReport>>({ maxEntries: 512 });
+  const probes = new BoundedCache<string, Promise<ProbeRunReport>>({ maxEntries: 512 });
   const registry = probeRegistry<string>();
 
   async function run(prepared: Pick<BcbPrepared, 'test' | 'deadlineMs'>, program: string): Promise<BcbRunReport> {
@@ -71,14 +72,7 @@ export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): Oracle<Bc
 
   function cachedRun(prepared: BcbPrepared, source: string): Promise<BcbRunReport> {
     const key = JSON.stringify([prepared.task.benchmark, prepared.task.id, source]);
-    let report = reports.get(key);
-    if (!report) {
-      report = run(prepared, programFor(source, prepared.codePrompt, calibrated));
-      reports.set(key, report);
-      report.catch(() => reports.delete(key));
-      if (reports.size > 512) reports.delete(reports.keys().next().value as string);
-    }
-    return report;
+    return reports.rememberPromise(key, () => run(prepared, programFor(source, prepared.codePrompt, calibrated)));
   }
 
   async function probeRun(prepared: BcbPrepared, source: string, calls: readonly string[]): Promise<ProbeRunReport> {
@@ -90,14 +84,7 @@ export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): Oracle<Bc
   /** Probe runs are deterministic too, and hardening, the extra cases and the sim ask about the same ones. */
   function cachedProbe(prepared: BcbPrepared, source: string, calls: readonly string[]): Promise<ProbeRunReport> {
     const key = JSON.stringify([prepared.task.benchmark, prepared.task.id, calls, source]);
-    let report = probes.get(key);
-    if (!report) {
-      report = probeRun(prepared, source, calls);
-      probes.set(key, report);
-      report.catch(() => probes.delete(key));
-      if (probes.size > 512) probes.delete(probes.keys().next().value as string);
-    }
-    return report;
+    return probes.rememberPromise(key, () => probeRun(prepared, source, calls));
   }
 
   const maxProbeCalls = options.maxProbeCalls ?? DEFAULT_MAX_PROBE_CALLS;

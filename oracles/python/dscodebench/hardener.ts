@@ -5,6 +5,7 @@
  * candidate must agree with the reference on them. Inputs on which the reference itself raises are
  * outside the domain and ignored. Disagreements become extra cases (`h01`, `h02`, …).
  */
+import { BoundedCache } from '../../../core/bounded-cache.ts';
 import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import type { Hardener, ProbeReport } from '../../../core/oracle.ts';
@@ -19,18 +20,11 @@ export function createDsCodeBenchHardener(runtime: DsRuntime): Hardener<DsPrepar
   const { settings, registry } = runtime;
   // Probing is deterministic for (task, program, inputs), and episodes of one task share their
   // hardening seed across strategies: each distinct probe batch runs once.
-  const batches = new Map<string, Promise<{ probed: number; disagreements: Witness[] }>>();
+  const batches = new BoundedCache<string, Promise<{ probed: number; disagreements: Witness[] }>>({ maxEntries: 256 });
 
   function probeBatch(prepared: DsPrepared, code: string, inputs: InputsMode, specOf: (i: number) => ProbeSpec) {
     const key = createHash('sha256').update(JSON.stringify([prepared.task.benchmark, prepared.task.id, code, inputs])).digest('hex');
-    let batch = batches.get(key);
-    if (!batch) {
-      batch = runBatch(prepared, code, inputs, specOf);
-      batches.set(key, batch);
-      batch.catch(() => batches.delete(key));
-      if (batches.size > 256) batches.delete(batches.keys().next().value as string);
-    }
-    return batch;
+    return batches.rememberPromise(key, () => runBatch(prepared, code, inputs, specOf));
   }
 
   async function runBatch(prepared: DsPrepared, code: string, inputs: InputsMode, specOf: (i: number) => ProbeSpec): Promise<{ probed: number; disagreements: Witness[] }> {

@@ -6,6 +6,7 @@
  * Runs in the Python sandbox (see sandbox/); hardening probes further inputs of the generator's
  * domain (hardener.ts); the observer runs a candidate on the first inputs without judging it.
  */
+import { BoundedCache } from '../../../core/bounded-cache.ts';
 import type { Oracle } from '../../../core/oracle.ts';
 import { TaskInputError } from '../../../core/oracle.ts';
 import type { Candidate, JsonObject, Task, Verdict, Witness } from '../../../core/types.ts';
@@ -68,7 +69,7 @@ export function dsCodeBenchOracle(options: DsCodeBenchOptions = {}): Oracle<DsPr
   };
   const render = dsCodeBenchRenderer();
   const registry = probeRegistry<ProbeSpec>();
-  const reports = new Map<string, Promise<DsRunReport>>();
+  const reports = new BoundedCache<string, Promise<DsRunReport>>({ maxEntries: 512 });
 
   async function run(prepared: DsPrepared, code: string, extra: readonly ProbeSpec[], describeDomain = false): Promise<DsRunReport> {
     const phases = checkPhases(code, prepared.reference, { kind: 'generated', seed: settings.seed, n: settings.cases }, extra, settings, { describeDomain });
@@ -92,14 +93,7 @@ export function dsCodeBenchOracle(options: DsCodeBenchOptions = {}): Oracle<DsPr
   /** Runs are deterministic, and the sim asks about the same candidate many times: reports are cached. */
   function cachedRun(prepared: DsPrepared, code: string): Promise<DsRunReport> {
     const key = JSON.stringify([prepared.task.benchmark, prepared.task.id, prepared.extra.map((e) => e.spec), code]);
-    let report = reports.get(key);
-    if (!report) {
-      report = run(prepared, code, prepared.extra.map((e) => e.spec));
-      reports.set(key, report);
-      report.catch(() => reports.delete(key));
-      if (reports.size > 512) reports.delete(reports.keys().next().value as string);
-    }
-    return report;
+    return reports.rememberPromise(key, () => run(prepared, code, prepared.extra.map((e) => e.spec)));
   }
 
   const runtime: DsRuntime = { pool, settings, registry, cachedRun };
