@@ -25,7 +25,14 @@ export {
 export { regexOracle, type RegexOracleOptions } from './oracles/regex/oracle.ts';
 export { loadNlRx, findNlRxTurk } from './oracles/regex/loader.ts';
 export { sqlOracle, type SqlOracleOptions, type SqlPrepared } from './oracles/sql/oracle.ts';
-export { loadBird, readBirdQuestions, resolveBirdLayout, birdDatabasePath, BIRD_FIXTURES, type BirdQuestion } from './oracles/sql/loader.ts';
+export {
+  loadBird,
+  readBirdQuestions,
+  resolveBirdLayout,
+  birdDatabasePath,
+  BIRD_FIXTURES,
+  type BirdQuestion,
+} from './oracles/sql/loader.ts';
 export { evaluateBird, type BirdEvaluation, type BirdEvalOptions } from './oracles/sql/evaluate.ts';
 export { SqlPool, type SqlPoolOptions } from './oracles/sql/pool.ts';
 export { resultsEqual, type CompareMode } from './oracles/sql/compare.ts';
@@ -37,7 +44,11 @@ export { readGateInput, buildBaseline, type InstanceOutcome } from './reports/ou
 export { passAtK } from './reports/pass-at-k.ts';
 export { dsCodeBenchOracle, type DsCodeBenchOptions, type DsPrepared } from './oracles/python/dscodebench/oracle.ts';
 export { loadDsCodeBench } from './oracles/python/dscodebench/loader.ts';
-export { bigCodeBenchOracle, type BigCodeBenchOptions, type BcbPrepared } from './oracles/python/bigcodebench/oracle.ts';
+export {
+  bigCodeBenchOracle,
+  type BigCodeBenchOptions,
+  type BcbPrepared,
+} from './oracles/python/bigcodebench/oracle.ts';
 export { loadBigCodeBench } from './oracles/python/bigcodebench/loader.ts';
 export { WorkerPool, type PoolOptions } from './oracles/python/pool/pool.ts';
 export { runProgram, type ProgramOutcome } from './oracles/python/run-program.ts';

@@ -9,7 +9,8 @@ import { checkRegex, checkRegexExitCode, formatCheckRegex } from './check-regex.
 
 const bin = fileURLToPath(new URL('../bin/witness.js', import.meta.url));
 const fixtures = fileURLToPath(new URL('../fixtures/nl-rx', import.meta.url));
-const check = (...args: string[]) => spawnSync(process.execPath, [bin, 'check', 'regex', ...args], { encoding: 'utf8', timeout: 60_000 });
+const check = (...args: string[]) =>
+  spawnSync(process.execPath, [bin, 'check', 'regex', ...args], { encoding: 'utf8', timeout: 60_000 });
 
 /** In process: the result, its text and the exit status `witness check regex` derives from them. */
 async function inProcess(gold: string, candidate: string, goldDialect: 'brics' | 'ecmascript' = 'ecmascript') {
@@ -67,14 +68,28 @@ describe('witness check regex: undecided comparisons never claim success', () =>
 describe('witness eval nl-rx: hostile predictions', () => {
   it('scores a prediction no engine can run as an invalid prediction naming why, and the rest as usual', () => {
     const golds = readFileSync(join(fixtures, 'targ.txt'), 'utf8').trimEnd().split('\n');
-    const predictions = golds.map((gold, i) => (i === 0 ? 'a'.repeat(200_000) : i === 1 ? '('.repeat(30_000) + 'dog' + ')'.repeat(30_000) : gold));
+    const predictions = golds.map((gold, i) =>
+      i === 0 ? 'a'.repeat(200_000) : i === 1 ? '('.repeat(30_000) + 'dog' + ')'.repeat(30_000) : gold,
+    );
     const file = join(mkdtempSync(join(tmpdir(), 'witness-eval-')), 'pred.txt');
     writeFileSync(file, `${predictions.join('\n')}\n`);
-    const run = spawnSync(process.execPath, [bin, 'eval', 'nl-rx', '--data', fixtures, '--predictions', file, '--json'], { encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(
+      process.execPath,
+      [bin, 'eval', 'nl-rx', '--data', fixtures, '--predictions', file, '--json'],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
     expect(run.status, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout);
-    expect(result.items[0]).toMatchObject({ status: 'invalid-prediction', correct: false, message: expect.stringMatching(/^too-complex: the regex is 200,000 characters long/) });
-    expect(result.items[1]).toMatchObject({ status: 'invalid-prediction', correct: false, message: expect.stringMatching(/^too-complex: .*nested too deeply/) });
+    expect(result.items[0]).toMatchObject({
+      status: 'invalid-prediction',
+      correct: false,
+      message: expect.stringMatching(/^too-complex: the regex is 200,000 characters long/),
+    });
+    expect(result.items[1]).toMatchObject({
+      status: 'invalid-prediction',
+      correct: false,
+      message: expect.stringMatching(/^too-complex: .*nested too deeply/),
+    });
     expect(result.correct).toBe(golds.length - 2);
   });
 });

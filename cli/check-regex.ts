@@ -25,10 +25,17 @@ export interface CheckRegexResult {
 }
 
 export async function checkRegex(input: CheckRegexInput): Promise<CheckRegexResult> {
-  const oracle = regexOracle({ candidateDialect: input.candidateDialect, goldDialect: input.goldDialect, seed: input.seed });
+  const oracle = regexOracle({
+    candidateDialect: input.candidateDialect,
+    goldDialect: input.goldDialect,
+    seed: input.seed,
+  });
   const prepared = await oracle.prepare({ id: 'cli', benchmark: 'check', description: '', gold: input.gold });
   const literal = input.candidateDialect === 'ecmascript' ? parseRegexLiteral(input.candidate) : null;
-  const verdict = await oracle.check(prepared, { source: input.candidate, extraction: literal ? 'literal' : 'whole-reply' });
+  const verdict = await oracle.check(prepared, {
+    source: input.candidate,
+    extraction: literal ? 'literal' : 'whole-reply',
+  });
   let equivalence: CheckRegexResult['equivalence'];
   if (verdict.error) {
     equivalence = { decided: false, reason: `candidate: ${verdict.error.message}` };
@@ -44,7 +51,13 @@ export async function checkRegex(input: CheckRegexInput): Promise<CheckRegexResu
     candidate: input.candidate,
     goldDialect: input.goldDialect,
     candidateDialect: input.candidateDialect,
-    verdict: { pass: verdict.pass, failed, total: verdict.cases.length, witnesses: verdict.witnesses, ...(verdict.error ? { error: verdict.error } : {}) },
+    verdict: {
+      pass: verdict.pass,
+      failed,
+      total: verdict.cases.length,
+      witnesses: verdict.witnesses,
+      ...(verdict.error ? { error: verdict.error } : {}),
+    },
     equivalence,
   };
 }
@@ -71,13 +84,19 @@ export function formatCheckRegex(result: CheckRegexResult): string {
   const e = result.equivalence;
   if (!e.decided) {
     lines.push(`equivalent unknown (${e.reason})`);
-    if (v.pass) lines.push('undecided: the hidden tests pass, but the languages could not be compared, so this is not a success');
+    if (v.pass)
+      lines.push('undecided: the hidden tests pass, but the languages could not be compared, so this is not a success');
   } else if (e.equivalent) lines.push('equivalent yes (same language)');
   else {
     lines.push('equivalent no');
-    if (e.falsePositive !== undefined) lines.push(`           shortest false positive (too broad): ${JSON.stringify(e.falsePositive)}`);
-    if (e.falseNegative !== undefined) lines.push(`           shortest false negative (too narrow): ${JSON.stringify(e.falseNegative)}`);
-    if (e.partial) lines.push('           (the search stopped at its budget after the first difference: the other direction was not searched in full)');
+    if (e.falsePositive !== undefined)
+      lines.push(`           shortest false positive (too broad): ${JSON.stringify(e.falsePositive)}`);
+    if (e.falseNegative !== undefined)
+      lines.push(`           shortest false negative (too narrow): ${JSON.stringify(e.falseNegative)}`);
+    if (e.partial)
+      lines.push(
+        '           (the search stopped at its budget after the first difference: the other direction was not searched in full)',
+      );
   }
   return lines.join('\n');
 }

@@ -8,7 +8,8 @@ import { detokenize } from '../oracles/regex/evaluate.ts';
 
 const bin = fileURLToPath(new URL('../bin/witness.js', import.meta.url));
 const fixtures = fileURLToPath(new URL('../fixtures/nl-rx', import.meta.url));
-const witness = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 60_000 });
+const witness = (...args: string[]) =>
+  spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 60_000 });
 
 describe('witness check regex', () => {
   it('prints the verdict, equivalence and shortest counterexample as JSON, exit 1 when different', () => {
@@ -21,7 +22,16 @@ describe('witness check regex', () => {
   });
 
   it('handles brics golds with & and exits 0 for an equivalent candidate', () => {
-    const run = witness('check', 'regex', '--gold', '(.*dog.*)&(.*[0-9].*)', '--gold-dialect', 'brics', '--candidate', '/.*(dog.*\\d|\\d.*dog).*/');
+    const run = witness(
+      'check',
+      'regex',
+      '--gold',
+      '(.*dog.*)&(.*[0-9].*)',
+      '--gold-dialect',
+      'brics',
+      '--candidate',
+      '/.*(dog.*\\d|\\d.*dog).*/',
+    );
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/verdict +pass on hidden tests \(24\/24 correct\)/);
@@ -62,9 +72,19 @@ describe('witness eval nl-rx', () => {
     expect(run.status).toBe(0);
     const result = JSON.parse(run.stdout);
     expect(result.total).toBe(golds.length);
-    expect(result.byStatus).toMatchObject({ exact: golds.length - 3, equivalent: 1, 'not-equivalent': 1, 'invalid-prediction': 1 });
+    expect(result.byStatus).toMatchObject({
+      exact: golds.length - 3,
+      equivalent: 1,
+      'not-equivalent': 1,
+      'invalid-prediction': 1,
+    });
     expect(result.correct).toBe(golds.length - 2);
-    expect(result.items[1]).toMatchObject({ line: 2, correct: false, status: 'not-equivalent', counterexample: { kind: 'false-negative' } });
+    expect(result.items[1]).toMatchObject({
+      line: 2,
+      correct: false,
+      status: 'not-equivalent',
+      counterexample: { kind: 'false-negative' },
+    });
     expect(result.items[1].counterexample.input).toMatch(/^dog.$/);
     expect(result.items[2].message).toMatch(/./);
   });

@@ -12,4 +12,10 @@ import type { Registrar } from './registrar.ts';
 // Command modules import their types from ./registrar.ts (not from here), so no import cycle forms.
 export type { CommandGroups, Registrar } from './registrar.ts';
 
-export const REGISTRARS: Registrar[] = [registerOptimizeHero, registerEvalBird, registerReports, registerPythonCommands, registerEvalCypherbench];
+export const REGISTRARS: Registrar[] = [
+  registerOptimizeHero,
+  registerEvalBird,
+  registerReports,
+  registerPythonCommands,
+  registerEvalCypherbench,
+];

@@ -16,7 +16,8 @@ const MiB = 1024 * 1024;
 /** MiB of a result: a positive integer up to the 1 GiB a result may take at most. */
 function resultMegabytes(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > MAX_RESULT_BYTES / MiB) throw new InvalidArgumentError(`expected an integer from 1 to ${MAX_RESULT_BYTES / MiB}`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_RESULT_BYTES / MiB)
+    throw new InvalidArgumentError(`expected an integer from 1 to ${MAX_RESULT_BYTES / MiB}`);
   return n;
 }
 
@@ -53,22 +54,59 @@ function summary(e: BirdEvaluation): string {
 export const registerEvalBird: Registrar = ({ evaluate }) => {
   evaluate
     .command('bird')
-    .description("score SQL predictions as BIRD's evaluation scripts do: EX by difficulty (simple / moderate / challenging / total), VES and R-VES on request, in parallel over the cores")
-    .requiredOption('--data <dir>', 'BIRD folder: dev.json (or mini_dev_sqlite.json[l]) and dev_databases/<db_id>/<db_id>.sqlite')
-    .requiredOption('--predictions <file>', 'BIRD\'s JSON ({"0": "SQL\\t----- bird -----\\tdb_id", …}, keyed by position) or JSON Lines of {"question_id", "SQL"}')
+    .description(
+      "score SQL predictions as BIRD's evaluation scripts do: EX by difficulty (simple / moderate / challenging / total), VES and R-VES on request, in parallel over the cores",
+    )
+    .requiredOption(
+      '--data <dir>',
+      'BIRD folder: dev.json (or mini_dev_sqlite.json[l]) and dev_databases/<db_id>/<db_id>.sqlite',
+    )
+    .requiredOption(
+      '--predictions <file>',
+      'BIRD\'s JSON ({"0": "SQL\\t----- bird -----\\tdb_id", …}, keyed by position) or JSON Lines of {"question_id", "SQL"}',
+    )
     .option('--questions <file>', 'the questions file, when it is not in --data')
     .option('--db-root <dir>', 'the database folder, when it is not in --data')
-    .addOption(new Option('--mode <mode>', "row comparison: set (BIRD's EX), multiset, or ordered (lists when the gold has ORDER BY)").choices([...COMPARE_MODES]).default('set'))
-    .option('--ves', 'also compute VES (BIRD: gold/predicted time ratio over timed runs, 3σ outliers dropped, 100 × mean √ratio)')
+    .addOption(
+      new Option(
+        '--mode <mode>',
+        "row comparison: set (BIRD's EX), multiset, or ordered (lists when the gold has ORDER BY)",
+      )
+        .choices([...COMPARE_MODES])
+        .default('set'),
+    )
+    .option(
+      '--ves',
+      'also compute VES (BIRD: gold/predicted time ratio over timed runs, 3σ outliers dropped, 100 × mean √ratio)',
+    )
     .option('--rves', 'also compute R-VES (mini-dev reward buckets over the same ratio, timing execute + fetch)')
     .option('--iterations <n>', 'timed runs per correct question for VES / R-VES', positiveInteger, 100)
     .option('--timeout <seconds>', 'deadline per question (predicted + gold together, as BIRD)', positiveNumber, 30)
     .option('--jobs <n>', 'SQLite processes in parallel', positiveInteger, availableParallelism())
-    .option('--gold-cache <file>', 'keep gold results across runs in this file (keyed by database state and gold SQL)', join(WITNESS_DIR, 'bird-gold-cache.sqlite'))
+    .option(
+      '--gold-cache <file>',
+      'keep gold results across runs in this file (keyed by database state and gold SQL)',
+      join(WITNESS_DIR, 'bird-gold-cache.sqlite'),
+    )
     .option('--no-gold-cache', 'run every gold query, keep nothing')
-    .option('--max-rows <n>', 'rows a result may have; a prediction over it scores 0 (too-large), a gold over it is a gold error', positiveInteger, DEFAULT_QUERY_LIMITS.maxRows)
-    .option('--max-result-mb <n>', 'MiB a result may take in memory (estimated: 16 bytes a value, plus text and blob lengths); as --max-rows', resultMegabytes, DEFAULT_QUERY_LIMITS.maxResultBytes / MiB)
-    .option('--max-sql-kb <n>', 'KiB of SQL text a query may have; a longer prediction scores 0 (too-complex)', positiveInteger, DEFAULT_QUERY_LIMITS.maxSqlBytes / 1024)
+    .option(
+      '--max-rows <n>',
+      'rows a result may have; a prediction over it scores 0 (too-large), a gold over it is a gold error',
+      positiveInteger,
+      DEFAULT_QUERY_LIMITS.maxRows,
+    )
+    .option(
+      '--max-result-mb <n>',
+      'MiB a result may take in memory (estimated: 16 bytes a value, plus text and blob lengths); as --max-rows',
+      resultMegabytes,
+      DEFAULT_QUERY_LIMITS.maxResultBytes / MiB,
+    )
+    .option(
+      '--max-sql-kb <n>',
+      'KiB of SQL text a query may have; a longer prediction scores 0 (too-complex)',
+      positiveInteger,
+      DEFAULT_QUERY_LIMITS.maxSqlBytes / 1024,
+    )
     .option('--json', 'print the scores and per-question results as JSON')
     .option('--out <file>', 'also write the scores and per-question results as JSON to a file')
     .addHelpText(
@@ -93,9 +131,17 @@ export const registerEvalBird: Registrar = ({ evaluate }) => {
         ...(onProgress ? { onProgress } : {}),
       });
       if (o.out) writeFileSync(o.out, `${JSON.stringify(evaluation, null, 2)}\n`);
-      process.stdout.write(o.json ? `${JSON.stringify(evaluation, null, 2)}\n` : `${formatBirdTable(evaluation)}\n${summary(evaluation)}\n`);
-      for (const issue of evaluation.issues.slice(0, 20)) process.stderr.write(`witness eval bird: ${issue.item}: ${issue.message}\n`);
-      if (evaluation.issues.length > 20) process.stderr.write(`witness eval bird: … ${evaluation.issues.length - 20} more input problems (all in --json / --out)\n`);
+      process.stdout.write(
+        o.json
+          ? `${JSON.stringify(evaluation, null, 2)}\n`
+          : `${formatBirdTable(evaluation)}\n${summary(evaluation)}\n`,
+      );
+      for (const issue of evaluation.issues.slice(0, 20))
+        process.stderr.write(`witness eval bird: ${issue.item}: ${issue.message}\n`);
+      if (evaluation.issues.length > 20)
+        process.stderr.write(
+          `witness eval bird: … ${evaluation.issues.length - 20} more input problems (all in --json / --out)\n`,
+        );
       process.exitCode = evaluation.issues.length > 0 ? 1 : 0;
     });
 };

@@ -36,7 +36,9 @@ function progress(): { onProgress?: (done: number, total: number) => void } {
 export function formatEvaluation(evaluation: Evaluation): string {
   const lines: string[] = [];
   const rates = Object.entries(evaluation.passAt).map(([k, v]) => `${k} ${(100 * v).toFixed(1)}%`);
-  lines.push(`${evaluation.benchmark}: ${rates.join(', ') || 'no task evaluated'} over ${evaluation.evaluatedTasks} of ${evaluation.tasks} tasks (${evaluation.samples} samples)`);
+  lines.push(
+    `${evaluation.benchmark}: ${rates.join(', ') || 'no task evaluated'} over ${evaluation.evaluatedTasks} of ${evaluation.tasks} tasks (${evaluation.samples} samples)`,
+  );
   const unsampled = evaluation.results.filter((r) => r.status === 'no-samples').length;
   if (unsampled) lines.push(`  ${unsampled} task(s) without samples (not scored)`);
   for (const r of evaluation.results) {
@@ -46,8 +48,12 @@ export function formatEvaluation(evaluation: Evaluation): string {
       continue;
     }
     for (const s of r.samples) {
-      const failing = s.failing.length ? ` failing: ${s.failing.slice(0, 6).join(', ')}${s.failing.length > 6 ? ', …' : ''}` : '';
-      lines.push(`  ${r.taskId}: ${s.status} (${s.passed}/${s.total})${failing}${s.error ? ` — ${s.error.split('\n')[0]}` : ''}`);
+      const failing = s.failing.length
+        ? ` failing: ${s.failing.slice(0, 6).join(', ')}${s.failing.length > 6 ? ', …' : ''}`
+        : '';
+      lines.push(
+        `  ${r.taskId}: ${s.status} (${s.passed}/${s.total})${failing}${s.error ? ` — ${s.error.split('\n')[0]}` : ''}`,
+      );
     }
   }
   for (const issue of evaluation.issues) lines.push(`  issue: ${issue.item}: ${issue.message}`);
@@ -55,7 +61,12 @@ export function formatEvaluation(evaluation: Evaluation): string {
 }
 
 function sandboxOptions(o: CommonOptions) {
-  return { sandbox: { backend: o.sandbox ?? processLoadedConfig().config.python.sandbox, ...(o.workers ? { size: o.workers } : {}) } };
+  return {
+    sandbox: {
+      backend: o.sandbox ?? processLoadedConfig().config.python.sandbox,
+      ...(o.workers ? { size: o.workers } : {}),
+    },
+  };
 }
 
 function testDetail(verdict: Verdict, caseId: string): string {
@@ -72,30 +83,53 @@ function inputDetail(verdict: Verdict, caseId: string): string {
 }
 
 /** Scores BigCodeBench samples (task_id + solution, or + completion). */
-export async function evaluateBigCodeBench(o: CommonOptions & { calibrated: boolean; timeLimit?: number }): Promise<Evaluation> {
+export async function evaluateBigCodeBench(
+  o: CommonOptions & { calibrated: boolean; timeLimit?: number },
+): Promise<Evaluation> {
   const loaded = loadBigCodeBench(o.data);
   const prompts = new Map(loaded.tasks.map((t) => [t.id, String(t.context?.completePrompt ?? '')] as const));
   const { samples, issues } = readSamples(o.samples, 'task_id', (sample) => {
     const solution = sampleSolution(sample, prompts.get(String(sample.task_id)) ?? '');
-    return typeof solution === 'string' ? { source: solution, extraction: 'whole-reply' } : { ...solution, malformed: true };
+    return typeof solution === 'string'
+      ? { source: solution, extraction: 'whole-reply' }
+      : { ...solution, malformed: true };
   });
   const timeLimit = o.timeLimit ?? processLoadedConfig().config.suites.bigcodebench.timeoutPerTaskS;
-  const oracle = bigCodeBenchOracle({ calibrated: o.calibrated, ...(timeLimit ? { timeLimitS: timeLimit } : {}), ...sandboxOptions(o) });
+  const oracle = bigCodeBenchOracle({
+    calibrated: o.calibrated,
+    ...(timeLimit ? { timeLimitS: timeLimit } : {}),
+    ...sandboxOptions(o),
+  });
   try {
-    return await evaluateSamples({ benchmark: 'bigcodebench', loaded, samples, sampleIssues: issues, oracle, describe: testDetail, ...progress() });
+    return await evaluateSamples({
+      benchmark: 'bigcodebench',
+      loaded,
+      samples,
+      sampleIssues: issues,
+      oracle,
+      describe: testDetail,
+      ...progress(),
+    });
   } finally {
     await oracle.dispose?.();
   }
 }
 
 /** Scores DSCodeBench samples (problem_id + solution code, or + the model's response, whose first code block counts). */
-export async function evaluateDsCodeBench(o: CommonOptions & { timeLimit?: number; noOpFloatBranches?: boolean }): Promise<Evaluation> {
+export async function evaluateDsCodeBench(
+  o: CommonOptions & { timeLimit?: number; noOpFloatBranches?: boolean },
+): Promise<Evaluation> {
   const loaded = loadDsCodeBench(o.data);
   const { samples, issues } = readSamples(o.samples, 'problem_id', (sample): SampleProgram => {
     if (typeof sample.solution === 'string') return { source: sample.solution, extraction: 'whole-reply' };
-    if (typeof sample.response === 'string') return extractPython(sample.response, 'first') ?? { problem: 'has no Python code in its "response"', malformed: false };
-    const [field, value] = sample.solution !== undefined ? ['solution', sample.solution] : ['response', sample.response];
-    if (value !== undefined) return { problem: `has a "${field}" that is ${jsonKind(value)}, not a string`, malformed: true };
+    if (typeof sample.response === 'string')
+      return (
+        extractPython(sample.response, 'first') ?? { problem: 'has no Python code in its "response"', malformed: false }
+      );
+    const [field, value] =
+      sample.solution !== undefined ? ['solution', sample.solution] : ['response', sample.response];
+    if (value !== undefined)
+      return { problem: `has a "${field}" that is ${jsonKind(value)}, not a string`, malformed: true };
     return { problem: 'has no "solution" or "response" string', malformed: true };
   });
   const oracle = dsCodeBenchOracle({
@@ -104,7 +138,15 @@ export async function evaluateDsCodeBench(o: CommonOptions & { timeLimit?: numbe
     ...sandboxOptions(o),
   });
   try {
-    return await evaluateSamples({ benchmark: 'dscodebench', loaded, samples, sampleIssues: issues, oracle, describe: inputDetail, ...progress() });
+    return await evaluateSamples({
+      benchmark: 'dscodebench',
+      loaded,
+      samples,
+      sampleIssues: issues,
+      oracle,
+      describe: inputDetail,
+      ...progress(),
+    });
   } finally {
     await oracle.dispose?.();
   }
@@ -113,7 +155,12 @@ export async function evaluateDsCodeBench(o: CommonOptions & { timeLimit?: numbe
 function common(command: Command): Command {
   return command
     .option('--json', 'print pass@k and per-task results as JSON')
-    .addOption(new Option('--sandbox <backend>', 'Python sandbox (default: WITNESS_PYTHON_SANDBOX, else auto = bwrap, then docker)').choices([...BACKEND_CHOICES]))
+    .addOption(
+      new Option(
+        '--sandbox <backend>',
+        'Python sandbox (default: WITNESS_PYTHON_SANDBOX, else auto = bwrap, then docker)',
+      ).choices([...BACKEND_CHOICES]),
+    )
     .option('--workers <n>', 'warm sandboxed Python workers', positiveInteger);
 }
 
@@ -126,22 +173,39 @@ export function registerPythonCommands({ evaluate }: CommandGroups): void {
   common(
     evaluate
       .command('bigcodebench')
-      .description('run BigCodeBench samples (task_id + solution) against the tasks\' unittest suites in the Python sandbox: pass@k and the failing test names')
+      .description(
+        "run BigCodeBench samples (task_id + solution) against the tasks' unittest suites in the Python sandbox: pass@k and the failing test names",
+      )
       .requiredOption('--data <file>', 'BigCodeBench tasks, JSON Lines (.jsonl or .jsonl.gz)')
-      .requiredOption('--samples <file>', 'samples, JSON Lines: {"task_id", "solution"} (or "completion", appended to complete_prompt)')
+      .requiredOption(
+        '--samples <file>',
+        'samples, JSON Lines: {"task_id", "solution"} (or "completion", appended to complete_prompt)',
+      )
       .option('--no-calibrated', 'run the solution alone, without the code_prompt preamble and stub')
-      .option('--time-limit <seconds>', 'the per-task limit before the reference time is added (official: 240)', positiveNumber),
+      .option(
+        '--time-limit <seconds>',
+        'the per-task limit before the reference time is added (official: 240)',
+        positiveNumber,
+      ),
   ).action(async (o: CommonOptions & { calibrated: boolean; timeLimit?: number }) => {
     print(o.json, await evaluateBigCodeBench(o));
   });
   common(
     evaluate
       .command('dscodebench')
-      .description('run DSCodeBench samples (problem_id + solution) on the 200 seeded inputs of each task against its reference in the Python sandbox: pass@k and the failing inputs')
+      .description(
+        'run DSCodeBench samples (problem_id + solution) on the 200 seeded inputs of each task against its reference in the Python sandbox: pass@k and the failing inputs',
+      )
       .requiredOption('--data <file>', 'DSCodeBench tasks, JSON Lines (.json, .jsonl or .gz)')
-      .requiredOption('--samples <file>', 'samples, JSON Lines: {"problem_id", "solution"} (or "response": its first code block is used)')
+      .requiredOption(
+        '--samples <file>',
+        'samples, JSON Lines: {"problem_id", "solution"} (or "response": its first code block is used)',
+      )
       .option('--time-limit <seconds>', 'limit of a candidate over all 200 inputs (official: 200)', positiveNumber)
-      .option('--replicate-no-op-float-branches', 'replicate the original comparator bug: same-typed floats, tensors and masked arrays always match'),
+      .option(
+        '--replicate-no-op-float-branches',
+        'replicate the original comparator bug: same-typed floats, tensors and masked arrays always match',
+      ),
   ).action(async (o: CommonOptions & { timeLimit?: number; replicateNoOpFloatBranches?: boolean }) => {
     print(o.json, await evaluateDsCodeBench({ ...o, noOpFloatBranches: Boolean(o.replicateNoOpFloatBranches) }));
   });

@@ -47,24 +47,41 @@ async function inputs<T>(body: () => Promise<T>): Promise<T | undefined> {
 export function registerGate({ program }: CommandGroups): void {
   program
     .command('gate')
-    .description('compare a candidate run with a baseline on their shared instances; fail only on a significant regression beyond the noise band or below the floor')
+    .description(
+      'compare a candidate run with a baseline on their shared instances; fail only on a significant regression beyond the noise band or below the floor',
+    )
     .requiredOption('--baseline <file>', 'results.json or baseline file of the reference run')
     .requiredOption('--candidate <file>', 'results.json or baseline file of the run to judge')
-    .option('--config <file>', 'witness config whose "gate" section sets the policy (default: witness.config.json if present)')
+    .option(
+      '--config <file>',
+      'witness config whose "gate" section sets the policy (default: witness.config.json if present)',
+    )
     .addOption(new Option('--metric <metric>', 'per-instance success compared').choices([...GATE_METRICS]))
     .option('--noise-band <share>', 'largest drop that is noise, as a share (0.02 = 2 points)', share)
     .option('--alpha <p>', 'significance level of the one-sided exact sign test', share)
     .option('--floor <share>', 'fail when the candidate is below this share', share)
-    .addOption(new Option('--by <scope>', 'one check per benchmark, or per (benchmark, strategy)').choices(['benchmark', 'strategy']))
+    .addOption(
+      new Option('--by <scope>', 'one check per benchmark, or per (benchmark, strategy)').choices([
+        'benchmark',
+        'strategy',
+      ]),
+    )
     .option('--markdown <file>', 'also append the verdict as Markdown to this file (e.g. "$GITHUB_STEP_SUMMARY")')
     .option('--json', 'print the verdict as JSON')
-    .addHelpText('after', '\nExit status: 0 pass (also with warnings), 1 the candidate is worse beyond the noise band or below the floor, 2 unusable input.')
+    .addHelpText(
+      'after',
+      '\nExit status: 0 pass (also with warnings), 1 the candidate is worse beyond the noise band or below the floor, 2 unusable input.',
+    )
     .action(async (o: GateOptions) => {
       const loaded = await inputs(async () => {
         const env = o.config ? { ...process.env, WITNESS_CONFIG: o.config } : process.env;
         const { gate } = loadConfig(process.cwd(), env).config;
         const { baseline: _configured, ...fromConfig } = gate;
-        return { policy: fromConfig, baseline: await readGateInput(o.baseline), candidate: await readGateInput(o.candidate) };
+        return {
+          policy: fromConfig,
+          baseline: await readGateInput(o.baseline),
+          candidate: await readGateInput(o.candidate),
+        };
       });
       if (!loaded) return;
       const policy = {
@@ -86,7 +103,9 @@ export function registerGate({ program }: CommandGroups): void {
 
   program
     .command('baseline')
-    .description('write a compact baseline file (witness.baseline: one outcome per instance) from results files, to commit for the gate')
+    .description(
+      'write a compact baseline file (witness.baseline: one outcome per instance) from results files, to commit for the gate',
+    )
     .argument('<results...>', 'results.json files (merged like `witness report` does)')
     .requiredOption('--out <file>', 'the baseline file to write')
     .action(async (files: string[], o: { out: string }) => {
@@ -94,7 +113,8 @@ export function registerGate({ program }: CommandGroups): void {
       if (!merged) return;
       const baseline = buildBaseline(merged.trajectories);
       await writeBaselineFile(o.out, baseline);
-      process.stdout.write(`Witness baseline: ${o.out} (${baseline.instances.length} instances of run ${baseline.runId})\n`);
+      process.stdout.write(
+        `Witness baseline: ${o.out} (${baseline.instances.length} instances of run ${baseline.runId})\n`,
+      );
     });
 }
-

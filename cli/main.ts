@@ -14,7 +14,8 @@ import { evaluateNlRx } from '../oracles/regex/evaluate.ts';
 import { nonNegativeInteger, positiveInteger, progressLine } from './options.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const dialectOption = (flags: string, description: string) => new Option(flags, description).choices(['ecmascript', 'brics']);
+const dialectOption = (flags: string, description: string) =>
+  new Option(flags, description).choices(['ecmascript', 'brics']);
 
 /** A usage error: printed with the command's help hint and exit status 2. */
 function usageError(message: string): Error {
@@ -34,7 +35,9 @@ export function buildProgram(): Command {
   const check = program.command('check').description('check one candidate program against a gold program');
   check
     .command('regex')
-    .description('full-match verdict on 12+12 hidden tests generated from the gold, exact DFA equivalence and the shortest counterexample')
+    .description(
+      'full-match verdict on 12+12 hidden tests generated from the gold, exact DFA equivalence and the shortest counterexample',
+    )
     .requiredOption('--gold <regex>', 'the reference regex')
     .requiredOption('--candidate <regex>', 'the regex to check (ECMAScript may be written /…/flags)')
     .addOption(dialectOption('--dialect <dialect>', 'dialect of both regexes').default('ecmascript'))
@@ -42,23 +45,40 @@ export function buildProgram(): Command {
     .addOption(dialectOption('--candidate-dialect <dialect>', 'dialect of the candidate (overrides --dialect)'))
     .option('--seed <n>', 'seed of the hidden tests', nonNegativeInteger, 0)
     .option('--json', 'print the result as JSON')
-    .addHelpText('after', '\nExit status: 0 when the languages are equal, 1 when they differ or the candidate fails (hidden tests, syntax, too complex), 2 on usage errors, 3 when the hidden tests pass but equivalence is undecided.')
-    .action(async (o: { gold: string; candidate: string; dialect: Dialect; goldDialect?: Dialect; candidateDialect?: Dialect; seed: number; json?: boolean }) => {
-      const result = await checkRegex({
-        gold: o.gold,
-        candidate: o.candidate,
-        goldDialect: o.goldDialect ?? o.dialect,
-        candidateDialect: o.candidateDialect ?? o.dialect,
-        seed: o.seed,
-      });
-      print(Boolean(o.json), result, () => formatCheckRegex(result));
-      process.exitCode = checkRegexExitCode(result);
-    });
+    .addHelpText(
+      'after',
+      '\nExit status: 0 when the languages are equal, 1 when they differ or the candidate fails (hidden tests, syntax, too complex), 2 on usage errors, 3 when the hidden tests pass but equivalence is undecided.',
+    )
+    .action(
+      async (o: {
+        gold: string;
+        candidate: string;
+        dialect: Dialect;
+        goldDialect?: Dialect;
+        candidateDialect?: Dialect;
+        seed: number;
+        json?: boolean;
+      }) => {
+        const result = await checkRegex({
+          gold: o.gold,
+          candidate: o.candidate,
+          goldDialect: o.goldDialect ?? o.dialect,
+          candidateDialect: o.candidateDialect ?? o.dialect,
+          seed: o.seed,
+        });
+        print(Boolean(o.json), result, () => formatCheckRegex(result));
+        process.exitCode = checkRegexExitCode(result);
+      },
+    );
 
-  const evaluate = program.command('eval').description('score a predictions file the way a benchmark\'s official evaluator does');
+  const evaluate = program
+    .command('eval')
+    .description("score a predictions file the way a benchmark's official evaluator does");
   evaluate
     .command('nl-rx')
-    .description('score one predicted regex per line against targ.txt by exact match, then DFA equivalence (DeepRegex-style accuracy)')
+    .description(
+      'score one predicted regex per line against targ.txt by exact match, then DFA equivalence (DeepRegex-style accuracy)',
+    )
     .requiredOption('--data <dir>', 'folder with targ.txt (brics golds, one per line)')
     .requiredOption('--predictions <file>', 'one predicted regex per line, aligned with targ.txt')
     .addOption(dialectOption('--dialect <dialect>', 'dialect of the predictions').default('brics'))
@@ -88,12 +108,25 @@ export function buildProgram(): Command {
 
   program
     .command('bench')
-    .description('run the benchmark suites (vitest project "bench"); extra arguments go to vitest, e.g. suites/nl-rx.eval.ts')
+    .description(
+      'run the benchmark suites (vitest project "bench"); extra arguments go to vitest, e.g. suites/nl-rx.eval.ts',
+    )
     .argument('[args...]', 'vitest arguments')
-    .option('--resume <run>', 'reuse the finished episodes of run <run> in the run store ("latest" = the most recent run)')
-    .addOption(new Option('--rerun <which>', 'with --resume: redo the stored episodes that errored (harness or model error) or failed (not solved)').choices([...RERUN_MODES]))
+    .option(
+      '--resume <run>',
+      'reuse the finished episodes of run <run> in the run store ("latest" = the most recent run)',
+    )
+    .addOption(
+      new Option(
+        '--rerun <which>',
+        'with --resume: redo the stored episodes that errored (harness or model error) or failed (not solved)',
+      ).choices([...RERUN_MODES]),
+    )
     .option('--trials <n>', 'repeats per (task, strategy), for pass@k and per-task agreement', positiveInteger)
-    .option('--budget <amount>', 'stop the run cleanly once it has spent this many tokens (120000, 120k, 1.5M) or USD ($2.50, needs prices in the config)')
+    .option(
+      '--budget <amount>',
+      'stop the run cleanly once it has spent this many tokens (120000, 120k, 1.5M) or USD ($2.50, needs prices in the config)',
+    )
     .allowUnknownOption()
     .addHelpText(
       'after',
@@ -125,9 +158,15 @@ export function buildProgram(): Command {
       }
       runId ??= newRunId();
       env.WITNESS_RUN_ID = runId;
-      process.stderr.write(`witness: run ${runId}${o.resume ? ' (resumed)' : ''}; if it is interrupted, continue it with: witness bench --resume ${runId}\n`);
+      process.stderr.write(
+        `witness: run ${runId}${o.resume ? ' (resumed)' : ''}; if it is interrupted, continue it with: witness bench --resume ${runId}\n`,
+      );
       const vitest = resolve(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
-      const run = spawnSync(process.execPath, [vitest, 'run', '--project', 'bench', ...args], { stdio: 'inherit', cwd: ROOT, env });
+      const run = spawnSync(process.execPath, [vitest, 'run', '--project', 'bench', ...args], {
+        stdio: 'inherit',
+        cwd: ROOT,
+        env,
+      });
       process.exitCode = run.status ?? 1;
     });
 
@@ -138,7 +177,9 @@ export function buildProgram(): Command {
       const loaded = loadConfig(process.cwd());
       const { neo4j } = loaded.config;
       // The Neo4j password may come from the environment; like the API key, it is never printed.
-      const shown = neo4j.password ? { ...loaded, config: { ...loaded.config, neo4j: { ...neo4j, password: '[redacted]' } } } : loaded;
+      const shown = neo4j.password
+        ? { ...loaded, config: { ...loaded.config, neo4j: { ...neo4j, password: '[redacted]' } } }
+        : loaded;
       print(true, shown, () => '');
     });
 

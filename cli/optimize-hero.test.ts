@@ -17,7 +17,10 @@ import { drawPools } from '../strategies/hero/pools.ts';
 import { birdSpec } from '../suites/registry.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bird = JSON.parse(readFileSync(join(root, 'fixtures/bird/dev.json'), 'utf8')) as { question: string; SQL: string }[];
+const bird = JSON.parse(readFileSync(join(root, 'fixtures/bird/dev.json'), 'utf8')) as {
+  question: string;
+  SQL: string;
+}[];
 const nlrxSrc = readFileSync(join(root, 'fixtures/nl-rx/src.txt'), 'utf8').trimEnd().split('\n');
 const nlrxTarg = readFileSync(join(root, 'fixtures/nl-rx/targ.txt'), 'utf8').trimEnd().split('\n');
 const RULE = 'RULE-7: restate every constraint of the statement before writing the program.';
@@ -30,7 +33,7 @@ function answer(request: RecordedRequest): string {
   const all = messages.map((m) => m.content).join('\n');
   if (all.includes('Propose')) {
     return [
-      '```prompt\nYou write programs. Remember "' + birdDiagnosis + '" and \'dog\'.\n```',
+      '```prompt\nYou write programs. Remember "' + birdDiagnosis + "\" and 'dog'.\n```",
       '```prompt\nYou write programs carefully. ' + RULE + '\n```',
       '```prompt\nYou write programs. Be brief.\n```',
     ].join('\n');
@@ -40,7 +43,10 @@ function answer(request: RecordedRequest): string {
   const question = bird.find((q) => user.includes(`Question: ${q.question}`));
   if (question) return '```sql\n' + (knows ? question.SQL : 'SELECT 1') + '\n```';
   const line = nlrxSrc.findIndex((d) => user.includes(`for: ${d}`));
-  if (line >= 0) return '```regex\n' + (knows ? printEcmascript(parseBrics(nlrxTarg[line] as string)) : 'nothing-like-this') + '\n```';
+  if (line >= 0)
+    return (
+      '```regex\n' + (knows ? printEcmascript(parseBrics(nlrxTarg[line] as string)) : 'nothing-like-this') + '\n```'
+    );
   return 'I do not know.';
 }
 
@@ -52,10 +58,37 @@ afterAll(async () => server.close());
 
 function optimize(suite: string, out: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(root, 'bin/witness.js'), 'optimize', 'hero', '--suite', suite, '--rounds', '2', '--candidates', '3', '--first-slice', '4', '--train-fraction', '0.75', '--out', out], {
-      cwd: root,
-      env: { ...process.env, WITNESS_MODEL: 'scripted', OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'k', WITNESS_CACHE: 'off', WITNESS_MAX_RETRIES: '0' },
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        join(root, 'bin/witness.js'),
+        'optimize',
+        'hero',
+        '--suite',
+        suite,
+        '--rounds',
+        '2',
+        '--candidates',
+        '3',
+        '--first-slice',
+        '4',
+        '--train-fraction',
+        '0.75',
+        '--out',
+        out,
+      ],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          WITNESS_MODEL: 'scripted',
+          OPENAI_BASE_URL: server.baseURL,
+          OPENAI_API_KEY: 'k',
+          WITNESS_CACHE: 'off',
+          WITNESS_MAX_RETRIES: '0',
+        },
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -15,52 +15,98 @@ import type { Registrar } from './registrar.ts';
 const REFLECT_PROMPT = fileURLToPath(new URL('../prompts/hero/reflect.md', import.meta.url));
 
 export const registerOptimizeHero: Registrar = ({ program }) => {
-  const optimize = program.commands.find((c) => c.name() === 'optimize') ?? program.command('optimize').description('learn prompts offline from execution evidence');
+  const optimize =
+    program.commands.find((c) => c.name() === 'optimize') ??
+    program.command('optimize').description('learn prompts offline from execution evidence');
   optimize
     .command('hero')
     .description('HERO-O: learn a reusable prompt for a suite from execution evidence (paired acceptance, leak filter)')
     .requiredOption('--suite <name>', 'the benchmark, e.g. nl-rx')
     .option('--rounds <n>', 'optimization rounds (no early stop)', positiveInteger, DEFAULT_HERO.rounds)
     .option('--candidates <n>', 'prompt revisions proposed per round', positiveInteger, DEFAULT_HERO.candidates)
-    .option('--evidence <n>', 'successes and failures shown to the reflector, each', positiveInteger, DEFAULT_HERO.evidencePerSide)
+    .option(
+      '--evidence <n>',
+      'successes and failures shown to the reflector, each',
+      positiveInteger,
+      DEFAULT_HERO.evidencePerSide,
+    )
     .option('--margin <x>', 'pass-rate improvement a revision must exceed', proportion, DEFAULT_HERO.acceptance.margin)
-    .option('--first-slice <n>', 'update instances in the first acceptance slice', positiveInteger, DEFAULT_HERO.acceptance.firstSlice)
-    .option('--train-fraction <x>', 'share of the tasks used for optimization (the rest is the test split)', fraction, 0.5)
+    .option(
+      '--first-slice <n>',
+      'update instances in the first acceptance slice',
+      positiveInteger,
+      DEFAULT_HERO.acceptance.firstSlice,
+    )
+    .option(
+      '--train-fraction <x>',
+      'share of the tasks used for optimization (the rest is the test split)',
+      fraction,
+      0.5,
+    )
     .option('--seed <n>', 'seed of the pools', positiveInteger, DEFAULT_HERO.seed)
     .option('--reflector <model>', 'reflector model at the same endpoint (default: the configured model)')
-    .option('--out <dir>', 'where to write learned.md, hero-report.json and hero-report.md (default .witness/hero/<suite>)')
-    .action(async (o: { suite: string; rounds: number; candidates: number; evidence: number; margin: number; firstSlice: number; trainFraction: number; seed: number; reflector?: string; out?: string }) => {
-      const spec = await specByName(o.suite);
-      const { config, defaultedToSim } = loadConfig(process.cwd());
-      if (defaultedToSim) process.stderr.write(`${NO_MODEL_NOTICE}\n`);
-      const model = createModel(config);
-      const reflector = o.reflector ? createModel({ ...config, model: { ...config.model, name: o.reflector } }) : model;
-      const for_ = spec.tasks.issues.length ? ` (${spec.tasks.issues.length} unreadable items skipped: ${spec.tasks.issues.map((i) => i.item).join(', ')})` : '';
-      process.stderr.write(`HERO-O on ${spec.name}: ${spec.tasks.tasks.length} tasks${for_}\n`);
-      try {
-        const result = await optimizePrompt({
-          benchmark: spec.name,
-          tasks: spec.tasks.tasks,
-          oracle: spec.oracle,
-          seedPrompt: loadPrompt(spec.prompt),
-          model,
-          reflector,
-          reflectPrompt: loadPrompt(REFLECT_PROMPT),
-          options: { rounds: o.rounds, candidates: o.candidates, evidencePerSide: o.evidence, acceptance: { margin: o.margin, firstSlice: o.firstSlice }, seed: o.seed, trainFraction: o.trainFraction },
-          onProgress: (message) => process.stderr.write(`  ${message}\n`),
-        });
-        const out = resolve(o.out ?? witnessPath(process.cwd(), 'hero', spec.name));
-        mkdirSync(out, { recursive: true });
-        writeFileSync(join(out, 'learned.md'), result.final.template);
-        writeFileSync(join(out, 'hero-report.json'), `${JSON.stringify(result, null, 2)}\n`);
-        writeFileSync(join(out, 'hero-report.md'), renderHeroReport(result));
-        if (result.privilegedNotice) process.stderr.write(`${result.privilegedNotice}\n`);
-        process.stdout.write(`learned prompt: ${join(out, 'learned.md')} (${result.final.source})\nreport: ${join(out, 'hero-report.md')}\n`);
-      } finally {
-        await model.close?.();
-        if (reflector !== model) await reflector.close?.();
-        await spec.oracle.dispose?.();
-        await spec.dispose?.();
-      }
-    });
+    .option(
+      '--out <dir>',
+      'where to write learned.md, hero-report.json and hero-report.md (default .witness/hero/<suite>)',
+    )
+    .action(
+      async (o: {
+        suite: string;
+        rounds: number;
+        candidates: number;
+        evidence: number;
+        margin: number;
+        firstSlice: number;
+        trainFraction: number;
+        seed: number;
+        reflector?: string;
+        out?: string;
+      }) => {
+        const spec = await specByName(o.suite);
+        const { config, defaultedToSim } = loadConfig(process.cwd());
+        if (defaultedToSim) process.stderr.write(`${NO_MODEL_NOTICE}\n`);
+        const model = createModel(config);
+        const reflector = o.reflector
+          ? createModel({ ...config, model: { ...config.model, name: o.reflector } })
+          : model;
+        const for_ = spec.tasks.issues.length
+          ? ` (${spec.tasks.issues.length} unreadable items skipped: ${spec.tasks.issues.map((i) => i.item).join(', ')})`
+          : '';
+        process.stderr.write(`HERO-O on ${spec.name}: ${spec.tasks.tasks.length} tasks${for_}\n`);
+        try {
+          const result = await optimizePrompt({
+            benchmark: spec.name,
+            tasks: spec.tasks.tasks,
+            oracle: spec.oracle,
+            seedPrompt: loadPrompt(spec.prompt),
+            model,
+            reflector,
+            reflectPrompt: loadPrompt(REFLECT_PROMPT),
+            options: {
+              rounds: o.rounds,
+              candidates: o.candidates,
+              evidencePerSide: o.evidence,
+              acceptance: { margin: o.margin, firstSlice: o.firstSlice },
+              seed: o.seed,
+              trainFraction: o.trainFraction,
+            },
+            onProgress: (message) => process.stderr.write(`  ${message}\n`),
+          });
+          const out = resolve(o.out ?? witnessPath(process.cwd(), 'hero', spec.name));
+          mkdirSync(out, { recursive: true });
+          writeFileSync(join(out, 'learned.md'), result.final.template);
+          writeFileSync(join(out, 'hero-report.json'), `${JSON.stringify(result, null, 2)}\n`);
+          writeFileSync(join(out, 'hero-report.md'), renderHeroReport(result));
+          if (result.privilegedNotice) process.stderr.write(`${result.privilegedNotice}\n`);
+          process.stdout.write(
+            `learned prompt: ${join(out, 'learned.md')} (${result.final.source})\nreport: ${join(out, 'hero-report.md')}\n`,
+          );
+        } finally {
+          await model.close?.();
+          if (reflector !== model) await reflector.close?.();
+          await spec.oracle.dispose?.();
+          await spec.dispose?.();
+        }
+      },
+    );
 };

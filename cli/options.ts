@@ -55,6 +55,8 @@ export function progressLine(
     if (done === total && !shown) return;
     last = now;
     shown = true;
-    stream.write(`\r\x1b[2Kevaluated ${done}/${total} ${noun} (${formatElapsed(now - started)})${done === total ? '\n' : ''}`);
+    stream.write(
+      `\r\x1b[2Kevaluated ${done}/${total} ${noun} (${formatElapsed(now - started)})${done === total ? '\n' : ''}`,
+    );
   };
 }

@@ -12,10 +12,13 @@ import { summarize } from '../reports/summary.ts';
 
 const bin = fileURLToPath(new URL('../bin/witness.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'witness-cli-report-'));
-const witness = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+const witness = (...args: string[]) =>
+  spawnSync(process.execPath, [bin, ...args], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
 const tasks = ['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8'];
-const solved = (taskId: string, runId: string) => makeTrajectory({ taskId, runId, turns: [{ source: 'ok', pass: CASES }] });
-const failed = (taskId: string, runId: string) => makeTrajectory({ taskId, runId, turns: [{ source: 'no', pass: ['p1'] }] });
+const solved = (taskId: string, runId: string) =>
+  makeTrajectory({ taskId, runId, turns: [{ source: 'ok', pass: CASES }] });
+const failed = (taskId: string, runId: string) =>
+  makeTrajectory({ taskId, runId, turns: [{ source: 'no', pass: ['p1'] }] });
 
 async function results(name: string, trajectories: Trajectory[]): Promise<string> {
   const path = join(dir, name);
@@ -28,10 +31,22 @@ let bad = '';
 let shardA = '';
 let shardB = '';
 beforeAll(async () => {
-  good = await results('good.json', tasks.map((t) => solved(t, 'base')));
-  bad = await results('bad.json', tasks.map((t, i) => (i < 7 ? failed(t, 'cand') : solved(t, 'cand'))));
-  shardA = await results('shard-a.json', tasks.slice(0, 4).map((t) => solved(t, 'sharded')));
-  shardB = await results('shard-b.json', tasks.slice(4).map((t) => failed(t, 'sharded')));
+  good = await results(
+    'good.json',
+    tasks.map((t) => solved(t, 'base')),
+  );
+  bad = await results(
+    'bad.json',
+    tasks.map((t, i) => (i < 7 ? failed(t, 'cand') : solved(t, 'cand'))),
+  );
+  shardA = await results(
+    'shard-a.json',
+    tasks.slice(0, 4).map((t) => solved(t, 'sharded')),
+  );
+  shardB = await results(
+    'shard-b.json',
+    tasks.slice(4).map((t) => failed(t, 'sharded')),
+  );
 });
 
 describe('witness report', () => {
@@ -40,7 +55,8 @@ describe('witness report', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/│ diagnostic +│ +8 │ +50\.0 \[/);
-    for (const name of ['results.json', 'summary.md', 'report.json', 'report.html']) expect(run.stdout).toContain(join(dir, 'merged', name));
+    for (const name of ['results.json', 'summary.md', 'report.json', 'report.html'])
+      expect(run.stdout).toContain(join(dir, 'merged', name));
     expect((await readResultsFile(join(dir, 'merged', 'results.json'))).trajectories).toHaveLength(8);
     expect(readFileSync(join(dir, 'merged', 'summary.md'), 'utf8')).toContain('| diagnostic | 8 | 50.0 [');
   });
@@ -50,7 +66,9 @@ describe('witness report', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('nlrx-turk · sim · base');
     expect(run.stdout).toContain('nlrx-turk · sim · cand');
-    expect(run.stdout).toContain('note: runs base, cand overlap on nlrx-turk · sim: shown as separate rows, one per run');
+    expect(run.stdout).toContain(
+      'note: runs base, cand overlap on nlrx-turk · sim: shown as separate rows, one per run',
+    );
   });
 });
 
@@ -66,17 +84,36 @@ describe('witness gate', () => {
     expect(run.status).toBe(1);
     expect(run.stdout).toContain('Witness gate: FAIL — Pass@1 regressed or fell below the floor in nlrx-turk');
     expect(run.stdout).toContain('✗ nlrx-turk: 100.0% → 12.5%, Δ −87.5');
-    expect(run.stdout).toContain('7 broke, 0 fixed; tasks worse/better 7/0, exact sign test one-sided p = 0.0078 < 0.05');
+    expect(run.stdout).toContain(
+      '7 broke, 0 fixed; tasks worse/better 7/0, exact sign test one-sided p = 0.0078 < 0.05',
+    );
     expect(run.stdout).toContain('broke: nlrx-turk · diagnostic · task t1 · trial 0;');
     expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain('## Witness gate: FAIL');
   });
 
   it('takes the policy from a config file, flags override it, and prints JSON', () => {
     writeFileSync(join(dir, 'lenient.json'), JSON.stringify({ gate: { noiseBand: 0.9 } }));
-    const floor = witness('gate', '--baseline', good, '--candidate', good, '--config', 'lenient.json', '--floor', '1', '--metric', 'robust', '--json');
+    const floor = witness(
+      'gate',
+      '--baseline',
+      good,
+      '--candidate',
+      good,
+      '--config',
+      'lenient.json',
+      '--floor',
+      '1',
+      '--metric',
+      'robust',
+      '--json',
+    );
     expect(floor.status).toBe(1);
     const verdict = JSON.parse(floor.stdout);
-    expect([verdict.metric, verdict.policy.noiseBand, verdict.checks[0].reasons[0]]).toEqual(['robust', 0.9, 'robust success of the candidate is 0.0%, below the floor of 100.0%']);
+    expect([verdict.metric, verdict.policy.noiseBand, verdict.checks[0].reasons[0]]).toEqual([
+      'robust',
+      0.9,
+      'robust success of the candidate is 0.0%, below the floor of 100.0%',
+    ]);
   });
 
   it('exits 2 on unusable input or usage, distinct from a failing gate', () => {
@@ -85,7 +122,10 @@ describe('witness gate', () => {
     expect(missing.stderr).toMatch(/nope\.json: cannot read/);
     writeFileSync(join(dir, 'badconfig.json'), JSON.stringify({ gate: { metric: 'vibes' } }));
     const config = witness('gate', '--baseline', good, '--candidate', good, '--config', 'badconfig.json');
-    expect([config.status, config.stderr]).toEqual([2, expect.stringMatching(/gate\.metric: expected one of pass1, passFinal, robust/)]);
+    expect([config.status, config.stderr]).toEqual([
+      2,
+      expect.stringMatching(/gate\.metric: expected one of pass1, passFinal, robust/),
+    ]);
     expect(witness('gate', '--baseline', good, '--candidate', good, '--alpha', '7').status).toBe(2);
   });
 });

@@ -19,7 +19,11 @@ export async function runReport(files: readonly string[], outDir: string): Promi
   const inputs = await Promise.all(files.map((f) => readResultsFile(f)));
   const merged = mergeResults(inputs);
   if (merged.trajectories.length === 0) throw new Error(`no trajectories in ${files.join(', ')}`);
-  const written = await writeReports(outDir, merged.trajectories, { variantOf: merged.variantOf, notes: merged.notes, sources: [...files] });
+  const written = await writeReports(outDir, merged.trajectories, {
+    variantOf: merged.variantOf,
+    notes: merged.notes,
+    sources: [...files],
+  });
   return [
     renderTables(summarize(merged.trajectories, {}, merged.variantOf)),
     ...merged.notes.map((n) => `note: ${n}`),
@@ -36,10 +40,15 @@ export async function runReport(files: readonly string[], outDir: string): Promi
 export const registerReports: Registrar = (groups) => {
   groups.program
     .command('report')
-    .description('merge results files (shards, models, runs) into a Markdown leaderboard, a self-contained HTML page and report.json')
+    .description(
+      'merge results files (shards, models, runs) into a Markdown leaderboard, a self-contained HTML page and report.json',
+    )
     .argument('[results...]', 'results.json files (default: the results.json in the configured output folder)')
     .option('--out <dir>', 'folder for the reports', 'witness-report')
-    .addHelpText('after', '\nRuns that overlap (the same tasks and trials under different run ids) become separate rows; shards merge into one.')
+    .addHelpText(
+      'after',
+      '\nRuns that overlap (the same tasks and trials under different run ids) become separate rows; shards merge into one.',
+    )
     .action(async (files: string[], o: { out: string }) => {
       const inputs = files.length > 0 ? files : [resolve(loadConfig(process.cwd()).config.outDir, 'results.json')];
       process.stdout.write(`${(await runReport(inputs, resolve(o.out))).join('\n')}\n`);

@@ -2,7 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BoundedCache } from './bounded-cache.ts';
 
-type Op = { op: 'set'; key: number; weight: number } | { op: 'get'; key: number } | { op: 'delete'; key: number } | { op: 'weigh'; key: number; weight: number };
+type Op =
+  | { op: 'set'; key: number; weight: number }
+  | { op: 'get'; key: number }
+  | { op: 'delete'; key: number }
+  | { op: 'weigh'; key: number; weight: number };
 
 const ops = fc.array(
   fc.oneof(
@@ -51,15 +55,25 @@ function run(operations: Op[], cache: BoundedCache<number, string>): void {
 describe('BoundedCache', () => {
   it('forgets the oldest entries first (by insertion or by last use), within both budgets, as a plain list would', () => {
     fc.assert(
-      fc.property(ops, fc.integer({ min: 1, max: 5 }), fc.option(fc.integer({ min: 0, max: 12 }), { nil: undefined }), fc.boolean(), (operations, maxEntries, maxWeight, lru) => {
-        const cache = new BoundedCache<number, string>({ maxEntries, ...(maxWeight === undefined ? {} : { maxWeight }), order: lru ? 'lru' : 'insertion' });
-        run(operations, cache);
-        const expected = model(operations, maxEntries, maxWeight ?? Infinity, lru);
-        expect(cache.keys()).toEqual(expected.map(([k]) => k));
-        expect(cache.weight).toBe(expected.reduce((n, [, w]) => n + w, 0));
-        expect(cache.size).toBeLessThanOrEqual(maxEntries);
-        for (const [k] of expected) expect(cache.peek(k)).toBe(`v${k}`);
-      }),
+      fc.property(
+        ops,
+        fc.integer({ min: 1, max: 5 }),
+        fc.option(fc.integer({ min: 0, max: 12 }), { nil: undefined }),
+        fc.boolean(),
+        (operations, maxEntries, maxWeight, lru) => {
+          const cache = new BoundedCache<number, string>({
+            maxEntries,
+            ...(maxWeight === undefined ? {} : { maxWeight }),
+            order: lru ? 'lru' : 'insertion',
+          });
+          run(operations, cache);
+          const expected = model(operations, maxEntries, maxWeight ?? Infinity, lru);
+          expect(cache.keys()).toEqual(expected.map(([k]) => k));
+          expect(cache.weight).toBe(expected.reduce((n, [, w]) => n + w, 0));
+          expect(cache.size).toBeLessThanOrEqual(maxEntries);
+          for (const [k] of expected) expect(cache.peek(k)).toBe(`v${k}`);
+        },
+      ),
     );
   });
 

@@ -2,13 +2,25 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BudgetSpentError, budgetSpent, describeSpend, hasLimit, meteredModel, parseBudget, SpendLedger } from './budget.ts';
+import {
+  BudgetSpentError,
+  budgetSpent,
+  describeSpend,
+  hasLimit,
+  meteredModel,
+  parseBudget,
+  SpendLedger,
+} from './budget.ts';
 import { withCache } from './models/cache.ts';
 import { createSimModel } from './models/sim.ts';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'witness-budget-'));
 // The sim answers auxiliary calls (here: a judge's) without an episode, deterministically per request.
-const judgeCall = (text: string) => ({ messages: [{ role: 'user' as const, content: text }], trial: 0, purpose: 'judge' as const });
+const judgeCall = (text: string) => ({
+  messages: [{ role: 'user' as const, content: text }],
+  trial: 0,
+  purpose: 'judge' as const,
+});
 
 describe('parseBudget', () => {
   it('reads tokens with k/M suffixes and USD with a $ or usd', () => {
@@ -20,7 +32,8 @@ describe('parseBudget', () => {
   });
 
   it('names the source of a bad budget', () => {
-    for (const bad of ['', '0', '-5', '3x', '$', '$0', 'ten']) expect(() => parseBudget(bad, '--budget')).toThrow(/^--budget: expected a budget/);
+    for (const bad of ['', '0', '-5', '3x', '$', '$0', 'ten'])
+      expect(() => parseBudget(bad, '--budget')).toThrow(/^--budget: expected a budget/);
   });
 });
 
@@ -32,7 +45,9 @@ describe('budget checks', () => {
     expect(budgetSpent({ tokens: 10, usd: 2.5, calls: 3 }, {})).toBe(false);
     expect(hasLimit({})).toBe(false);
     expect(hasLimit({ usd: 1 })).toBe(true);
-    expect(describeSpend({ tokens: 10512, usd: 2.51, calls: 3 }, { tokens: 10000, usd: 2.5 })).toBe('10,512 tokens of 10,000, $2.5100 of $2.50');
+    expect(describeSpend({ tokens: 10512, usd: 2.51, calls: 3 }, { tokens: 10000, usd: 2.5 })).toBe(
+      '10,512 tokens of 10,000, $2.5100 of $2.50',
+    );
   });
 });
 
@@ -54,17 +69,27 @@ describe('SpendLedger', () => {
     const d = dir();
     new SpendLedger(d).record('solve', 1, 0);
     writeFileSync(join(d, 'broken.json'), '{"tokens": "many"}');
-    expect(() => new SpendLedger(d).total()).toThrow(/spend ledger .*broken\.json: expected numeric tokens, usd and calls/);
+    expect(() => new SpendLedger(d).total()).toThrow(
+      /spend ledger .*broken\.json: expected numeric tokens, usd and calls/,
+    );
   });
 });
 
 describe('meteredModel', () => {
   it('records every answered call at its price and refuses calls once the budget is spent', async () => {
     const ledger = new SpendLedger(dir());
-    const model = meteredModel(createSimModel({ seed: 1 }), { ledger, budget: { tokens: 40 }, price: { input: 1, output: 2 } });
+    const model = meteredModel(createSimModel({ seed: 1 }), {
+      ledger,
+      budget: { tokens: 40 },
+      price: { input: 1, output: 2 },
+    });
     const first = await model.complete(judgeCall('review this change, please, with care'));
     const tokens = first.usage.promptTokens + first.usage.completionTokens;
-    expect(ledger.total()).toEqual({ tokens, usd: (first.usage.promptTokens * 1 + first.usage.completionTokens * 2) / 1e6, calls: 1 });
+    expect(ledger.total()).toEqual({
+      tokens,
+      usd: (first.usage.promptTokens * 1 + first.usage.completionTokens * 2) / 1e6,
+      calls: 1,
+    });
     while (!budgetSpent(ledger.total(), { tokens: 40 })) await model.complete(judgeCall('and again'));
     const error = await model.complete(judgeCall('once more')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BudgetSpentError);
@@ -73,7 +98,11 @@ describe('meteredModel', () => {
 
   it('does not count response-cache hits, and keeps the cache statistics visible', async () => {
     const ledger = new SpendLedger(dir());
-    const cached = withCache(createSimModel({ seed: 1 }), { path: join(dir(), 'cache.sqlite'), mode: 'readwrite', sampling: {} });
+    const cached = withCache(createSimModel({ seed: 1 }), {
+      path: join(dir(), 'cache.sqlite'),
+      mode: 'readwrite',
+      sampling: {},
+    });
     const model = meteredModel(cached, { ledger, budget: { tokens: 1_000_000 } });
     await model.complete(judgeCall('same question'));
     const once = ledger.total();

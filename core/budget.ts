@@ -41,7 +41,10 @@ export class BudgetSpentError extends Error {
 
 /** True when any limit of the budget has been reached. */
 export function budgetSpent(spent: Spend, budget: Budget): boolean {
-  return (budget.tokens !== undefined && spent.tokens >= budget.tokens) || (budget.usd !== undefined && spent.usd >= budget.usd);
+  return (
+    (budget.tokens !== undefined && spent.tokens >= budget.tokens) ||
+    (budget.usd !== undefined && spent.usd >= budget.usd)
+  );
 }
 
 /** Whether a budget sets any limit. */
@@ -73,7 +76,9 @@ export function parseBudget(text: string, where: string): Budget {
     const value = Math.round(Number(tokens[1]) * scale);
     if (value > 0) return { tokens: value };
   }
-  throw new Error(`${where}: expected a budget such as 120000, 120k or 1.5M (tokens) or $2.50 (USD), got ${JSON.stringify(text)}`);
+  throw new Error(
+    `${where}: expected a budget such as 120000, 120k or 1.5M (tokens) or $2.50 (USD), got ${JSON.stringify(text)}`,
+  );
 }
 
 /** One process's share of a run's spending, and the sum over all processes. */
@@ -88,7 +93,10 @@ export class SpendLedger {
   /** Adds one answered call (by its purpose: solve, refine, judge, …) and writes this process's totals. */
   record(purpose: string, tokens: number, usd: number): void {
     const add = (s: Spend): Spend => ({ tokens: s.tokens + tokens, usd: s.usd + usd, calls: s.calls + 1 });
-    this.own = { ...add(this.own), byPurpose: { ...this.own.byPurpose, [purpose]: add(this.own.byPurpose[purpose] ?? ZERO) } };
+    this.own = {
+      ...add(this.own),
+      byPurpose: { ...this.own.byPurpose, [purpose]: add(this.own.byPurpose[purpose] ?? ZERO) },
+    };
     mkdirSync(this.dir, { recursive: true });
     const temp = `${this.file}.tmp`;
     writeFileSync(temp, JSON.stringify(this.own));

@@ -12,7 +12,13 @@ describe('config sections', () => {
   it('defaults: VES with 10 runs, no suite data, the auto sandbox, the full profile under .witness, no Neo4j settings', () => {
     const dir = root();
     const { config } = loadConfig(dir, {});
-    expect(config.suites).toEqual({ bird: { vesIterations: 10 }, bigcodebench: {}, dscodebench: {}, 'nl-rx': {}, cypherbench: {} });
+    expect(config.suites).toEqual({
+      bird: { vesIterations: 10 },
+      bigcodebench: {},
+      dscodebench: {},
+      'nl-rx': {},
+      cypherbench: {},
+    });
     expect(config.python).toEqual({ sandbox: 'auto', fullProfileDir: join(dir, '.witness', 'python-full') });
     expect(config.neo4j).toEqual({});
     expect(config.perf).toEqual({ pythonRounds: 20, suiteRuns: 3 });
@@ -47,8 +53,20 @@ describe('config sections', () => {
       'nl-rx': { data: '/data/turk' },
       cypherbench: {},
     });
-    expect(config.python).toEqual({ sandbox: 'process', interpreter: '/opt/py/bin/python3', fullProfileDir: '/opt/full' });
-    expect(config.neo4j).toEqual({ uri: 'bolt://db:7687', username: 'neo4j', password: 'secret', way: 'launcher', heapMb: 768, java: '/opt/jdk/bin/java', dockerHost: 'tcp://docker:2375' });
+    expect(config.python).toEqual({
+      sandbox: 'process',
+      interpreter: '/opt/py/bin/python3',
+      fullProfileDir: '/opt/full',
+    });
+    expect(config.neo4j).toEqual({
+      uri: 'bolt://db:7687',
+      username: 'neo4j',
+      password: 'secret',
+      way: 'launcher',
+      heapMb: 768,
+      java: '/opt/jdk/bin/java',
+      dockerHost: 'tcp://docker:2375',
+    });
     expect(config.perf).toEqual({ pythonRounds: 5, suiteRuns: 2 });
     expect(config.run.id).toBe('run-1');
     expect(loadConfig(dir, { WITNESS_JAVA: '/opt/java', JAVA_HOME: '/opt/jdk' }).config.neo4j.java).toBe('/opt/java');
@@ -56,11 +74,29 @@ describe('config sections', () => {
 
   it('takes the environment over the file over the defaults', () => {
     const dir = root();
-    writeConfig(join(dir, 'witness.config.json'), { suites: { bird: { vesIterations: 3 } }, python: { sandbox: 'bwrap' }, neo4j: { uri: 'bolt://file:7687', heapMb: 600 } });
+    writeConfig(join(dir, 'witness.config.json'), {
+      suites: { bird: { vesIterations: 3 } },
+      python: { sandbox: 'bwrap' },
+      neo4j: { uri: 'bolt://file:7687', heapMb: 600 },
+    });
     const fromFile = loadConfig(dir, {}).config;
-    expect([fromFile.suites.bird.vesIterations, fromFile.python.sandbox, fromFile.neo4j.uri, fromFile.neo4j.heapMb]).toEqual([3, 'bwrap', 'bolt://file:7687', 600]);
-    const fromEnv = loadConfig(dir, { WITNESS_VES_ITERATIONS: '5', WITNESS_PYTHON_SANDBOX: 'docker', NEO4J_URI: 'bolt://env:7687' }).config;
-    expect([fromEnv.suites.bird.vesIterations, fromEnv.python.sandbox, fromEnv.neo4j.uri, fromEnv.neo4j.heapMb]).toEqual([5, 'docker', 'bolt://env:7687', 600]);
+    expect([
+      fromFile.suites.bird.vesIterations,
+      fromFile.python.sandbox,
+      fromFile.neo4j.uri,
+      fromFile.neo4j.heapMb,
+    ]).toEqual([3, 'bwrap', 'bolt://file:7687', 600]);
+    const fromEnv = loadConfig(dir, {
+      WITNESS_VES_ITERATIONS: '5',
+      WITNESS_PYTHON_SANDBOX: 'docker',
+      NEO4J_URI: 'bolt://env:7687',
+    }).config;
+    expect([
+      fromEnv.suites.bird.vesIterations,
+      fromEnv.python.sandbox,
+      fromEnv.neo4j.uri,
+      fromEnv.neo4j.heapMb,
+    ]).toEqual([5, 'docker', 'bolt://env:7687', 600]);
   });
 
   it('resolves relative paths of the file against its folder, and of the environment against the project root', () => {
@@ -77,19 +113,50 @@ describe('config sections', () => {
       python: { interpreter: 'venv/bin/python3', fullProfileDir: 'full' },
     });
     const { config } = loadConfig(project, { WITNESS_CONFIG: 'conf/nested/w.json' });
-    expect([config.outDir, config.storeDir, config.cache.path, config.gate.baseline]).toEqual([join(elsewhere, 'out'), join(project, 'conf', 'store'), join(elsewhere, 'c.sqlite'), join(elsewhere, 'b.json')]);
-    expect([config.suites.dscodebench.data, config.suites['nl-rx'].data]).toEqual([join(elsewhere, 'ds.jsonl'), join(elsewhere, 'turk')]);
-    expect([config.python.interpreter, config.python.fullProfileDir]).toEqual([join(elsewhere, 'venv/bin/python3'), join(elsewhere, 'full')]);
-    const env = loadConfig(project, { WITNESS_CONFIG: 'conf/nested/w.json', WITNESS_OUT: 'o', WITNESS_STORE: 's', NLRX_TURK_DIR: 't', WITNESS_PYTHON_FULL_DIR: 'f' }).config;
-    expect([env.outDir, env.storeDir, env.suites['nl-rx'].data, env.python.fullProfileDir]).toEqual([join(project, 'o'), join(project, 's'), join(project, 't'), join(project, 'f')]);
+    expect([config.outDir, config.storeDir, config.cache.path, config.gate.baseline]).toEqual([
+      join(elsewhere, 'out'),
+      join(project, 'conf', 'store'),
+      join(elsewhere, 'c.sqlite'),
+      join(elsewhere, 'b.json'),
+    ]);
+    expect([config.suites.dscodebench.data, config.suites['nl-rx'].data]).toEqual([
+      join(elsewhere, 'ds.jsonl'),
+      join(elsewhere, 'turk'),
+    ]);
+    expect([config.python.interpreter, config.python.fullProfileDir]).toEqual([
+      join(elsewhere, 'venv/bin/python3'),
+      join(elsewhere, 'full'),
+    ]);
+    const env = loadConfig(project, {
+      WITNESS_CONFIG: 'conf/nested/w.json',
+      WITNESS_OUT: 'o',
+      WITNESS_STORE: 's',
+      NLRX_TURK_DIR: 't',
+      WITNESS_PYTHON_FULL_DIR: 'f',
+    }).config;
+    expect([env.outDir, env.storeDir, env.suites['nl-rx'].data, env.python.fullProfileDir]).toEqual([
+      join(project, 'o'),
+      join(project, 's'),
+      join(project, 't'),
+      join(project, 'f'),
+    ]);
   });
 
   it('names the source of every invalid value: the variable, or the file and key path', () => {
     const dir = root();
-    const env = (name: string, value: string, message: RegExp) => expect(() => loadConfig(dir, { [name]: value })).toThrow(message);
+    const env = (name: string, value: string, message: RegExp) =>
+      expect(() => loadConfig(dir, { [name]: value })).toThrow(message);
     env('WITNESS_VES_ITERATIONS', '-1', /^WITNESS_VES_ITERATIONS: expected an integer ≥ 0, got -1/);
-    env('BIGCODEBENCH_TIMEOUT_PER_TASK', 'soon', /^BIGCODEBENCH_TIMEOUT_PER_TASK: expected a positive number, got null/);
-    env('WITNESS_PYTHON_SANDBOX', 'chroot', /^WITNESS_PYTHON_SANDBOX: expected one of auto, bwrap, docker, process, got "chroot"/);
+    env(
+      'BIGCODEBENCH_TIMEOUT_PER_TASK',
+      'soon',
+      /^BIGCODEBENCH_TIMEOUT_PER_TASK: expected a positive number, got null/,
+    );
+    env(
+      'WITNESS_PYTHON_SANDBOX',
+      'chroot',
+      /^WITNESS_PYTHON_SANDBOX: expected one of auto, bwrap, docker, process, got "chroot"/,
+    );
     env('WITNESS_NEO4J', 'podman', /^WITNESS_NEO4J must be "docker" or "launcher", got "podman"/);
     env('WITNESS_NEO4J_HEAP_MB', '0', /^WITNESS_NEO4J_HEAP_MB must be a positive integer \(MB\), got "0"/);
     env('PERF_SUITE_RUNS', 'x', /^PERF_SUITE_RUNS: expected an integer ≥ 1/);

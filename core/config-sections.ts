@@ -82,7 +82,12 @@ export function defaultSections(root: string): SectionSettings {
 type Where = (key: string) => string;
 
 /** Applies the file's `suites`, `python` and `neo4j` keys; relative paths resolve against `base`, the file's folder. */
-export function applySectionsFile(target: SectionSettings, raw: Record<string, unknown>, where: Where, base: string): void {
+export function applySectionsFile(
+  target: SectionSettings,
+  raw: Record<string, unknown>,
+  where: Where,
+  base: string,
+): void {
   const path = (value: unknown, key: string) => resolve(base, text(value, where(key)));
   const suites = object(raw.suites, where('suites'));
   if (suites) {
@@ -95,20 +100,29 @@ export function applySectionsFile(target: SectionSettings, raw: Record<string, u
       if (suite.data !== undefined) target.suites[name].data = path(suite.data, key('data'));
     }
     const bird = object(suites.bird, where('suites.bird'));
-    if (bird?.vesIterations !== undefined) target.suites.bird.vesIterations = int(bird.vesIterations, where('suites.bird.vesIterations'), 0);
+    if (bird?.vesIterations !== undefined)
+      target.suites.bird.vesIterations = int(bird.vesIterations, where('suites.bird.vesIterations'), 0);
     const bcb = object(suites.bigcodebench, where('suites.bigcodebench'));
-    if (bcb?.timeoutPerTaskS !== undefined) target.suites.bigcodebench.timeoutPerTaskS = positive(bcb.timeoutPerTaskS, where('suites.bigcodebench.timeoutPerTaskS'));
+    if (bcb?.timeoutPerTaskS !== undefined)
+      target.suites.bigcodebench.timeoutPerTaskS = positive(
+        bcb.timeoutPerTaskS,
+        where('suites.bigcodebench.timeoutPerTaskS'),
+      );
   }
   const python = object(raw.python, where('python'));
   if (python) {
     onlyKnown(python, ['sandbox', 'interpreter', 'fullProfileDir'], (k) => where(`python.${k}`));
-    if (python.sandbox !== undefined) target.python.sandbox = oneOf(python.sandbox, PYTHON_SANDBOXES, where('python.sandbox'));
+    if (python.sandbox !== undefined)
+      target.python.sandbox = oneOf(python.sandbox, PYTHON_SANDBOXES, where('python.sandbox'));
     if (python.interpreter !== undefined) target.python.interpreter = path(python.interpreter, 'python.interpreter');
-    if (python.fullProfileDir !== undefined) target.python.fullProfileDir = path(python.fullProfileDir, 'python.fullProfileDir');
+    if (python.fullProfileDir !== undefined)
+      target.python.fullProfileDir = path(python.fullProfileDir, 'python.fullProfileDir');
   }
   const neo4j = object(raw.neo4j, where('neo4j'));
   if (neo4j) {
-    onlyKnown(neo4j, ['uri', 'username', 'password', 'way', 'heapMb', 'java', 'dockerHost'], (k) => where(`neo4j.${k}`));
+    onlyKnown(neo4j, ['uri', 'username', 'password', 'way', 'heapMb', 'java', 'dockerHost'], (k) =>
+      where(`neo4j.${k}`),
+    );
     if (neo4j.uri !== undefined) target.neo4j.uri = text(neo4j.uri, where('neo4j.uri'));
     if (neo4j.username !== undefined) target.neo4j.username = text(neo4j.username, where('neo4j.username'));
     if (neo4j.password !== undefined) target.neo4j.password = text(neo4j.password, where('neo4j.password'));
@@ -146,7 +160,10 @@ export function applySectionsEnv(target: SectionSettings, env: Env, root: string
   set(path('WITNESS_BIGCODEBENCH_DATA'), (v) => (suites.bigcodebench.data = v));
   set(path('NLRX_TURK_DIR'), (v) => (suites['nl-rx'].data = v));
   set(integer('WITNESS_VES_ITERATIONS', 0), (v) => (suites.bird.vesIterations = v));
-  set(get('BIGCODEBENCH_TIMEOUT_PER_TASK'), (v) => (suites.bigcodebench.timeoutPerTaskS = positive(Number(v), 'BIGCODEBENCH_TIMEOUT_PER_TASK')));
+  set(
+    get('BIGCODEBENCH_TIMEOUT_PER_TASK'),
+    (v) => (suites.bigcodebench.timeoutPerTaskS = positive(Number(v), 'BIGCODEBENCH_TIMEOUT_PER_TASK')),
+  );
   set(get('WITNESS_PYTHON_SANDBOX'), (v) => (python.sandbox = oneOf(v, PYTHON_SANDBOXES, 'WITNESS_PYTHON_SANDBOX')));
   set(path('WITNESS_PYTHON'), (v) => (python.interpreter = v));
   set(path('WITNESS_PYTHON_FULL_DIR'), (v) => (python.fullProfileDir = v));
@@ -164,12 +181,14 @@ export function applySectionsEnv(target: SectionSettings, env: Env, root: string
 }
 
 function neo4jWay(value: string): Neo4jSettings['way'] {
-  if (value !== 'docker' && value !== 'launcher') throw new ConfigError(`WITNESS_NEO4J must be "docker" or "launcher", got ${JSON.stringify(value)}`);
+  if (value !== 'docker' && value !== 'launcher')
+    throw new ConfigError(`WITNESS_NEO4J must be "docker" or "launcher", got ${JSON.stringify(value)}`);
   return value;
 }
 
 function heapMb(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`WITNESS_NEO4J_HEAP_MB must be a positive integer (MB), got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new ConfigError(`WITNESS_NEO4J_HEAP_MB must be a positive integer (MB), got ${JSON.stringify(value)}`);
   return n;
 }

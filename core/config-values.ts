@@ -7,7 +7,8 @@ export class ConfigError extends Error {
 /** `where` is the value's source: `<file>: <key path>` or the environment variable's name. */
 export function object(value: unknown, where: string): Record<string, unknown> | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConfigError(`${where}: expected an object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ConfigError(`${where}: expected an object`);
   return value as Record<string, unknown>;
 }
 
@@ -31,12 +32,14 @@ export function int(value: unknown, where: string, min: number): number {
 }
 
 export function bool(value: unknown, where: string): boolean {
-  if (typeof value !== 'boolean') throw new ConfigError(`${where}: expected true or false, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'boolean')
+    throw new ConfigError(`${where}: expected true or false, got ${JSON.stringify(value)}`);
   return value;
 }
 
 export function positive(value: unknown, where: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new ConfigError(`${where}: expected a positive number, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+    throw new ConfigError(`${where}: expected a positive number, got ${JSON.stringify(value)}`);
   return value;
 }
 
@@ -48,6 +51,11 @@ export function oneOf<T extends string>(value: unknown, choices: readonly T[], w
 }
 
 /** Unknown keys of a file section are errors listing the known ones. */
-export function onlyKnown(raw: Record<string, unknown>, known: readonly string[], where: (key: string) => string): void {
-  for (const key of Object.keys(raw)) if (!known.includes(key)) throw new ConfigError(`${where(key)}: unknown setting (known: ${known.join(', ')})`);
+export function onlyKnown(
+  raw: Record<string, unknown>,
+  known: readonly string[],
+  where: (key: string) => string,
+): void {
+  for (const key of Object.keys(raw))
+    if (!known.includes(key)) throw new ConfigError(`${where(key)}: unknown setting (known: ${known.join(', ')})`);
 }

@@ -20,29 +20,49 @@ describe('loadConfig', () => {
 
   it('reads witness.config.json and lets the environment override it', () => {
     const dir = root();
-    writeFileSync(join(dir, 'witness.config.json'), JSON.stringify({ model: { name: 'gpt-x', temperature: 0.5 }, turns: 7, cache: { mode: 'only' } }));
+    writeFileSync(
+      join(dir, 'witness.config.json'),
+      JSON.stringify({ model: { name: 'gpt-x', temperature: 0.5 }, turns: 7, cache: { mode: 'only' } }),
+    );
     const fromFile = loadConfig(dir, {});
     expect(fromFile.config.model).toMatchObject({ name: 'gpt-x', temperature: 0.5 });
     expect(fromFile.config.turns).toBe(7);
     expect(fromFile.config.cache.mode).toBe('only');
     expect(fromFile.defaultedToSim).toBe(false);
-    const overridden = loadConfig(dir, { WITNESS_MODEL: 'qwen', WITNESS_TURNS: '3', OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1', WITNESS_CACHE: 'off' });
-    expect(overridden.config.model).toMatchObject({ name: 'qwen', baseURL: 'http://127.0.0.1:8000/v1', temperature: 0.5 });
+    const overridden = loadConfig(dir, {
+      WITNESS_MODEL: 'qwen',
+      WITNESS_TURNS: '3',
+      OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1',
+      WITNESS_CACHE: 'off',
+    });
+    expect(overridden.config.model).toMatchObject({
+      name: 'qwen',
+      baseURL: 'http://127.0.0.1:8000/v1',
+      temperature: 0.5,
+    });
     expect(overridden.config.turns).toBe(3);
     expect(overridden.config.cache.mode).toBe('off');
   });
 
   it('names the source of every invalid value', () => {
     const dir = root();
-    expect(() => loadConfig(dir, { WITNESS_TURNS: 'four' })).toThrow(/WITNESS_TURNS: expected an integer ≥ 1, got null/);
-    expect(() => loadConfig(dir, { WITNESS_CACHE: 'sometimes' })).toThrow(/WITNESS_CACHE: expected one of readwrite, off, only, refresh/);
+    expect(() => loadConfig(dir, { WITNESS_TURNS: 'four' })).toThrow(
+      /WITNESS_TURNS: expected an integer ≥ 1, got null/,
+    );
+    expect(() => loadConfig(dir, { WITNESS_CACHE: 'sometimes' })).toThrow(
+      /WITNESS_CACHE: expected one of readwrite, off, only, refresh/,
+    );
     writeFileSync(join(dir, 'witness.config.json'), JSON.stringify({ model: { temperature: 9 } }));
-    expect(() => loadConfig(dir, {})).toThrow(/witness\.config\.json: model\.temperature: expected a number from 0 to 2, got 9/);
+    expect(() => loadConfig(dir, {})).toThrow(
+      /witness\.config\.json: model\.temperature: expected a number from 0 to 2, got 9/,
+    );
     writeFileSync(join(dir, 'witness.config.json'), JSON.stringify({ modle: {} }));
     expect(() => loadConfig(dir, {})).toThrow(ConfigError);
     writeFileSync(join(dir, 'witness.config.json'), '{ not json');
     expect(() => loadConfig(dir, {})).toThrow(/witness\.config\.json: invalid config/);
-    expect(() => loadConfig(dir, { WITNESS_CONFIG: 'nope.json' })).toThrow(/WITNESS_CONFIG names .*nope\.json, which does not exist/);
+    expect(() => loadConfig(dir, { WITNESS_CONFIG: 'nope.json' })).toThrow(
+      /WITNESS_CONFIG names .*nope\.json, which does not exist/,
+    );
   });
 
   it('reads trials, prices, budget and gate from the file; the environment overrides; defaults are no prices and no budget', () => {
@@ -56,25 +76,56 @@ describe('loadConfig', () => {
         trials: 3,
         prices: { 'gpt-x': { input: 0.15, output: 0.6 } },
         budget: { tokens: 50000 },
-        gate: { baseline: 'baselines/b.json', metric: 'passFinal', floor: 0.5, by: 'strategy', strategies: ['diagnostic'] },
+        gate: {
+          baseline: 'baselines/b.json',
+          metric: 'passFinal',
+          floor: 0.5,
+          by: 'strategy',
+          strategies: ['diagnostic'],
+        },
       }),
     );
     const { config } = loadConfig(dir, {});
     expect(config.trials).toBe(3);
     expect(config.prices).toEqual({ 'gpt-x': { input: 0.15, output: 0.6 } });
     expect(config.budget).toEqual({ tokens: 50000 });
-    expect(config.gate).toEqual({ baseline: join(dir, 'baselines/b.json'), metric: 'passFinal', noiseBand: 0.02, alpha: 0.05, floor: 0.5, by: 'strategy', strategies: ['diagnostic'] });
-    const env = loadConfig(dir, { WITNESS_TRIALS: '5', WITNESS_BUDGET: '$1.25', WITNESS_GATE_BASELINE: 'other.json', WITNESS_GATE_FLOOR: '0.3', WITNESS_RESUME: 'run-7', WITNESS_RERUN: 'failed' }).config;
-    expect([env.trials, env.budget, env.gate.baseline, env.gate.floor, env.run]).toEqual([5, { usd: 1.25 }, join(dir, 'other.json'), 0.3, { resume: 'run-7', rerun: 'failed' }]);
+    expect(config.gate).toEqual({
+      baseline: join(dir, 'baselines/b.json'),
+      metric: 'passFinal',
+      noiseBand: 0.02,
+      alpha: 0.05,
+      floor: 0.5,
+      by: 'strategy',
+      strategies: ['diagnostic'],
+    });
+    const env = loadConfig(dir, {
+      WITNESS_TRIALS: '5',
+      WITNESS_BUDGET: '$1.25',
+      WITNESS_GATE_BASELINE: 'other.json',
+      WITNESS_GATE_FLOOR: '0.3',
+      WITNESS_RESUME: 'run-7',
+      WITNESS_RERUN: 'failed',
+    }).config;
+    expect([env.trials, env.budget, env.gate.baseline, env.gate.floor, env.run]).toEqual([
+      5,
+      { usd: 1.25 },
+      join(dir, 'other.json'),
+      0.3,
+      { resume: 'run-7', rerun: 'failed' },
+    ]);
   });
 
   it('names the source of every invalid run setting', () => {
     const dir = root();
     expect(() => loadConfig(dir, { WITNESS_TRIALS: '0' })).toThrow(/WITNESS_TRIALS: expected an integer ≥ 1, got 0/);
-    expect(() => loadConfig(dir, { WITNESS_BUDGET: 'lots' })).toThrow(/WITNESS_BUDGET: expected a budget such as 120000/);
+    expect(() => loadConfig(dir, { WITNESS_BUDGET: 'lots' })).toThrow(
+      /WITNESS_BUDGET: expected a budget such as 120000/,
+    );
     expect(() => loadConfig(dir, { WITNESS_RERUN: 'failed' })).toThrow(/WITNESS_RERUN: needs WITNESS_RESUME/);
     expect(() => loadConfig(dir, { WITNESS_RESUME: '../x' })).toThrow(/WITNESS_RESUME: a run id may only contain/);
-    expect(() => loadConfig(dir, { WITNESS_RESUME: 'r', WITNESS_RERUN: 'some' })).toThrow(/WITNESS_RERUN: expected one of errored, failed/);
+    expect(() => loadConfig(dir, { WITNESS_RESUME: 'r', WITNESS_RERUN: 'some' })).toThrow(
+      /WITNESS_RERUN: expected one of errored, failed/,
+    );
     const bad = (value: object, message: RegExp) => {
       writeFileSync(join(dir, 'witness.config.json'), JSON.stringify(value));
       expect(() => loadConfig(dir, {})).toThrow(message);

@@ -20,7 +20,14 @@ import { RERUN_MODES, type RerunMode } from './resume.ts';
 import type { Price } from './types.ts';
 
 export { ConfigError } from './config-values.ts';
-export type { Neo4jSettings, PerfSettings, PythonSandboxChoice, PythonSettings, SuitesSettings, SuiteSettings } from './config-sections.ts';
+export type {
+  Neo4jSettings,
+  PerfSettings,
+  PythonSandboxChoice,
+  PythonSettings,
+  SuitesSettings,
+  SuiteSettings,
+} from './config-sections.ts';
 
 export type GateMetric = 'pass1' | 'passFinal' | 'robust';
 export const GATE_METRICS: readonly GateMetric[] = ['pass1', 'passFinal', 'robust'];
@@ -98,7 +105,14 @@ export interface LoadedConfig {
 
 export function defaultConfig(root: string): WitnessConfig {
   return {
-    model: { name: 'sim', apiKeyEnv: 'OPENAI_API_KEY', temperature: 0, timeoutMs: 60_000, maxRetries: 2, concurrency: 4 },
+    model: {
+      name: 'sim',
+      apiKeyEnv: 'OPENAI_API_KEY',
+      temperature: 0,
+      timeoutMs: 60_000,
+      maxRetries: 2,
+      concurrency: 4,
+    },
     cache: { mode: 'readwrite', path: witnessPath(root, 'cache.sqlite') },
     sim: { ...DEFAULT_SIM },
     turns: 4,
@@ -137,7 +151,8 @@ export function loadConfig(root: string = process.cwd(), env: Env = process.env)
 function readJson(path: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('the top level must be an object');
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new Error('the top level must be an object');
     return value as Record<string, unknown>;
   } catch (error) {
     throw new ConfigError(`${path}: invalid config: ${(error as Error).message}`);
@@ -147,7 +162,23 @@ function readJson(path: string): Record<string, unknown> {
 function applyFile(config: WitnessConfig, raw: Record<string, unknown>, file: string): void {
   const where = (key: string) => `${file}: ${key}`;
   const base = dirname(file);
-  const known = new Set(['model', 'cache', 'sim', 'turns', 'seed', 'hardening', 'outDir', 'storeDir', 'trials', 'prices', 'budget', 'gate', 'suites', 'python', 'neo4j']);
+  const known = new Set([
+    'model',
+    'cache',
+    'sim',
+    'turns',
+    'seed',
+    'hardening',
+    'outDir',
+    'storeDir',
+    'trials',
+    'prices',
+    'budget',
+    'gate',
+    'suites',
+    'python',
+    'neo4j',
+  ]);
   for (const key of Object.keys(raw)) {
     if (!known.has(key)) throw new ConfigError(`${where(key)}: unknown setting (known: ${[...known].join(', ')})`);
   }
@@ -156,12 +187,14 @@ function applyFile(config: WitnessConfig, raw: Record<string, unknown>, file: st
     if (model.name !== undefined) config.model.name = text(model.name, where('model.name'));
     if (model.baseURL !== undefined) config.model.baseURL = text(model.baseURL, where('model.baseURL'));
     if (model.apiKeyEnv !== undefined) config.model.apiKeyEnv = text(model.apiKeyEnv, where('model.apiKeyEnv'));
-    if (model.temperature !== undefined) config.model.temperature = num(model.temperature, where('model.temperature'), 0, 2);
+    if (model.temperature !== undefined)
+      config.model.temperature = num(model.temperature, where('model.temperature'), 0, 2);
     if (model.seed !== undefined) config.model.seed = int(model.seed, where('model.seed'), 0);
     if (model.maxTokens !== undefined) config.model.maxTokens = int(model.maxTokens, where('model.maxTokens'), 1);
     if (model.timeoutMs !== undefined) config.model.timeoutMs = int(model.timeoutMs, where('model.timeoutMs'), 1);
     if (model.maxRetries !== undefined) config.model.maxRetries = int(model.maxRetries, where('model.maxRetries'), 0);
-    if (model.concurrency !== undefined) config.model.concurrency = int(model.concurrency, where('model.concurrency'), 1);
+    if (model.concurrency !== undefined)
+      config.model.concurrency = int(model.concurrency, where('model.concurrency'), 1);
   }
   const cache = object(raw.cache, where('cache'));
   if (cache) {
@@ -172,25 +205,34 @@ function applyFile(config: WitnessConfig, raw: Record<string, unknown>, file: st
   if (sim) {
     if (sim.skill !== undefined) config.sim.skill = num(sim.skill, where('sim.skill'), 0, 1);
     if (sim.maxMutations !== undefined) config.sim.maxMutations = int(sim.maxMutations, where('sim.maxMutations'), 1);
-    if (sim.neighbourhood !== undefined) config.sim.neighbourhood = int(sim.neighbourhood, where('sim.neighbourhood'), 0);
+    if (sim.neighbourhood !== undefined)
+      config.sim.neighbourhood = int(sim.neighbourhood, where('sim.neighbourhood'), 0);
   }
   if (raw.turns !== undefined) config.turns = int(raw.turns, where('turns'), 1);
   if (raw.seed !== undefined) config.seed = int(raw.seed, where('seed'), 0);
   const hardening = object(raw.hardening, where('hardening'));
   if (hardening) {
     if (hardening.enabled !== undefined) config.hardening.enabled = bool(hardening.enabled, where('hardening.enabled'));
-    if (hardening.maxCycles !== undefined) config.hardening.maxCycles = int(hardening.maxCycles, where('hardening.maxCycles'), 0);
-    if (hardening.maxProbes !== undefined) config.hardening.maxProbes = int(hardening.maxProbes, where('hardening.maxProbes'), 1);
-    if (hardening.maxAdded !== undefined) config.hardening.maxAdded = int(hardening.maxAdded, where('hardening.maxAdded'), 1);
+    if (hardening.maxCycles !== undefined)
+      config.hardening.maxCycles = int(hardening.maxCycles, where('hardening.maxCycles'), 0);
+    if (hardening.maxProbes !== undefined)
+      config.hardening.maxProbes = int(hardening.maxProbes, where('hardening.maxProbes'), 1);
+    if (hardening.maxAdded !== undefined)
+      config.hardening.maxAdded = int(hardening.maxAdded, where('hardening.maxAdded'), 1);
   }
   if (raw.outDir !== undefined) config.outDir = resolve(base, text(raw.outDir, where('outDir')));
   if (raw.storeDir !== undefined) config.storeDir = resolve(base, text(raw.storeDir, where('storeDir')));
   if (raw.trials !== undefined) config.trials = int(raw.trials, where('trials'), 1);
   const prices = object(raw.prices, where('prices'));
-  if (prices) config.prices = Object.fromEntries(Object.entries(prices).map(([name, p]) => [name, price(p, where(`prices.${name}`))]));
+  if (prices)
+    config.prices = Object.fromEntries(
+      Object.entries(prices).map(([name, p]) => [name, price(p, where(`prices.${name}`))]),
+    );
   const budget = object(raw.budget, where('budget'));
   if (budget) {
-    for (const key of Object.keys(budget)) if (key !== 'tokens' && key !== 'usd') throw new ConfigError(`${where(`budget.${key}`)}: unknown setting (known: tokens, usd)`);
+    for (const key of Object.keys(budget))
+      if (key !== 'tokens' && key !== 'usd')
+        throw new ConfigError(`${where(`budget.${key}`)}: unknown setting (known: tokens, usd)`);
     if (budget.tokens !== undefined) config.budget.tokens = int(budget.tokens, where('budget.tokens'), 1);
     if (budget.usd !== undefined) config.budget.usd = positive(budget.usd, where('budget.usd'));
   }
@@ -199,9 +241,16 @@ function applyFile(config: WitnessConfig, raw: Record<string, unknown>, file: st
   applySectionsFile(config, raw, where, base);
 }
 
-function applyGate(gate: GateSettings, raw: Record<string, unknown>, where: (key: string) => string, base: string): void {
+function applyGate(
+  gate: GateSettings,
+  raw: Record<string, unknown>,
+  where: (key: string) => string,
+  base: string,
+): void {
   const known = new Set(['baseline', 'metric', 'noiseBand', 'alpha', 'floor', 'by', 'strategies']);
-  for (const key of Object.keys(raw)) if (!known.has(key)) throw new ConfigError(`${where(`gate.${key}`)}: unknown setting (known: ${[...known].join(', ')})`);
+  for (const key of Object.keys(raw))
+    if (!known.has(key))
+      throw new ConfigError(`${where(`gate.${key}`)}: unknown setting (known: ${[...known].join(', ')})`);
   if (raw.baseline !== undefined) gate.baseline = resolve(base, text(raw.baseline, where('gate.baseline')));
   if (raw.metric !== undefined) gate.metric = oneOf(raw.metric, GATE_METRICS, where('gate.metric'));
   if (raw.noiseBand !== undefined) gate.noiseBand = num(raw.noiseBand, where('gate.noiseBand'), 0, 1);
@@ -209,20 +258,23 @@ function applyGate(gate: GateSettings, raw: Record<string, unknown>, where: (key
   if (raw.floor !== undefined) gate.floor = num(raw.floor, where('gate.floor'), 0, 1);
   if (raw.by !== undefined) gate.by = oneOf(raw.by, ['benchmark', 'strategy'] as const, where('gate.by'));
   if (raw.strategies !== undefined) {
-    if (!Array.isArray(raw.strategies) || raw.strategies.length === 0) throw new ConfigError(`${where('gate.strategies')}: expected a non-empty list of strategy names`);
+    if (!Array.isArray(raw.strategies) || raw.strategies.length === 0)
+      throw new ConfigError(`${where('gate.strategies')}: expected a non-empty list of strategy names`);
     gate.strategies = raw.strategies.map((s, i) => text(s, where(`gate.strategies[${i}]`)));
   }
 }
 
 function price(value: unknown, where: string): Price {
   const o = object(value, where);
-  if (!o) throw new ConfigError(`${where}: expected { "input": USD per million tokens, "output": USD per million tokens }`);
-  for (const key of Object.keys(o)) if (key !== 'input' && key !== 'output') throw new ConfigError(`${where}.${key}: unknown setting (known: input, output)`);
-  if (o.input === undefined || o.output === undefined) throw new ConfigError(`${where}: expected both "input" and "output" (USD per million tokens)`);
+  if (!o)
+    throw new ConfigError(`${where}: expected { "input": USD per million tokens, "output": USD per million tokens }`);
+  for (const key of Object.keys(o))
+    if (key !== 'input' && key !== 'output')
+      throw new ConfigError(`${where}.${key}: unknown setting (known: input, output)`);
+  if (o.input === undefined || o.output === undefined)
+    throw new ConfigError(`${where}: expected both "input" and "output" (USD per million tokens)`);
   return { input: num(o.input, `${where}.input`, 0, 1e6), output: num(o.output, `${where}.output`, 0, 1e6) };
 }
-
-
 
 function applyEnv(config: WitnessConfig, env: Env, root: string): void {
   const get = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : (env[name] as string));
@@ -232,31 +284,92 @@ function applyEnv(config: WitnessConfig, env: Env, root: string): void {
   };
   set('WITNESS_MODEL', text, (v) => (config.model.name = v));
   set('OPENAI_BASE_URL', text, (v) => (config.model.baseURL = v));
-  set('WITNESS_TEMPERATURE', (v, w) => num(Number(v), w, 0, 2), (v) => (config.model.temperature = v));
-  set('WITNESS_MODEL_SEED', (v, w) => int(Number(v), w, 0), (v) => (config.model.seed = v));
-  set('WITNESS_MAX_TOKENS', (v, w) => int(Number(v), w, 1), (v) => (config.model.maxTokens = v));
-  set('WITNESS_TIMEOUT_MS', (v, w) => int(Number(v), w, 1), (v) => (config.model.timeoutMs = v));
-  set('WITNESS_MAX_RETRIES', (v, w) => int(Number(v), w, 0), (v) => (config.model.maxRetries = v));
-  set('WITNESS_CONCURRENCY', (v, w) => int(Number(v), w, 1), (v) => (config.model.concurrency = v));
+  set(
+    'WITNESS_TEMPERATURE',
+    (v, w) => num(Number(v), w, 0, 2),
+    (v) => (config.model.temperature = v),
+  );
+  set(
+    'WITNESS_MODEL_SEED',
+    (v, w) => int(Number(v), w, 0),
+    (v) => (config.model.seed = v),
+  );
+  set(
+    'WITNESS_MAX_TOKENS',
+    (v, w) => int(Number(v), w, 1),
+    (v) => (config.model.maxTokens = v),
+  );
+  set(
+    'WITNESS_TIMEOUT_MS',
+    (v, w) => int(Number(v), w, 1),
+    (v) => (config.model.timeoutMs = v),
+  );
+  set(
+    'WITNESS_MAX_RETRIES',
+    (v, w) => int(Number(v), w, 0),
+    (v) => (config.model.maxRetries = v),
+  );
+  set(
+    'WITNESS_CONCURRENCY',
+    (v, w) => int(Number(v), w, 1),
+    (v) => (config.model.concurrency = v),
+  );
   set('WITNESS_CACHE', cacheMode, (v) => (config.cache.mode = v));
   set('WITNESS_CACHE_PATH', text, (v) => (config.cache.path = resolve(root, v)));
-  set('WITNESS_SIM_SKILL', (v, w) => num(Number(v), w, 0, 1), (v) => (config.sim.skill = v));
-  set('WITNESS_TURNS', (v, w) => int(Number(v), w, 1), (v) => (config.turns = v));
-  set('WITNESS_SEED', (v, w) => int(Number(v), w, 0), (v) => (config.seed = v));
-  set('WITNESS_HARDENING', (v, w) => bool(v === '1' || v === 'true' ? true : v === '0' || v === 'false' ? false : v, w), (v) => (config.hardening.enabled = v));
+  set(
+    'WITNESS_SIM_SKILL',
+    (v, w) => num(Number(v), w, 0, 1),
+    (v) => (config.sim.skill = v),
+  );
+  set(
+    'WITNESS_TURNS',
+    (v, w) => int(Number(v), w, 1),
+    (v) => (config.turns = v),
+  );
+  set(
+    'WITNESS_SEED',
+    (v, w) => int(Number(v), w, 0),
+    (v) => (config.seed = v),
+  );
+  set(
+    'WITNESS_HARDENING',
+    (v, w) => bool(v === '1' || v === 'true' ? true : v === '0' || v === 'false' ? false : v, w),
+    (v) => (config.hardening.enabled = v),
+  );
   set('WITNESS_OUT', text, (v) => (config.outDir = resolve(root, v)));
   set('WITNESS_STORE', text, (v) => (config.storeDir = resolve(root, v)));
-  set('WITNESS_TRIALS', (v, w) => int(Number(v), w, 1), (v) => (config.trials = v));
+  set(
+    'WITNESS_TRIALS',
+    (v, w) => int(Number(v), w, 1),
+    (v) => (config.trials = v),
+  );
   set('WITNESS_BUDGET', budgetText, (v) => (config.budget = v));
   set('WITNESS_GATE_BASELINE', text, (v) => (config.gate.baseline = resolve(root, v)));
-  set('WITNESS_GATE_METRIC', (v, w) => oneOf(v, GATE_METRICS, w), (v) => (config.gate.metric = v));
-  set('WITNESS_GATE_NOISE_BAND', (v, w) => num(Number(v), w, 0, 1), (v) => (config.gate.noiseBand = v));
-  set('WITNESS_GATE_FLOOR', (v, w) => num(Number(v), w, 0, 1), (v) => (config.gate.floor = v));
+  set(
+    'WITNESS_GATE_METRIC',
+    (v, w) => oneOf(v, GATE_METRICS, w),
+    (v) => (config.gate.metric = v),
+  );
+  set(
+    'WITNESS_GATE_NOISE_BAND',
+    (v, w) => num(Number(v), w, 0, 1),
+    (v) => (config.gate.noiseBand = v),
+  );
+  set(
+    'WITNESS_GATE_FLOOR',
+    (v, w) => num(Number(v), w, 0, 1),
+    (v) => (config.gate.floor = v),
+  );
   set('WITNESS_RESUME', runId, (v) => (config.run.resume = v));
-  set('WITNESS_RERUN', (v, w) => oneOf(v, RERUN_MODES, w), (v) => (config.run.rerun = v));
+  set(
+    'WITNESS_RERUN',
+    (v, w) => oneOf(v, RERUN_MODES, w),
+    (v) => (config.run.rerun = v),
+  );
   set('WITNESS_RUN_ID', runId, (v) => (config.run.id = v));
   applySectionsEnv(config, env, root);
-  if (config.run.rerun && !config.run.resume) throw new ConfigError('WITNESS_RERUN: needs WITNESS_RESUME=<run id> (which run to redo episodes of)');
+  if (config.run.rerun && !config.run.resume)
+    throw new ConfigError('WITNESS_RERUN: needs WITNESS_RESUME=<run id> (which run to redo episodes of)');
 }
 
 function budgetText(value: string, where: string): Budget {
@@ -268,7 +381,10 @@ function budgetText(value: string, where: string): Budget {
 }
 
 function runId(value: string, where: string): string {
-  if (!/^[\w.-]+$/.test(value)) throw new ConfigError(`${where}: a run id may only contain letters, digits, '.', '_' and '-', got ${JSON.stringify(value)}`);
+  if (!/^[\w.-]+$/.test(value))
+    throw new ConfigError(
+      `${where}: a run id may only contain letters, digits, '.', '_' and '-', got ${JSON.stringify(value)}`,
+    );
   return value;
 }
 

@@ -75,7 +75,10 @@ export class Conversation<P extends PreparedTask> {
     const candidate = content === null ? null : oracle.extract(content);
     const verdict = candidate
       ? await oracle.check(against, candidate)
-      : noArtifactVerdict(against, content === null ? `the model call failed: ${this.modelError}` : 'no program found in the reply');
+      : noArtifactVerdict(
+          against,
+          content === null ? `the model call failed: ${this.modelError}` : 'no program found in the reply',
+        );
     if (content !== null) this.messages.push({ role: 'assistant', content });
     const turn: Turn = {
       index: this.turns.length + 1,
@@ -112,4 +115,3 @@ export class Conversation<P extends PreparedTask> {
     return episodeKey(prepared, strategy, trial);
   }
 }
-

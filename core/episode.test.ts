@@ -19,8 +19,16 @@ import { inlinePrompt } from './prompt.ts';
 import type { Task, Trajectory } from './types.ts';
 
 const oracle = regexOracle();
-const prompt = inlinePrompt('--- system ---\nYou write regexes.\n--- user ---\nWrite a {{dialect}} regex for: {{description}}');
-const dogTask: Task = { id: '1', benchmark: 'test', description: "lines containing the string 'dog'", gold: '.*dog.*', context: { dialect: 'brics' } };
+const prompt = inlinePrompt(
+  '--- system ---\nYou write regexes.\n--- user ---\nWrite a {{dialect}} regex for: {{description}}',
+);
+const dogTask: Task = {
+  id: '1',
+  benchmark: 'test',
+  description: "lines containing the string 'dog'",
+  gold: '.*dog.*',
+  context: { dialect: 'brics' },
+};
 const block = (regex: string) => '```regex\n' + regex + '\n```';
 
 let servers: TestModelServer[] = [];
@@ -36,10 +44,23 @@ async function serve(script: Script) {
 }
 
 function httpModel(server: TestModelServer, overrides: { timeoutMs?: number; maxRetries?: number } = {}): ChatModel {
-  return createOpenAIModel({ model: 'scripted', baseURL: server.baseURL, apiKey: 'sk-test', timeoutMs: overrides.timeoutMs ?? 2000, maxRetries: overrides.maxRetries ?? 0, concurrency: 2 });
+  return createOpenAIModel({
+    model: 'scripted',
+    baseURL: server.baseURL,
+    apiKey: 'sk-test',
+    timeoutMs: overrides.timeoutMs ?? 2000,
+    maxRetries: overrides.maxRetries ?? 0,
+    concurrency: 2,
+  });
 }
 
-async function episode(model: ChatModel, options: Partial<Omit<EpisodeSetup<Awaited<ReturnType<typeof oracle.prepare>>>, 'strategy'>> & { task?: Task; strategy?: string } = {}) {
+async function episode(
+  model: ChatModel,
+  options: Partial<Omit<EpisodeSetup<Awaited<ReturnType<typeof oracle.prepare>>>, 'strategy'>> & {
+    task?: Task;
+    strategy?: string;
+  } = {},
+) {
   const prepared = await oracle.prepare(options.task ?? dogTask);
   const [strategy] = pickStrategies(options.strategy ?? 'diagnostic');
   return runEpisode({
@@ -60,13 +81,25 @@ async function episode(model: ChatModel, options: Partial<Omit<EpisodeSetup<Awai
 function essence(t: Trajectory) {
   return {
     outcome: t.outcome,
-    turns: t.turns.map((turn) => ({ phase: turn.phase, messages: turn.messages, reply: turn.reply, candidate: turn.candidate, cases: turn.verdict.cases, witnesses: turn.verdict.witnesses, error: turn.verdict.error, feedback: turn.feedback })),
+    turns: t.turns.map((turn) => ({
+      phase: turn.phase,
+      messages: turn.messages,
+      reply: turn.reply,
+      candidate: turn.candidate,
+      cases: turn.verdict.cases,
+      witnesses: turn.verdict.witnesses,
+      error: turn.verdict.error,
+      feedback: turn.feedback,
+    })),
   };
 }
 
 describe('an episode over HTTP', () => {
   it('recovers from a reply without a program, records every turn, and hardens the success', async () => {
-    const server = await serve([{ content: 'Let me think about it.\nIt should contain dog.' }, { content: block('.*dog.*') }]);
+    const server = await serve([
+      { content: 'Let me think about it.\nIt should contain dog.' },
+      { content: block('.*dog.*') },
+    ]);
     const t = await episode(httpModel(server));
     expect(t.outcome.status).toBe('solved');
     expect(t.outcome.solvedAtTurn).toBe(2);
@@ -76,7 +109,9 @@ describe('an episode over HTTP', () => {
     expect(first.verdict.error?.kind).toBe('no-artifact');
     expect(first.feedback?.text).toMatch(/could not find a regular expression/);
     expect(first.messages.map((m) => m.role)).toEqual(['system', 'user']);
-    expect(first.messages[1]?.content).toBe("Write a ECMAScript (JavaScript RegExp) regex for: lines containing the string 'dog'");
+    expect(first.messages[1]?.content).toBe(
+      "Write a ECMAScript (JavaScript RegExp) regex for: lines containing the string 'dog'",
+    );
     expect(second.messages).toEqual([{ role: 'user', content: first.feedback?.text }]);
     expect(second.verdict.pass).toBe(true);
     // The second request carried the whole conversation: system, prompt, reply 1, feedback.
@@ -124,7 +159,13 @@ describe('an episode over HTTP', () => {
   });
 
   it('repairs in the hardening phase when probes find a disagreement the hidden tests missed', async () => {
-    const task: Task = { id: 'h', benchmark: 'test', description: 'lines of lower-case letters', gold: '[a-z]*', context: { dialect: 'brics' } };
+    const task: Task = {
+      id: 'h',
+      benchmark: 'test',
+      description: 'lines of lower-case letters',
+      gold: '[a-z]*',
+      context: { dialect: 'brics' },
+    };
     const server = await serve([{ content: block('[a-z]{0,25}') }, { content: block('[a-z]*') }]);
     const t = await episode(httpModel(server), { task });
     expect(t.outcome.solvedAtTurn).toBe(1);
@@ -136,7 +177,11 @@ describe('an episode over HTTP', () => {
   });
 
   it('replays a recorded run exactly from the cache, offline', async () => {
-    const server = await serve([{ content: block('dog.*') }, { content: block('.*dog') }, { content: block('.*dog.*') }]);
+    const server = await serve([
+      { content: block('dog.*') },
+      { content: block('.*dog') },
+      { content: block('.*dog.*') },
+    ]);
     const path = join(mkdtempSync(join(tmpdir(), 'witness-cache-')), 'cache.sqlite');
     const sampling = { temperature: 0 };
     const recorded = await episode(withCache(httpModel(server), { path, mode: 'readwrite', sampling }));
@@ -146,16 +191,36 @@ describe('an episode over HTTP', () => {
     expect(replay.cache).toEqual({ hits: 3, misses: 0 });
     expect(essence(replay)).toEqual(essence(recorded));
     const otherTask = { ...dogTask, description: 'something never recorded' };
-    await expect(episode(withCache(httpModel(server), { path, mode: 'only', sampling }), { task: otherTask })).rejects.toThrow(/cache-only/);
+    await expect(
+      episode(withCache(httpModel(server), { path, mode: 'only', sampling }), { task: otherTask }),
+    ).rejects.toThrow(/cache-only/);
   });
 });
 
 describe('the sim model in an episode', () => {
   const tasks: Task[] = [
     dogTask,
-    { id: '2', benchmark: 'test', description: "lines with 'lake' but not 'ring'", gold: '(.*lake.*)&(~(.*ring.*))', context: { dialect: 'brics' } },
-    { id: '3', benchmark: 'test', description: 'lines with at least three numbers', gold: '(.*[0-9].*){3,}', context: { dialect: 'brics' } },
-    { id: '4', benchmark: 'test', description: 'capital then lower-case', gold: '([A-Z])([a-z])*', context: { dialect: 'brics' } },
+    {
+      id: '2',
+      benchmark: 'test',
+      description: "lines with 'lake' but not 'ring'",
+      gold: '(.*lake.*)&(~(.*ring.*))',
+      context: { dialect: 'brics' },
+    },
+    {
+      id: '3',
+      benchmark: 'test',
+      description: 'lines with at least three numbers',
+      gold: '(.*[0-9].*){3,}',
+      context: { dialect: 'brics' },
+    },
+    {
+      id: '4',
+      benchmark: 'test',
+      description: 'capital then lower-case',
+      gold: '([A-Z])([a-z])*',
+      context: { dialect: 'brics' },
+    },
   ];
 
   it('gives every strategy the same first answer and is deterministic for a seed', async () => {
@@ -177,13 +242,21 @@ describe('the sim model in an episode', () => {
   it('with witnesses, each repair is consistent with every witness disclosed so far (a CEGIS step)', async () => {
     for (const task of tasks) {
       for (let seed = 1; seed <= 4; seed++) {
-        const t = await episode(createSimModel({ seed, skill: 0, maxMutations: 3 }), { task, strategy: 'diagnostic', hardening: null });
+        const t = await episode(createSimModel({ seed, skill: 0, maxMutations: 3 }), {
+          task,
+          strategy: 'diagnostic',
+          hardening: null,
+        });
         const prepared = await oracle.prepare(task);
         for (let i = 1; i < t.turns.length; i++) {
           const seen = t.turns.slice(0, i).flatMap((turn) => turn.feedback?.disclosed.witnesses ?? []);
           const candidate = t.turns[i]?.candidate;
           expect(candidate).toBeTruthy();
-          for (const w of seen) expect(await oracle.simulator.agrees(prepared, candidate!, w), `task ${task.id} seed ${seed} turn ${i + 1}`).toBe(true);
+          for (const w of seen)
+            expect(
+              await oracle.simulator.agrees(prepared, candidate!, w),
+              `task ${task.id} seed ${seed} turn ${i + 1}`,
+            ).toBe(true);
         }
       }
     }
@@ -191,14 +264,29 @@ describe('the sim model in an episode', () => {
 
   it("records the oracle's tokenizer in the trajectory, the code tokenizer when the oracle names none", async () => {
     const prepared = await oracle.prepare(dogTask);
-    const setup = { runId: 'run-test', prepared, strategy: pickStrategies('zero-shot')[0]!, prompt, budget: 1, trial: 0, seed: 1, hardening: null };
+    const setup = {
+      runId: 'run-test',
+      prepared,
+      strategy: pickStrategies('zero-shot')[0]!,
+      prompt,
+      budget: 1,
+      trial: 0,
+      seed: 1,
+      hardening: null,
+    };
     const named = await runEpisode({ ...setup, oracle, model: createSimModel({ seed: 1 }) });
     expect(named.oracle.tokenizer).toBe('regex');
-    const unnamed = await runEpisode({ ...setup, oracle: { ...oracle, tokenizer: undefined }, model: createSimModel({ seed: 1 }) });
+    const unnamed = await runEpisode({
+      ...setup,
+      oracle: { ...oracle, tokenizer: undefined },
+      model: createSimModel({ seed: 1 }),
+    });
     expect(unnamed.oracle).toEqual({ name: 'regex', settings: oracle.settings(), tokenizer: 'code' });
   });
 
   it('refuses to answer outside an episode', async () => {
-    await expect(createSimModel({ seed: 1 }).complete({ messages: [{ role: 'user', content: 'hi' }], trial: 0 })).rejects.toThrow(/only answers inside a Witness episode/);
+    await expect(
+      createSimModel({ seed: 1 }).complete({ messages: [{ role: 'user', content: 'hi' }], trial: 0 }),
+    ).rejects.toThrow(/only answers inside a Witness episode/);
   });
 });

@@ -53,7 +53,12 @@ export function publicView(task: Task): PublicTask {
 
 /** Variables available to every seed prompt: the task's fields plus the oracle's own. */
 export function promptVariables(oracle: Pick<Oracle, 'promptVariables'>, task: PublicTask): Record<string, string> {
-  return { description: task.description, task_id: task.id, benchmark: task.benchmark, ...oracle.promptVariables(task) };
+  return {
+    description: task.description,
+    task_id: task.id,
+    benchmark: task.benchmark,
+    ...oracle.promptVariables(task),
+  };
 }
 
 /** Runs one episode and returns its trajectory. Throws only for harness errors. */
@@ -125,15 +130,27 @@ interface SolvePhase<P extends PreparedTask> {
 }
 
 /** The feedback loop: turns until a pass, the budget, a model error or a strategy that gives no feedback. */
-async function feedbackLoop<P extends PreparedTask>(setup: EpisodeSetup<P>, strategy: FeedbackStrategy, start: SolveStart): Promise<SolvePhase<P>> {
+async function feedbackLoop<P extends PreparedTask>(
+  setup: EpisodeSetup<P>,
+  strategy: FeedbackStrategy,
+  start: SolveStart,
+): Promise<SolvePhase<P>> {
   const { oracle, prepared, budget } = setup;
-  const conversation = new Conversation({ model: setup.model, oracle, prepared, strategy: strategy.name, trial: setup.trial, seed: start.simSeed }, start.messages);
+  const conversation = new Conversation(
+    { model: setup.model, oracle, prepared, strategy: strategy.name, trial: setup.trial, seed: start.simSeed },
+    start.messages,
+  );
   const turnsAllowed = Math.max(1, Math.min(budget, strategy.turns(budget)));
   for (let t = 1; t <= turnsAllowed; t++) {
     const turn = await conversation.takeTurn('solve', prepared);
     if (turn.verdict.pass) return { conversation, solvedAtTurn: turn.index, solvedTurn: turn, repairs: strategy };
     if (conversation.modelError || t === turnsAllowed) break;
-    const feedback = strategy.feedback(turn.verdict, { task: start.view, render: oracle.render, turn: turn.index, phase: 'solve' });
+    const feedback = strategy.feedback(turn.verdict, {
+      task: start.view,
+      render: oracle.render,
+      turn: turn.index,
+      phase: 'solve',
+    });
     if (!feedback) break;
     conversation.giveFeedback(turn, feedback);
   }
@@ -141,7 +158,11 @@ async function feedbackLoop<P extends PreparedTask>(setup: EpisodeSetup<P>, stra
 }
 
 /** Test-time refinement: the strategy works through a refinement session. */
-async function refinementEpisode<P extends PreparedTask>(setup: EpisodeSetup<P>, strategy: RefiningStrategy, start: SolveStart): Promise<SolvePhase<P>> {
+async function refinementEpisode<P extends PreparedTask>(
+  setup: EpisodeSetup<P>,
+  strategy: RefiningStrategy,
+  start: SolveStart,
+): Promise<SolvePhase<P>> {
   const { oracle, prepared } = setup;
   const refined = await runRefinement({
     oracle,
@@ -168,7 +189,13 @@ export function harnessErrorTrajectory<P extends PreparedTask>(
 ): Trajectory {
   const prepared = { task: setup.task, caseIds: setup.caseIds ?? [] } as unknown as P;
   const seed = deriveSeed(setup.seed, setup.task.benchmark, setup.task.id, setup.strategy.name, setup.trial);
-  return assembleTrajectory({ ...setup, prepared }, [], { status: 'harness-error', solvedAtTurn: null, error: message }, seed, startedAt);
+  return assembleTrajectory(
+    { ...setup, prepared },
+    [],
+    { status: 'harness-error', solvedAtTurn: null, error: message },
+    seed,
+    startedAt,
+  );
 }
 
 function assembleTrajectory<P extends PreparedTask>(
@@ -194,7 +221,11 @@ function assembleTrajectory<P extends PreparedTask>(
     seed,
     promptHash: setup.prompt.hash,
     promptFile: setup.prompt.file,
-    oracle: { name: setup.oracle.name, settings: setup.oracle.settings(), tokenizer: setup.oracle.tokenizer ?? DEFAULT_TOKENIZER },
+    oracle: {
+      name: setup.oracle.name,
+      settings: setup.oracle.settings(),
+      tokenizer: setup.oracle.tokenizer ?? DEFAULT_TOKENIZER,
+    },
     budget: setup.budget,
     caseIds: setup.prepared.caseIds,
     turns,

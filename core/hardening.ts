@@ -52,7 +52,11 @@ export async function hardenSolution<P extends PreparedTask>(input: HardeningInp
 
   for (let cycle = 1; cycle <= options.maxCycles; cycle++) {
     cycles = cycle;
-    const report = await hardener.probe(current, candidate, { rng: rng.fork(cycle), maxProbes: options.maxProbes, round: cycle });
+    const report = await hardener.probe(current, candidate, {
+      rng: rng.fork(cycle),
+      maxProbes: options.maxProbes,
+      round: cycle,
+    });
     probesRun += report.probed;
     if (report.disagreements.length === 0) break;
     const found = report.disagreements.slice(0, options.maxAdded);
@@ -62,7 +66,12 @@ export async function hardenSolution<P extends PreparedTask>(input: HardeningInp
     const feedback =
       verdict.pass || !strategy
         ? null
-        : strategy.feedback(verdict, { task: input.task, render: oracle.render, turn: conversation.turns.length, phase: 'hardening' });
+        : strategy.feedback(verdict, {
+            task: input.task,
+            render: oracle.render,
+            turn: conversation.turns.length,
+            phase: 'hardening',
+          });
     if (!feedback) {
       hardened = verdict.pass;
       break;
@@ -83,7 +92,11 @@ export async function hardenSolution<P extends PreparedTask>(input: HardeningInp
   let exact: boolean | null = null;
   let undecided = false;
   if (hardened) {
-    const final = await hardener.probe(current, candidate, { rng: rng.fork('final'), maxProbes: options.maxProbes, round: 0 });
+    const final = await hardener.probe(current, candidate, {
+      rng: rng.fork('final'),
+      maxProbes: options.maxProbes,
+      round: 0,
+    });
     probesRun += final.probed;
     sampledClean = final.disagreements.length === 0;
     const checked = hardener.exact ? await hardener.exact(current, candidate) : null;

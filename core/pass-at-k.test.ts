@@ -13,8 +13,16 @@ describe('pass@k', () => {
   });
 
   it('averages over tasks and reports only the k every task has samples for', () => {
-    expect(passAtKTable([{ n: 1, c: 1 }, { n: 1, c: 0 }])).toEqual({ 'pass@1': 0.5 });
-    const table = passAtKTable([{ n: 5, c: 1 }, { n: 6, c: 6 }]);
+    expect(
+      passAtKTable([
+        { n: 1, c: 1 },
+        { n: 1, c: 0 },
+      ]),
+    ).toEqual({ 'pass@1': 0.5 });
+    const table = passAtKTable([
+      { n: 5, c: 1 },
+      { n: 6, c: 6 },
+    ]);
     expect(Object.keys(table)).toEqual(['pass@1', 'pass@5']);
     expect(table['pass@5']).toBeCloseTo(1, 12);
     expect(passAtKTable([])).toEqual({});

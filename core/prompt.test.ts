@@ -18,7 +18,9 @@ describe('prompt templates', () => {
   });
 
   it('names the file and the placeholder when a variable is unknown', () => {
-    expect(() => renderPrompt(inlinePrompt('Hi {{nope}}'), { description: 'd' })).toThrow(/inline: unknown placeholder \{\{nope\}\} \(known: description\)/);
+    expect(() => renderPrompt(inlinePrompt('Hi {{nope}}'), { description: 'd' })).toThrow(
+      /inline: unknown placeholder \{\{nope\}\} \(known: description\)/,
+    );
   });
 
   it('rejects a template with no user section', () => {

@@ -96,7 +96,10 @@ export async function runRefinement<P extends PreparedTask>(input: RefinementInp
     trial: input.trial,
     async initial(extraSystem) {
       if (conversation) throw new Error(`strategy ${input.strategy}: session.initial() may be called once`);
-      conversation = new Conversation({ model, oracle, prepared, strategy: input.strategy, trial: input.trial, seed: input.seed }, withExtraSystem(input.messages, extraSystem));
+      conversation = new Conversation(
+        { model, oracle, prepared, strategy: input.strategy, trial: input.trial, seed: input.seed },
+        withExtraSystem(input.messages, extraSystem),
+      );
       const turn = await conversation.takeTurn('solve', prepared);
       return turn.candidate;
     },
@@ -106,18 +109,38 @@ export async function runRefinement<P extends PreparedTask>(input: RefinementInp
       const started = performance.now();
       try {
         const reply = await model.complete({ messages, trial: input.trial, purpose, sim: simContext() });
-        c.recordCall(turn, { purpose, model: model.info.name, usage: reply.usage, latencyMs: reply.latencyMs, cached: reply.cached });
+        c.recordCall(turn, {
+          purpose,
+          model: model.info.name,
+          usage: reply.usage,
+          latencyMs: reply.latencyMs,
+          cached: reply.cached,
+        });
         return reply.content;
       } catch (error) {
         if (!(error instanceof ModelCallError) || error.name === 'CacheMissError') throw error;
-        c.recordCall(turn, { purpose, model: model.info.name, usage: { promptTokens: 0, completionTokens: 0 }, latencyMs: performance.now() - started, cached: false });
+        c.recordCall(turn, {
+          purpose,
+          model: model.info.name,
+          usage: { promptTokens: 0, completionTokens: 0 },
+          latencyMs: performance.now() - started,
+          cached: false,
+        });
         log.push({ action: 'call-failed', purpose, error: error.message });
         return null;
       }
     },
     extract: (reply) => oracle.extract(reply),
     async observe(candidate) {
-      if (!oracle.observer) return { ok: false, error: { kind: 'runtime', message: `the ${oracle.name} oracle cannot run programs without judging them (no observer)` }, output: '' };
+      if (!oracle.observer)
+        return {
+          ok: false,
+          error: {
+            kind: 'runtime',
+            message: `the ${oracle.name} oracle cannot run programs without judging them (no observer)`,
+          },
+          output: '',
+        };
       return oracle.observer.observe(prepared, candidate);
     },
     describe: async () => (oracle.observer ? oracle.observer.describe(prepared) : ''),
@@ -142,7 +165,10 @@ export async function runRefinement<P extends PreparedTask>(input: RefinementInp
   await input.refine(session);
   if (!conversation) {
     // A strategy that never asked for the initial program still gets a turn on record.
-    conversation = new Conversation({ model, oracle, prepared, strategy: input.strategy, trial: input.trial, seed: input.seed }, input.messages);
+    conversation = new Conversation(
+      { model, oracle, prepared, strategy: input.strategy, trial: input.trial, seed: input.seed },
+      input.messages,
+    );
     conversation.turns.push({
       index: 1,
       phase: 'solve',

@@ -29,34 +29,71 @@ const store = join(dir, 'store');
 const trajectoriesDir = join(store, 'killed', 'trajectories');
 
 function env(out: string, extra: Record<string, string> = {}, storeDir = store): NodeJS.ProcessEnv {
-  const e: NodeJS.ProcessEnv = { ...process.env, WITNESS_OUT: out, WITNESS_STORE: storeDir, NO_COLOR: '1', FORCE_COLOR: '0', ...extra };
-  for (const key of Object.keys(e)) if (key.startsWith('VITEST') || key === 'TEST' || (key.startsWith('WITNESS_') && !(key in extra) && key !== 'WITNESS_OUT' && key !== 'WITNESS_STORE')) delete e[key];
+  const e: NodeJS.ProcessEnv = {
+    ...process.env,
+    WITNESS_OUT: out,
+    WITNESS_STORE: storeDir,
+    NO_COLOR: '1',
+    FORCE_COLOR: '0',
+    ...extra,
+  };
+  for (const key of Object.keys(e))
+    if (
+      key.startsWith('VITEST') ||
+      key === 'TEST' ||
+      (key.startsWith('WITNESS_') && !(key in extra) && key !== 'WITNESS_OUT' && key !== 'WITNESS_STORE')
+    )
+      delete e[key];
   return e;
 }
 
 /** `npx vitest run --project bench` to completion, settings from the environment only. */
 function vitest(out: string, extra: Record<string, string> = {}, storeDir = store) {
-  const run = spawnSync(process.execPath, [vitestCli, 'run', '--project', 'bench', SUITE, ...ONLY], { cwd: root, env: env(out, extra, storeDir), encoding: 'utf8', timeout: 120_000 });
+  const run = spawnSync(process.execPath, [vitestCli, 'run', '--project', 'bench', SUITE, ...ONLY], {
+    cwd: root,
+    env: env(out, extra, storeDir),
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return { ...run, output: run.stdout + run.stderr };
 }
 
 /** `witness bench …` to completion. */
 function bench(args: string[], out: string, extra: Record<string, string> = {}, storeDir = store) {
-  const run = spawnSync(process.execPath, [bin, 'bench', ...args, SUITE, ...ONLY], { cwd: root, env: env(out, extra, storeDir), encoding: 'utf8', timeout: 120_000 });
+  const run = spawnSync(process.execPath, [bin, 'bench', ...args, SUITE, ...ONLY], {
+    cwd: root,
+    env: env(out, extra, storeDir),
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return { ...run, output: run.stdout + run.stderr };
 }
 
 /** Trajectories and summary without the fields that measure time, so two runs can be compared exactly. */
 function timeless(results: ResultsFile): unknown {
-  return JSON.parse(JSON.stringify({ summary: results.summary, trajectories: results.trajectories }, (key, value) => (/Ms$|^startedAt$|^createdAt$/.test(key) ? undefined : value)));
+  return JSON.parse(
+    JSON.stringify({ summary: results.summary, trajectories: results.trajectories }, (key, value) =>
+      /Ms$|^startedAt$|^createdAt$/.test(key) ? undefined : value,
+    ),
+  );
 }
 
-const storedFiles = (path = trajectoriesDir) => readdirSync(path).filter((n) => n.endsWith('.json')).sort();
+const storedFiles = (path = trajectoriesDir) =>
+  readdirSync(path)
+    .filter((n) => n.endsWith('.json'))
+    .sort();
 /** A stored file's strategy: files are named benchmark__model__task__strategy__tN.json. */
 const strategyOf = (name: string) => name.split('__')[3] as string;
 /** Sequential strategies (a memory across instances) that a resume restarted, as it says it does. */
-const restartedIn = (output: string) => new Set([...output.matchAll(/witness: resume: nl-rx · (\S+) runs in task order/g)].map((m) => m[1] as string));
-const snapshot = (names: string[]) => new Map(names.map((n) => [n, { mtime: statSync(join(trajectoriesDir, n)).mtimeMs, text: readFileSync(join(trajectoriesDir, n), 'utf8') }]));
+const restartedIn = (output: string) =>
+  new Set([...output.matchAll(/witness: resume: nl-rx · (\S+) runs in task order/g)].map((m) => m[1] as string));
+const snapshot = (names: string[]) =>
+  new Map(
+    names.map((n) => [
+      n,
+      { mtime: statSync(join(trajectoriesDir, n)).mtimeMs, text: readFileSync(join(trajectoriesDir, n), 'utf8') },
+    ]),
+  );
 
 let clean: ResultsFile;
 beforeAll(() => {
@@ -69,7 +106,9 @@ describe('a run killed with SIGKILL', () => {
   it('resumes without redoing or losing finished work, and ends like an uninterrupted run', async () => {
     clean = await readResultsFile(join(dir, 'out-clean', 'results.json'));
     EPISODES = clean.trajectories.length;
-    expect(new Set(clean.trajectories.map((t) => t.strategy))).toEqual(new Set(['zero-shot', 'diagnostic', 'cheatsheet']));
+    expect(new Set(clean.trajectories.map((t) => t.strategy))).toEqual(
+      new Set(['zero-shot', 'diagnostic', 'cheatsheet']),
+    );
     expect(EPISODES).toBe(37 * 3);
 
     // A real vitest run in its own process group, killed -9 (all its workers with it) mid-run.
@@ -79,10 +118,13 @@ describe('a run killed with SIGKILL', () => {
       detached: true,
       stdio: 'ignore',
     });
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (_code, signal) => resolve(signal)),
+    );
     const deadline = Date.now() + 60_000;
     while (!(existsSync(trajectoriesDir) && storedFiles().length >= 30)) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error('the run ended before it could be killed mid-run');
+      if (child.exitCode !== null || Date.now() > deadline)
+        throw new Error('the run ended before it could be killed mid-run');
       await new Promise((r) => setTimeout(r, 20));
     }
     process.kill(-(child.pid as number), 'SIGKILL');
@@ -100,7 +142,9 @@ describe('a run killed with SIGKILL', () => {
     const restarted = restartedIn(resumed.output);
     const kept = finished.filter((n) => !restarted.has(strategyOf(n)));
     expect(kept.length).toBeGreaterThan(finished.length / 2);
-    expect(resumed.output).toContain(`Resumed run killed: ${kept.length} episodes taken from the run store, ${EPISODES - kept.length} run now.`);
+    expect(resumed.output).toContain(
+      `Resumed run killed: ${kept.length} episodes taken from the run store, ${EPISODES - kept.length} run now.`,
+    );
     expect(snapshot(kept)).toEqual(new Map(kept.map((n) => [n, before.get(n)])));
     expect(storedFiles()).toHaveLength(EPISODES);
     expect(timeless(await readResultsFile(join(dir, 'out-resumed', 'results.json')))).toEqual(timeless(clean));
@@ -111,24 +155,36 @@ describe('a run killed with SIGKILL', () => {
     const victim = storedFiles().find((n) => strategyOf(n) === 'diagnostic') as string;
     const path = join(trajectoriesDir, victim);
     const original = JSON.parse(readFileSync(path, 'utf8')) as Trajectory;
-    writeFileSync(path, JSON.stringify({ ...original, turns: [], outcome: { status: 'harness-error', solvedAtTurn: null, error: 'injected: oracle crashed' } }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        ...original,
+        turns: [],
+        outcome: { status: 'harness-error', solvedAtTurn: null, error: 'injected: oracle crashed' },
+      }),
+    );
     const others = snapshot(storedFiles().filter((n) => n !== victim));
 
     const errored = vitest(join(dir, 'out-errored'), { WITNESS_RESUME: 'killed', WITNESS_RERUN: 'errored' });
     expect(errored.status, errored.output).toBe(0);
-    expect(errored.output).toContain(`Resumed run killed: ${EPISODES - 1} episodes taken from the run store, 1 run now.`);
+    expect(errored.output).toContain(
+      `Resumed run killed: ${EPISODES - 1} episodes taken from the run store, 1 run now.`,
+    );
     expect((JSON.parse(readFileSync(path, 'utf8')) as Trajectory).outcome).toEqual(original.outcome);
     expect(snapshot(storedFiles().filter((n) => n !== victim))).toEqual(others);
     expect(timeless(await readResultsFile(join(dir, 'out-errored', 'results.json')))).toEqual(timeless(clean));
   }, 120_000);
-
 });
 
 describe('a run with a budget', () => {
   it('stops cleanly when the budget is spent, says so, and a resume with a larger budget finishes it like an uninterrupted run', async () => {
     const capped = bench(['--budget', '12k'], join(dir, 'out-budget'), { WITNESS_RUN_ID: 'capped' });
     expect(capped.status, capped.output).toBe(0);
-    const skipped = Number(/Budget spent: (\d+) episodes were not run \(witness budget spent: [\d,]+ tokens of 12,000\)/.exec(capped.output)?.[1]);
+    const skipped = Number(
+      /Budget spent: (\d+) episodes were not run \(witness budget spent: [\d,]+ tokens of 12,000\)/.exec(
+        capped.output,
+      )?.[1],
+    );
     expect(skipped).toBeGreaterThan(0);
     expect(capped.output).toMatch(/Tests +\d+ passed \| \d+ skipped/);
     expect(capped.output).toContain('witness bench --resume capped --budget <amount>');

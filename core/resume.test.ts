@@ -8,10 +8,25 @@ import type { OutcomeStatus, Trajectory } from './types.ts';
 
 function stored(taskId: string, status: OutcomeStatus): Trajectory {
   return {
-    schema: 'witness.trajectory', version: 1, runId: 'r', benchmark: 'b', taskId, strategy: 's', model: { name: 'm', privileged: false },
-    trial: 0, seed: 1, promptHash: 'h', oracle: { name: 'o', settings: {} }, budget: 4, caseIds: [], turns: [],
-    outcome: { status, solvedAtTurn: status === 'solved' ? 1 : null }, tokens: { prompt: 0, completion: 0, total: 0, estimated: false },
-    cache: { hits: 0, misses: 0 }, startedAt: '', durationMs: 0,
+    schema: 'witness.trajectory',
+    version: 1,
+    runId: 'r',
+    benchmark: 'b',
+    taskId,
+    strategy: 's',
+    model: { name: 'm', privileged: false },
+    trial: 0,
+    seed: 1,
+    promptHash: 'h',
+    oracle: { name: 'o', settings: {} },
+    budget: 4,
+    caseIds: [],
+    turns: [],
+    outcome: { status, solvedAtTurn: status === 'solved' ? 1 : null },
+    tokens: { prompt: 0, completion: 0, total: 0, estimated: false },
+    cache: { hits: 0, misses: 0 },
+    startedAt: '',
+    durationMs: 0,
   };
 }
 
@@ -39,16 +54,24 @@ describe('settingsConflict', () => {
     expect(settingsConflict('r1', 'nl-rx', settings, { ...settings, turns: 6 })).toBe(
       'cannot resume run r1: benchmark nl-rx ran with turns 4, this session has 6; resume with the same settings or start a new run',
     );
-    expect(settingsConflict('r1', 'nl-rx', settings, { ...settings, model: 'gpt-x' })).toMatch(/ran with model "sim", this session has "gpt-x"/);
+    expect(settingsConflict('r1', 'nl-rx', settings, { ...settings, model: 'gpt-x' })).toMatch(
+      /ran with model "sim", this session has "gpt-x"/,
+    );
   });
 });
 
 describe('ResumePlan', () => {
   it('reuses stored episodes except those the rerun mode redoes, and reports unreadable files', () => {
     const store = new RunStore(mkdtempSync(join(tmpdir(), 'witness-resume-')), 'run-1');
-    for (const [id, status] of [['a', 'solved'], ['b', 'unsolved'], ['c', 'harness-error']] as const) store.save(stored(id, status));
+    for (const [id, status] of [
+      ['a', 'solved'],
+      ['b', 'unsolved'],
+      ['c', 'harness-error'],
+    ] as const)
+      store.save(stored(id, status));
     writeFileSync(join(store.dir, 'trajectories', 'torn.json'), '{"schema": "witness.traj');
-    const key = (taskId: string) => RunStore.key({ benchmark: 'b', model: { name: 'm' }, taskId, strategy: 's', trial: 0 });
+    const key = (taskId: string) =>
+      RunStore.key({ benchmark: 'b', model: { name: 'm' }, taskId, strategy: 's', trial: 0 });
 
     const plain = ResumePlan.load(store, undefined);
     expect(['a', 'b', 'c', 'd'].map((id) => plain.reusable(key(id))?.taskId ?? null)).toEqual(['a', 'b', 'c', null]);
@@ -63,6 +86,8 @@ describe('ResumePlan', () => {
   });
 
   it('refuses to resume a run that is not in the store', () => {
-    expect(() => ResumePlan.load(new RunStore(mkdtempSync(join(tmpdir(), 'witness-resume-')), 'nope'), undefined)).toThrow(/cannot resume run nope: there is no .*nope/);
+    expect(() =>
+      ResumePlan.load(new RunStore(mkdtempSync(join(tmpdir(), 'witness-resume-')), 'nope'), undefined),
+    ).toThrow(/cannot resume run nope: there is no .*nope/);
   });
 });

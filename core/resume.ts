@@ -22,7 +22,12 @@ export function needsRerun(t: Pick<Trajectory, 'outcome'>, mode: RerunMode | und
 const MAY_CHANGE = new Set(['trials', 'startedAt']);
 
 /** The first setting that differs, as an error message naming the run, benchmark, setting and both values; null when compatible. */
-export function settingsConflict(runId: string, benchmark: string, stored: Record<string, Json>, current: Record<string, Json>): string | null {
+export function settingsConflict(
+  runId: string,
+  benchmark: string,
+  stored: Record<string, Json>,
+  current: Record<string, Json>,
+): string | null {
   for (const key of new Set([...Object.keys(stored), ...Object.keys(current)])) {
     if (MAY_CHANGE.has(key)) continue;
     const before = JSON.stringify(stored[key] ?? null);

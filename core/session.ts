@@ -39,7 +39,8 @@ export function openRunSession(input: SessionInput): RunSession {
   const { benchmark, config, modelName, settings } = input;
   const runId = config.run.resume ?? config.run.id ?? newRunId();
   const store = new RunStore(config.storeDir, runId);
-  const keyOf = (taskId: string, strategy: string, trial: number) => RunStore.key({ benchmark, model: { name: modelName }, taskId, strategy, trial });
+  const keyOf = (taskId: string, strategy: string, trial: number) =>
+    RunStore.key({ benchmark, model: { name: modelName }, taskId, strategy, trial });
 
   const plan = config.run.resume ? ResumePlan.load(store, config.run.rerun) : undefined;
   const stored = plan ? store.readSettings(benchmark) : undefined;
@@ -52,24 +53,31 @@ export function openRunSession(input: SessionInput): RunSession {
   // can be reused only when all of them are: an interrupted sequence is redone from its first task.
   const restarted = new Set<string>();
   for (const strategy of plan ? input.strategies.filter((s) => s.sequential) : []) {
-    const keys = input.taskIds.flatMap((taskId) => Array.from({ length: input.trials }, (_, trial) => keyOf(taskId, strategy.name, trial)));
+    const keys = input.taskIds.flatMap((taskId) =>
+      Array.from({ length: input.trials }, (_, trial) => keyOf(taskId, strategy.name, trial)),
+    );
     const reusable = keys.filter((k) => plan?.reusable(k) !== undefined).length;
     if (reusable > 0 && reusable < keys.length) {
       restarted.add(strategy.name);
-      console.info(`witness: resume: ${benchmark} · ${strategy.name} runs in task order with a memory and was not finished: its ${reusable} stored episodes are redone in order`);
+      console.info(
+        `witness: resume: ${benchmark} · ${strategy.name} runs in task order with a memory and was not finished: its ${reusable} stored episodes are redone in order`,
+      );
     }
   }
 
   const budget = config.budget;
   if (budget.usd !== undefined && !config.prices[modelName]) {
-    throw new ConfigError(`a budget in USD needs a price for model '${modelName}': add "prices": { "${modelName}": { "input": …, "output": … } } (USD per million tokens) to witness.config.json`);
+    throw new ConfigError(
+      `a budget in USD needs a price for model '${modelName}': add "prices": { "${modelName}": { "input": …, "output": … } } (USD per million tokens) to witness.config.json`,
+    );
   }
   const ledger = hasLimit(budget) ? new SpendLedger(store.spendDir) : undefined;
 
   return {
     runId,
     store,
-    reusable: (taskId, strategy, trial) => (restarted.has(strategy) ? undefined : plan?.reusable(keyOf(taskId, strategy, trial))),
+    reusable: (taskId, strategy, trial) =>
+      restarted.has(strategy) ? undefined : plan?.reusable(keyOf(taskId, strategy, trial)),
     meter(model) {
       if (!ledger) return model;
       const price = config.prices[model.info.name];
@@ -78,7 +86,9 @@ export function openRunSession(input: SessionInput): RunSession {
     budgetSpentNote() {
       if (!ledger) return null;
       const spent = ledger.total();
-      return budgetSpent(spent, budget) ? `${BUDGET_SKIP_NOTE}: ${describeSpend(spent, budget)}; episode not run` : null;
+      return budgetSpent(spent, budget)
+        ? `${BUDGET_SKIP_NOTE}: ${describeSpend(spent, budget)}; episode not run`
+        : null;
     },
   };
 }

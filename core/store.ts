@@ -17,8 +17,12 @@ function writeJsonAtomic(file: string, value: unknown): void {
 export class RunStore {
   readonly dir: string;
 
-  constructor(storeDir: string, readonly runId: string) {
-    if (!/^[\w.-]+$/.test(runId)) throw new Error(`run id "${runId}" may only contain letters, digits, '.', '_' and '-'`);
+  constructor(
+    storeDir: string,
+    readonly runId: string,
+  ) {
+    if (!/^[\w.-]+$/.test(runId))
+      throw new Error(`run id "${runId}" may only contain letters, digits, '.', '_' and '-'`);
     this.dir = join(storeDir, runId);
   }
 
@@ -83,7 +87,8 @@ export class RunStore {
     for (const name of names.sort()) {
       try {
         const value = JSON.parse(readFileSync(join(dir, name), 'utf8')) as Trajectory;
-        if (value.schema !== TRAJECTORY_SCHEMA) throw new Error(`not a trajectory (schema ${JSON.stringify(value.schema)})`);
+        if (value.schema !== TRAJECTORY_SCHEMA)
+          throw new Error(`not a trajectory (schema ${JSON.stringify(value.schema)})`);
         trajectories.push(value);
       } catch (error) {
         problems.push(`${join(dir, name)}: ${(error as Error).message}`);

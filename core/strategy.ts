@@ -59,7 +59,9 @@ export function selectWitnesses(witnesses: readonly Witness[], perKind: number, 
     byKind.set(w.kind, list);
   }
   const queues = [...byKind.values()].map((list) =>
-    [...list].sort((a, b) => a.size - b.size || JSON.stringify(a.input).localeCompare(JSON.stringify(b.input))).slice(0, perKind),
+    [...list]
+      .sort((a, b) => a.size - b.size || JSON.stringify(a.input).localeCompare(JSON.stringify(b.input)))
+      .slice(0, perKind),
   );
   const picked: Witness[] = [];
   const depth = Math.max(0, ...queues.map((q) => q.length));

@@ -60,13 +60,17 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
   const loaded = { tasks: given.tasks.map((t): Task => ({ ...t, benchmark: definition.name })), issues: given.issues };
   const ids = new Set<string>();
   for (const t of loaded.tasks) {
-    if (ids.has(t.id)) throw new Error(`benchmark ${definition.name}: task id "${t.id}" appears twice; ids must be unique`);
+    if (ids.has(t.id))
+      throw new Error(`benchmark ${definition.name}: task id "${t.id}" appears twice; ids must be unique`);
     ids.add(t.id);
   }
   const strategies = definition.strategies;
   const names = strategies.map((s) => s.name);
-  if (new Set(names).size !== names.length) throw new Error(`benchmark ${definition.name}: strategy names must be unique (${names.join(', ')})`);
-  const { config, defaultedToSim } = definition.config ? { config: definition.config, defaultedToSim: false } : loadConfig();
+  if (new Set(names).size !== names.length)
+    throw new Error(`benchmark ${definition.name}: strategy names must be unique (${names.join(', ')})`);
+  const { config, defaultedToSim } = definition.config
+    ? { config: definition.config, defaultedToSim: false }
+    : loadConfig();
   if (defaultedToSim && !definition.model && !noticePrinted) {
     noticePrinted = true;
     console.info(NO_MODEL_NOTICE);
@@ -128,13 +132,24 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
             }
             const spentNote = session.budgetSpentNote();
             if (spentNote) skip(spentNote);
-            const base = { runId, oracle, strategy, model: getModel(), prompt, budget, trial, seed: config.seed, hardening };
+            const base = {
+              runId,
+              oracle,
+              strategy,
+              model: getModel(),
+              prompt,
+              budget,
+              trial,
+              seed: config.seed,
+              hardening,
+            };
             let trajectory: Trajectory;
             try {
               const prepared = await prepare(task);
               trajectory = await runEpisode({ ...base, prepared });
             } catch (error) {
-              if (error instanceof BudgetSpentError) skip(`${BUDGET_SKIP_NOTE}: ${describeSpend(error.spent, error.budget)}; episode abandoned`);
+              if (error instanceof BudgetSpentError)
+                skip(`${BUDGET_SKIP_NOTE}: ${describeSpend(error.spent, error.budget)}; episode abandoned`);
               trajectory = harnessErrorTrajectory({ ...base, task }, describeError(error));
             }
             trajectory = attachPricing(trajectory, config.prices);
@@ -150,7 +165,17 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
       const task: Task = { id: issue.item, benchmark: definition.name, description: '', gold: '' };
       for (const strategy of strategies) {
         it.concurrent(`${issue.item} · ${strategy.name}`, ({ task: test }) => {
-          const base = { runId, oracle, strategy, model: getModel(), prompt, budget, trial: 0, seed: config.seed, hardening };
+          const base = {
+            runId,
+            oracle,
+            strategy,
+            model: getModel(),
+            prompt,
+            budget,
+            trial: 0,
+            seed: config.seed,
+            hardening,
+          };
           const trajectory = harnessErrorTrajectory({ ...base, task }, `${issue.item}: ${issue.message}`);
           test.meta.witness = trajectory;
           store.save(trajectory);
@@ -161,7 +186,10 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
   });
 }
 
-function resolveHardening(option: BenchmarkDefinition<PreparedTask>['hardening'], config: WitnessConfig): HardeningOptions | null {
+function resolveHardening(
+  option: BenchmarkDefinition<PreparedTask>['hardening'],
+  config: WitnessConfig,
+): HardeningOptions | null {
   if (option === false) return null;
   if (option === undefined && !config.hardening.enabled) return null;
   const fromConfig: HardeningOptions = {

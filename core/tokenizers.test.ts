@@ -7,13 +7,35 @@ const code = (source: string) => tokenizeProgram('code', source);
 describe('tokenizeProgram (regex)', () => {
   it('keeps escapes, classes and counted quantifiers whole', () => {
     expect(regex('\\d{2,3}[a-z\\]]+(fo|b\\.r){3}x{,2}y{4,}')).toEqual([
-      '\\d', '{2,3}', '[a-z\\]]', '+', '(', 'f', 'o', '|', 'b', '\\.', 'r', ')', '{3}', 'x', '{,2}', 'y', '{4,}',
+      '\\d',
+      '{2,3}',
+      '[a-z\\]]',
+      '+',
+      '(',
+      'f',
+      'o',
+      '|',
+      'b',
+      '\\.',
+      'r',
+      ')',
+      '{3}',
+      'x',
+      '{,2}',
+      'y',
+      '{4,}',
     ]);
   });
 
   it('reads multi-character escapes as one token', () => {
     expect(regex('\\x41\\u0041\\u{1F600}\\p{L}\\k<name>\\cA\\12')).toEqual([
-      '\\x41', '\\u0041', '\\u{1F600}', '\\p{L}', '\\k<name>', '\\cA', '\\12',
+      '\\x41',
+      '\\u0041',
+      '\\u{1F600}',
+      '\\p{L}',
+      '\\k<name>',
+      '\\cA',
+      '\\12',
     ]);
   });
 
@@ -58,13 +80,40 @@ describe('recordedTokenizer', () => {
 describe('tokenizeProgram (generic code)', () => {
   it('splits identifiers, numbers, strings and punctuation, skipping whitespace', () => {
     expect(code("SELECT name, COUNT(*) FROM t WHERE x >= 3.5e2 AND y = 'a b';")).toEqual([
-      'SELECT', 'name', ',', 'COUNT', '(', '*', ')', 'FROM', 't', 'WHERE', 'x', '>', '=', '3.5e2', 'AND', 'y', '=', "'a b'", ';',
+      'SELECT',
+      'name',
+      ',',
+      'COUNT',
+      '(',
+      '*',
+      ')',
+      'FROM',
+      't',
+      'WHERE',
+      'x',
+      '>',
+      '=',
+      '3.5e2',
+      'AND',
+      'y',
+      '=',
+      "'a b'",
+      ';',
     ]);
   });
 
   it('handles escapes, triple quotes, hex numbers and unterminated strings', () => {
     expect(tokenizeProgram('code', 'def f(x):\n    return "a\\"b" + 0x1F')).toEqual([
-      'def', 'f', '(', 'x', ')', ':', 'return', '"a\\"b"', '+', '0x1F',
+      'def',
+      'f',
+      '(',
+      'x',
+      ')',
+      ':',
+      'return',
+      '"a\\"b"',
+      '+',
+      '0x1F',
     ]);
     expect(tokenizeProgram('code', '"""doc "x" """\nx_1')).toEqual(['"""doc "x" """', 'x_1']);
     expect(code("x = 'open")).toEqual(['x', '=', "'open"]);

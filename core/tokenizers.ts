@@ -118,7 +118,8 @@ function tokenizeRegex(source: string): string[] {
 
 const WHITESPACE = /\s/u;
 const IDENTIFIER = /[\p{L}_$][\p{L}\p{N}_$]*/uy;
-const NUMBER = /(?:0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+|(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][+-]?\d+)?)[a-zA-Z]*/y;
+const NUMBER =
+  /(?:0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+|(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][+-]?\d+)?)[a-zA-Z]*/y;
 
 /** End index (exclusive) of the string literal starting at `i`. */
 function stringEnd(source: string, i: number): number {

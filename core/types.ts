@@ -56,7 +56,15 @@ export interface Candidate {
  * output exceeded the oracle's byte or row caps. Broken datasets and our own bugs are never verdicts.
  */
 export type ErrorKind = 'syntax' | 'runtime' | 'timeout' | 'unsafe' | 'no-artifact' | 'too-complex' | 'too-large';
-export const ERROR_KINDS: readonly ErrorKind[] = ['syntax', 'runtime', 'timeout', 'unsafe', 'no-artifact', 'too-complex', 'too-large'];
+export const ERROR_KINDS: readonly ErrorKind[] = [
+  'syntax',
+  'runtime',
+  'timeout',
+  'unsafe',
+  'no-artifact',
+  'too-complex',
+  'too-large',
+];
 
 export interface CaseResult {
   /** Stable id of a test case (a hidden test, a probe database, a seeded input, a test method). */

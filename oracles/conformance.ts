@@ -60,7 +60,11 @@ export function expectJsonSafe(value: unknown, what: string): void {
 }
 
 /** Declares the conformance suite for one oracle family. */
-export function describeOracleConformance<P extends PreparedTask>(name: string, setup: () => Promise<ConformanceSetup<P>>, options: ConformanceOptions = {}): void {
+export function describeOracleConformance<P extends PreparedTask>(
+  name: string,
+  setup: () => Promise<ConformanceSetup<P>>,
+  options: ConformanceOptions = {},
+): void {
   const setupTimeoutMs = options.setupTimeoutMs ?? 120_000;
   const testTimeoutMs = options.testTimeoutMs ?? 60_000;
   const seed = options.seed ?? 7;
@@ -92,97 +96,157 @@ export function describeOracleConformance<P extends PreparedTask>(name: string, 
 
     it('settings() are JSON-safe; extract finds no program in a reply without one', () => {
       expectJsonSafe(s.oracle.settings(), 'settings()');
-      for (const reply of ['', '   \n\n  ']) expect(s.oracle.extract(reply), `extract(${JSON.stringify(reply)})`).toBeNull();
+      for (const reply of ['', '   \n\n  '])
+        expect(s.oracle.extract(reply), `extract(${JSON.stringify(reply)})`).toBeNull();
     });
 
-    it('passes the gold on every task, over the stable case list', async () => {
-      for (const p of prepared) {
-        const verdict = await s.oracle.check(p, gold(p));
-        expect(verdict.pass, `task ${p.task.id}: the gold fails (${verdict.error?.message ?? JSON.stringify(verdict.witnesses.slice(0, 2))})`).toBe(true);
-        expect(verdict.error).toBeUndefined();
-        expect(verdict.cases.map((c) => c.id), `task ${p.task.id}: case ids`).toEqual(p.caseIds);
-        expectJsonSafe(verdict, `task ${p.task.id}: the gold's verdict`);
-      }
-    }, testTimeoutMs);
-
-    it('fails a mutant of the gold with a witness or a named error; the witnesses describe the gold', async () => {
-      for (const p of prepared) {
-        const rng = new Rng(seed).fork(p.task.id);
-        let found: { candidate: Candidate; verdict: Verdict } | undefined;
-        for (let attempt = 0; attempt < MUTATION_ATTEMPTS && !found; attempt++) {
-          const mutant = s.oracle.simulator.mutate(p, p.task.gold, rng);
-          if (mutant === null) continue;
-          const candidate = s.oracle.extract(s.oracle.simulator.answer(p, mutant));
-          if (!candidate) continue;
-          const verdict = await s.oracle.check(p, candidate);
-          if (!verdict.pass) found = { candidate, verdict };
+    it(
+      'passes the gold on every task, over the stable case list',
+      async () => {
+        for (const p of prepared) {
+          const verdict = await s.oracle.check(p, gold(p));
+          expect(
+            verdict.pass,
+            `task ${p.task.id}: the gold fails (${verdict.error?.message ?? JSON.stringify(verdict.witnesses.slice(0, 2))})`,
+          ).toBe(true);
+          expect(verdict.error).toBeUndefined();
+          expect(
+            verdict.cases.map((c) => c.id),
+            `task ${p.task.id}: case ids`,
+          ).toEqual(p.caseIds);
+          expectJsonSafe(verdict, `task ${p.task.id}: the gold's verdict`);
         }
-        expect(found, `task ${p.task.id}: no failing mutant in ${MUTATION_ATTEMPTS} attempts`).toBeDefined();
-        const { verdict } = found!;
-        mutants.set(p.task.id, found!);
-        expectJsonSafe(verdict, `task ${p.task.id}: the mutant's verdict`);
-        expect(verdict.cases.map((c) => c.id), `task ${p.task.id}: case ids`).toEqual(p.caseIds);
-        const named = verdict.error !== undefined && ERROR_KINDS.includes(verdict.error.kind);
-        expect(verdict.witnesses.length > 0 || named, `task ${p.task.id}: the mutant's verdict has neither a witness nor a named error: ${JSON.stringify(verdict)}`).toBe(true);
-        for (const witness of verdict.witnesses) {
-          // Witness.caseId is optional in the contract; when given it must name one of the task's cases.
-          if (witness.caseId !== undefined) expect(p.caseIds, `task ${p.task.id}: witness ${JSON.stringify(witness)} names a case the task does not have`).toContain(witness.caseId);
-          expect(await s.oracle.simulator.agrees(p, gold(p), witness), `task ${p.task.id}: the gold disagrees with witness ${JSON.stringify(witness)}`).toBe(true);
+      },
+      testTimeoutMs,
+    );
+
+    it(
+      'fails a mutant of the gold with a witness or a named error; the witnesses describe the gold',
+      async () => {
+        for (const p of prepared) {
+          const rng = new Rng(seed).fork(p.task.id);
+          let found: { candidate: Candidate; verdict: Verdict } | undefined;
+          for (let attempt = 0; attempt < MUTATION_ATTEMPTS && !found; attempt++) {
+            const mutant = s.oracle.simulator.mutate(p, p.task.gold, rng);
+            if (mutant === null) continue;
+            const candidate = s.oracle.extract(s.oracle.simulator.answer(p, mutant));
+            if (!candidate) continue;
+            const verdict = await s.oracle.check(p, candidate);
+            if (!verdict.pass) found = { candidate, verdict };
+          }
+          expect(found, `task ${p.task.id}: no failing mutant in ${MUTATION_ATTEMPTS} attempts`).toBeDefined();
+          const { verdict } = found!;
+          mutants.set(p.task.id, found!);
+          expectJsonSafe(verdict, `task ${p.task.id}: the mutant's verdict`);
+          expect(
+            verdict.cases.map((c) => c.id),
+            `task ${p.task.id}: case ids`,
+          ).toEqual(p.caseIds);
+          const named = verdict.error !== undefined && ERROR_KINDS.includes(verdict.error.kind);
+          expect(
+            verdict.witnesses.length > 0 || named,
+            `task ${p.task.id}: the mutant's verdict has neither a witness nor a named error: ${JSON.stringify(verdict)}`,
+          ).toBe(true);
+          for (const witness of verdict.witnesses) {
+            // Witness.caseId is optional in the contract; when given it must name one of the task's cases.
+            if (witness.caseId !== undefined)
+              expect(
+                p.caseIds,
+                `task ${p.task.id}: witness ${JSON.stringify(witness)} names a case the task does not have`,
+              ).toContain(witness.caseId);
+            expect(
+              await s.oracle.simulator.agrees(p, gold(p), witness),
+              `task ${p.task.id}: the gold disagrees with witness ${JSON.stringify(witness)}`,
+            ).toBe(true);
+          }
         }
-      }
-    }, testTimeoutMs);
+      },
+      testTimeoutMs,
+    );
 
-    it('gives a huge answer and a broken one a failed verdict with a named error kind, in bounded time', async () => {
-      const p = prepared[0]!;
-      for (const [which, source] of Object.entries(s.hostile)) {
-        const started = performance.now();
-        const verdict = await s.oracle.check(p, code(source));
-        const elapsed = performance.now() - started;
-        expect(verdict.pass, `the ${which} answer passes`).toBe(false);
-        expect(ERROR_KINDS, `the ${which} answer's error kind`).toContain(verdict.error?.kind);
-        expect(elapsed, `the ${which} answer's verdict took ${Math.round(elapsed)} ms`).toBeLessThan(s.hostileMs);
-        expectJsonSafe(verdict, `the ${which} answer's verdict`);
-      }
-    }, testTimeoutMs);
-
-    it('observes and describes without revealing the gold or a verdict', async () => {
-      const observer = s.oracle.observer;
-      if (!observer) return;
-      for (const p of prepared) {
-        const observation = await observer.observe(p, code(s.wrongCandidate(p)));
-        const description = await observer.describe(p);
-        expectJsonSafe(observation, `task ${p.task.id}: the observation`);
-        expect(Object.keys(observation).filter((key) => !['ok', 'error', 'output', 'shape'].includes(key)), `task ${p.task.id}: verdict-like fields`).toEqual([]);
-        const secrets = [p.task.gold, gold(p).source, ...(await s.goldOnlyMarkers(p))];
-        for (const secret of secrets) {
-          expect(wholeOccurrence(observation.output, secret), `task ${p.task.id}: the observation shows ${JSON.stringify(secret)}: ${observation.output}`).toBe(-1);
-          expect(wholeOccurrence(description, secret), `task ${p.task.id}: the description shows ${JSON.stringify(secret)}`).toBe(-1);
+    it(
+      'gives a huge answer and a broken one a failed verdict with a named error kind, in bounded time',
+      async () => {
+        const p = prepared[0]!;
+        for (const [which, source] of Object.entries(s.hostile)) {
+          const started = performance.now();
+          const verdict = await s.oracle.check(p, code(source));
+          const elapsed = performance.now() - started;
+          expect(verdict.pass, `the ${which} answer passes`).toBe(false);
+          expect(ERROR_KINDS, `the ${which} answer's error kind`).toContain(verdict.error?.kind);
+          expect(elapsed, `the ${which} answer's verdict took ${Math.round(elapsed)} ms`).toBeLessThan(s.hostileMs);
+          expectJsonSafe(verdict, `the ${which} answer's verdict`);
         }
-      }
-    }, testTimeoutMs);
+      },
+      testTimeoutMs,
+    );
 
-    it('has a hardener whose probes are deterministic by seed and never disagree with the gold', async () => {
-      const hardener = s.oracle.hardener;
-      expect(hardener, `${name} has no hardener`).toBeDefined();
-      for (const p of prepared) {
-        const probe = (candidate: Candidate): Promise<ProbeReport> => hardener!.probe(p, candidate, { rng: new Rng(seed), maxProbes: s.maxProbes, round: 1 });
-        const first = await probe(gold(p));
-        expect(first.disagreements, `task ${p.task.id}: probes disagree with the gold`).toEqual([]);
-        expect(await probe(gold(p))).toStrictEqual(first);
-        expectJsonSafe(first, `task ${p.task.id}: the gold's probe report`);
-        const mutant = mutants.get(p.task.id);
-        if (!mutant) continue;
-        const report = await probe(mutant.candidate);
-        expect(await probe(mutant.candidate), `task ${p.task.id}: a second probe of the mutant with the same seed`).toStrictEqual(report);
-        expectJsonSafe(report, `task ${p.task.id}: the mutant's probe report`);
-        for (const witness of report.disagreements) {
-          expect(await s.oracle.simulator.agrees(p, gold(p), witness), `task ${p.task.id}: probe witness ${JSON.stringify(witness)} is not labelled by the gold`).toBe(true);
+    it(
+      'observes and describes without revealing the gold or a verdict',
+      async () => {
+        const observer = s.oracle.observer;
+        if (!observer) return;
+        for (const p of prepared) {
+          const observation = await observer.observe(p, code(s.wrongCandidate(p)));
+          const description = await observer.describe(p);
+          expectJsonSafe(observation, `task ${p.task.id}: the observation`);
+          expect(
+            Object.keys(observation).filter((key) => !['ok', 'error', 'output', 'shape'].includes(key)),
+            `task ${p.task.id}: verdict-like fields`,
+          ).toEqual([]);
+          const secrets = [p.task.gold, gold(p).source, ...(await s.goldOnlyMarkers(p))];
+          for (const secret of secrets) {
+            expect(
+              wholeOccurrence(observation.output, secret),
+              `task ${p.task.id}: the observation shows ${JSON.stringify(secret)}: ${observation.output}`,
+            ).toBe(-1);
+            expect(
+              wholeOccurrence(description, secret),
+              `task ${p.task.id}: the description shows ${JSON.stringify(secret)}`,
+            ).toBe(-1);
+          }
         }
-      }
-    }, testTimeoutMs);
+      },
+      testTimeoutMs,
+    );
 
-    it('can be disposed', async () => {
-      await expect(Promise.resolve(s.oracle.dispose?.())).resolves.toBeUndefined();
-    }, testTimeoutMs);
+    it(
+      'has a hardener whose probes are deterministic by seed and never disagree with the gold',
+      async () => {
+        const hardener = s.oracle.hardener;
+        expect(hardener, `${name} has no hardener`).toBeDefined();
+        for (const p of prepared) {
+          const probe = (candidate: Candidate): Promise<ProbeReport> =>
+            hardener!.probe(p, candidate, { rng: new Rng(seed), maxProbes: s.maxProbes, round: 1 });
+          const first = await probe(gold(p));
+          expect(first.disagreements, `task ${p.task.id}: probes disagree with the gold`).toEqual([]);
+          expect(await probe(gold(p))).toStrictEqual(first);
+          expectJsonSafe(first, `task ${p.task.id}: the gold's probe report`);
+          const mutant = mutants.get(p.task.id);
+          if (!mutant) continue;
+          const report = await probe(mutant.candidate);
+          expect(
+            await probe(mutant.candidate),
+            `task ${p.task.id}: a second probe of the mutant with the same seed`,
+          ).toStrictEqual(report);
+          expectJsonSafe(report, `task ${p.task.id}: the mutant's probe report`);
+          for (const witness of report.disagreements) {
+            expect(
+              await s.oracle.simulator.agrees(p, gold(p), witness),
+              `task ${p.task.id}: probe witness ${JSON.stringify(witness)} is not labelled by the gold`,
+            ).toBe(true);
+          }
+        }
+      },
+      testTimeoutMs,
+    );
+
+    it(
+      'can be disposed',
+      async () => {
+        await expect(Promise.resolve(s.oracle.dispose?.())).resolves.toBeUndefined();
+      },
+      testTimeoutMs,
+    );
   });
 }

@@ -33,7 +33,11 @@ const tasks = loadCypherBenchQuestions(SKYWAYS_QUESTIONS_FILE).tasks;
 
 let started = performance.now();
 const { java, heapMb } = loadConfig().config.neo4j;
-const server = await startLauncher({ log: (line) => console.log(line), ...(java ? { java } : {}), ...(heapMb ? { heapMb } : {}) });
+const server = await startLauncher({
+  log: (line) => console.log(line),
+  ...(java ? { java } : {}),
+  ...(heapMb ? { heapMb } : {}),
+});
 try {
   console.log(`launcher startup      ${ms(server.startupMs)} (JVM -Xmx512m, SerialGC; ${server.describe})`);
   console.log(`JVM memory after start  RSS ${memoryMb(server.pid, 'VmRSS').toFixed(0)} MB`);
@@ -41,7 +45,9 @@ try {
   const driver = createDriver(server.uri);
   started = performance.now();
   await loadSimpleKG(driver, kg);
-  console.log(`load skyways graph    ${ms(performance.now() - started)} (${kg.entities.length} entities, ${kg.relations.length} relations, all indexes)`);
+  console.log(
+    `load skyways graph    ${ms(performance.now() - started)} (${kg.entities.length} entities, ${kg.relations.length} relations, all indexes)`,
+  );
 
   // Warm up the planner and the JIT once, then measure.
   for (const t of tasks) await runReadQuery(driver, t.gold, { timeoutMs: 60_000 });
@@ -67,10 +73,15 @@ try {
   started = performance.now();
   for (const p of prepared) await oracle.check(p, { source: `${p.task.gold} `, extraction: 'code-block' });
   const cachedRate = prepared.length / ((performance.now() - started) / 1000);
-  console.log(`query throughput      raw read transactions ${rawRate.toFixed(0)}/s; oracle check (guard + run + compare) ${checkRate.toFixed(0)}/s = ${(checkRate / rawRate).toFixed(2)}x raw; repeated candidate (cached) ${cachedRate.toFixed(0)}/s`);
+  console.log(
+    `query throughput      raw read transactions ${rawRate.toFixed(0)}/s; oracle check (guard + run + compare) ${checkRate.toFixed(0)}/s = ${(checkRate / rawRate).toFixed(2)}x raw; repeated candidate (cached) ${cachedRate.toFixed(0)}/s`,
+  );
 
   // The result-cap proxy: the same read transactions through it, then a result bomb both ways.
-  const proxy = await startResultCapProxy(proxyTarget(server.uri)!, { maxBytes: DEFAULT_MAX_RESULT_BYTES, maxNesting: MAX_VALUE_NESTING });
+  const proxy = await startResultCapProxy(proxyTarget(server.uri)!, {
+    maxBytes: DEFAULT_MAX_RESULT_BYTES,
+    maxNesting: MAX_VALUE_NESTING,
+  });
   const capped = createDriver(proxy.uri);
   for (const t of tasks) await runReadQuery(capped, t.gold, { timeoutMs: 60_000 });
   const timeRounds = async (d: typeof driver) => {
@@ -84,7 +95,9 @@ try {
   const directSecond = await timeRounds(driver);
   const proxiedRate = Math.max(proxiedFirst, await timeRounds(capped));
   const directBest = Math.max(directRate, directSecond);
-  console.log(`result-cap proxy      gold queries direct ${directBest.toFixed(0)}/s, through the proxy ${proxiedRate.toFixed(0)}/s = ${(proxiedRate / directBest).toFixed(2)}x`);
+  console.log(
+    `result-cap proxy      gold queries direct ${directBest.toFixed(0)}/s, through the proxy ${proxiedRate.toFixed(0)}/s = ${(proxiedRate / directBest).toFixed(2)}x`,
+  );
   const bomb = 'RETURN range(1, 2500000) AS l';
   const bombRun = async (d: typeof driver) => {
     const rss0 = process.memoryUsage().rss;
@@ -108,17 +121,24 @@ try {
   started = performance.now();
   let probed = 0;
   for (const p of prepared.slice(0, 12)) {
-    const report = await oracle.hardener!.probe(p, { source: `${p.task.gold} `, extraction: 'code-block' }, { rng: new Rng(7), maxProbes: 320, round: 1 });
+    const report = await oracle.hardener!.probe(
+      p,
+      { source: `${p.task.gold} `, extraction: 'code-block' },
+      { rng: new Rng(7), maxProbes: 320, round: 1 },
+    );
     probed += report.probed;
   }
   const probeMs = performance.now() - started;
-  console.log(`hardening             ${probed} graph variants in ${ms(probeMs)} = ${(probeMs / Math.max(1, probed)).toFixed(1)} ms per variant (apply, gold + candidate, roll back)`);
+  console.log(
+    `hardening             ${probed} graph variants in ${ms(probeMs)} = ${(probeMs / Math.max(1, probed)).toFixed(1)} ms per variant (apply, gold + candidate, roll back)`,
+  );
   await oracle.dispose?.();
   await driver.close();
-  console.log(`JVM peak memory       VmHWM ${memoryMb(server.pid, 'VmHWM').toFixed(0)} MB (RSS now ${memoryMb(server.pid, 'VmRSS').toFixed(0)} MB)`);
+  console.log(
+    `JVM peak memory       VmHWM ${memoryMb(server.pid, 'VmHWM').toFixed(0)} MB (RSS now ${memoryMb(server.pid, 'VmRSS').toFixed(0)} MB)`,
+  );
 } finally {
   started = performance.now();
   await server.stop();
   console.log(`launcher shutdown     ${ms(performance.now() - started)}`);
 }
-

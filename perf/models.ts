@@ -31,13 +31,23 @@ async function timed(label: string, run: () => Promise<void>): Promise<number> {
 
 async function inParallel(n: number, call: (i: number) => Promise<unknown>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < n) await call(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < n) await call(next++);
+    }),
+  );
 }
 
 const witness = (baseURL: string, extra: Partial<Parameters<typeof createOpenAIModel>[0]> = {}) =>
-  createOpenAIModel({ model: 'm', baseURL, apiKey: 'k', timeoutMs: 10_000, maxRetries: 5, concurrency: CONCURRENCY, ...extra });
+  createOpenAIModel({
+    model: 'm',
+    baseURL,
+    apiKey: 'k',
+    timeoutMs: 10_000,
+    maxRetries: 5,
+    concurrency: CONCURRENCY,
+    ...extra,
+  });
 
 console.log(`body check: ${CALLS} calls, ${CONCURRENCY} in flight, median of 5 rounds after a warm-up`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
@@ -45,7 +55,8 @@ for (const size of [200, 200_000]) {
   const server = await startTestModelServer([{ content: 'x'.repeat(size) }]);
   const bare = new OpenAI({ baseURL: server.baseURL, apiKey: 'k', maxRetries: 0 });
   const ours = witness(server.baseURL);
-  const viaBare = () => inParallel(CALLS, (i) => bare.chat.completions.create({ model: 'm', messages: ask(i).messages }));
+  const viaBare = () =>
+    inParallel(CALLS, (i) => bare.chat.completions.create({ model: 'm', messages: ask(i).messages }));
   const viaOurs = () => inParallel(CALLS, (i) => ours.complete(ask(i)));
   await viaBare();
   await viaOurs();
@@ -60,7 +71,9 @@ for (const size of [200, 200_000]) {
     checked.push(performance.now() - started);
   }
   const [p, c] = [median(plain), median(checked)];
-  console.log(`  ${size.toLocaleString('en-US').padStart(7)}-char replies: bare openai client ${(p / CALLS).toFixed(3)} ms/call, Witness client ${(c / CALLS).toFixed(3)} ms/call → ${(c / p).toFixed(2)}×`);
+  console.log(
+    `  ${size.toLocaleString('en-US').padStart(7)}-char replies: bare openai client ${(p / CALLS).toFixed(3)} ms/call, Witness client ${(c / CALLS).toFixed(3)} ms/call → ${(c / p).toFixed(2)}×`,
+  );
   await server.close();
 }
 
@@ -76,17 +89,24 @@ const runWith = async (label: string, options: TestServerOptions) => {
 };
 const clean = await runWith('no faults', {});
 const faulty = await runWith('20 % faulted attempts, every kind', { faults: { seed: 1, rate: 0.2 } });
-console.log(`  → faults cost ${(faulty / clean).toFixed(1)}× the wall time (backoff 0.4–0.5 s per retry, hangs wait out the timeout)`);
+console.log(
+  `  → faults cost ${(faulty / clean).toFixed(1)}× the wall time (backoff 0.4–0.5 s per retry, hangs wait out the timeout)`,
+);
 
 console.log('\nresponse cache: 6 strategies send the same 50 first-turn requests at once');
 for (const shared of [false, true]) {
   const server = await startTestModelServer([{ content: 'answer', delayMs: 20 }]);
   const path = join(mkdtempSync(join(tmpdir(), 'witness-perf-models-')), 'cache.sqlite');
-  const open = (): ChatModel => withCache(witness(server.baseURL), { path, mode: 'readwrite', sampling: { temperature: 0 } });
+  const open = (): ChatModel =>
+    withCache(witness(server.baseURL), { path, mode: 'readwrite', sampling: { temperature: 0 } });
   // One cache for all strategies (as in a suite), or one per strategy on the same file (nothing shared in flight).
-  const models = shared ? Array.from({ length: 6 }, () => open()).fill(open()) : Array.from({ length: 6 }, () => open());
+  const models = shared
+    ? Array.from({ length: 6 }, () => open()).fill(open())
+    : Array.from({ length: 6 }, () => open());
   await timed(`300 requests, 50 distinct, ${shared ? 'one cache' : 'six caches, one file'}`, () =>
-    Promise.all(Array.from({ length: 300 }, (_, i) => (models[i % 6] as ChatModel).complete(ask(Math.floor(i / 6))))).then(() => undefined),
+    Promise.all(
+      Array.from({ length: 300 }, (_, i) => (models[i % 6] as ChatModel).complete(ask(Math.floor(i / 6)))),
+    ).then(() => undefined),
   );
   console.log(`  → ${server.requests.length} endpoint calls`);
   await Promise.all([...new Set(models)].map((m) => m.close?.()));

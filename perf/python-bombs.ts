@@ -36,7 +36,11 @@ const dsTask: Task = {
   benchmark: 'dscodebench',
   description: 'twice',
   gold: 'def twice(x):\n    return 2 * x\n',
-  context: { library: 'Python', testScript: 'import random\ndef test_case_input_generator(n=200):\n    return [random.randint(0, 9) for _ in range(n)]\n' },
+  context: {
+    library: 'Python',
+    testScript:
+      'import random\ndef test_case_input_generator(n=200):\n    return [random.randint(0, 9) for _ in range(n)]\n',
+  },
 };
 
 async function main(): Promise<void> {
@@ -46,13 +50,52 @@ async function main(): Promise<void> {
   const ds = dsCodeBenchOracle({ pool, cases: 20, candidateDeadlineMs: 60_000 });
   const [bcbPrepared, dsPrepared] = await Promise.all([bcb.prepare(bcbTask), ds.prepare(dsTask)]);
   const cases: [string, () => Promise<string>][] = [
-    ['ordinary program (baseline)', async () => (await bcb.check(bcbPrepared, code(bcbTask.gold))).error?.kind ?? 'pass'],
-    ['10 GB printed to stdout', async () => (await bcb.check(bcbPrepared, code("def task_func(x):\n    block = 'y' * (1 << 20)\n    for _ in range(10 * 1024):\n        print(block)\n"))).error?.kind ?? 'none'],
-    ['endless stderr flood', async () => (await runProgram(pool, "import sys\nwhile True:\n    sys.stderr.write('e' * 65536)\n", { deadlineMs: 60_000 })).status],
-    ['2 GB DSCodeBench return value', async () => (await ds.check(dsPrepared, code("def twice(x):\n    return 'q' * (2 * 1024 ** 3)\n"))).error?.kind ?? 'none'],
-    ['100,000 nested parentheses', async () => (await bcb.check(bcbPrepared, code(`def task_func(x):\n    return ${'('.repeat(100_000)}x${')'.repeat(100_000)}\n`))).error?.kind ?? 'none'],
-    ['5 MB program (accepted, runs)', async () => (await bcb.check(bcbPrepared, code(`${bcbTask.gold}${'y = 1\n'.repeat(850_000)}`))).error?.kind ?? 'pass'],
-    ['512 MiB exception message', async () => (await runProgram(pool, "raise ValueError('m' * (512 * 1024 * 1024))\n")).status],
+    [
+      'ordinary program (baseline)',
+      async () => (await bcb.check(bcbPrepared, code(bcbTask.gold))).error?.kind ?? 'pass',
+    ],
+    [
+      '10 GB printed to stdout',
+      async () =>
+        (
+          await bcb.check(
+            bcbPrepared,
+            code(
+              "def task_func(x):\n    block = 'y' * (1 << 20)\n    for _ in range(10 * 1024):\n        print(block)\n",
+            ),
+          )
+        ).error?.kind ?? 'none',
+    ],
+    [
+      'endless stderr flood',
+      async () =>
+        (await runProgram(pool, "import sys\nwhile True:\n    sys.stderr.write('e' * 65536)\n", { deadlineMs: 60_000 }))
+          .status,
+    ],
+    [
+      '2 GB DSCodeBench return value',
+      async () =>
+        (await ds.check(dsPrepared, code("def twice(x):\n    return 'q' * (2 * 1024 ** 3)\n"))).error?.kind ?? 'none',
+    ],
+    [
+      '100,000 nested parentheses',
+      async () =>
+        (
+          await bcb.check(
+            bcbPrepared,
+            code(`def task_func(x):\n    return ${'('.repeat(100_000)}x${')'.repeat(100_000)}\n`),
+          )
+        ).error?.kind ?? 'none',
+    ],
+    [
+      '5 MB program (accepted, runs)',
+      async () =>
+        (await bcb.check(bcbPrepared, code(`${bcbTask.gold}${'y = 1\n'.repeat(850_000)}`))).error?.kind ?? 'pass',
+    ],
+    [
+      '512 MiB exception message',
+      async () => (await runProgram(pool, "raise ValueError('m' * (512 * 1024 * 1024))\n")).status,
+    ],
   ];
   const rows: string[][] = [];
   let baseline = 0;

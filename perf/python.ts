@@ -53,13 +53,29 @@ async function overhead(): Promise<void> {
 
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
   const identity = root ? { uid: SANDBOX_UID, gid: SANDBOX_GID } : {};
-  const spec = { pyDir: stagedPythonDir(), env: sandboxEnvironment(), maxAddressSpaceBytes: 8 * GIB, maxFileSizeBytes: 64 * MIB, scratch: DEFAULT_SCRATCH };
+  const spec = {
+    pyDir: stagedPythonDir(),
+    env: sandboxEnvironment(),
+    maxAddressSpaceBytes: 8 * GIB,
+    maxFileSizeBytes: 64 * MIB,
+    scratch: DEFAULT_SCRATCH,
+  };
   const sandboxed = [...bwrapArgs(spec, PYTHON).slice(0, -3), '-c', CANDIDATE];
   const coldSandbox: number[] = [];
   const coldBare: number[] = [];
   for (let i = 0; i < ROUNDS; i++) {
-    coldSandbox.push(timeSync(() => spawnSync('prlimit', [...prlimitArgs(8 * GIB, 64 * MIB), '--', 'bwrap', ...sandboxed], { env: {}, encoding: 'utf8', ...identity })));
-    coldBare.push(timeSync(() => spawnSync(PYTHON, ['-c', CANDIDATE], { env: { PATH: '/usr/bin' }, encoding: 'utf8' })));
+    coldSandbox.push(
+      timeSync(() =>
+        spawnSync('prlimit', [...prlimitArgs(8 * GIB, 64 * MIB), '--', 'bwrap', ...sandboxed], {
+          env: {},
+          encoding: 'utf8',
+          ...identity,
+        }),
+      ),
+    );
+    coldBare.push(
+      timeSync(() => spawnSync(PYTHON, ['-c', CANDIDATE], { env: { PATH: '/usr/bin' }, encoding: 'utf8' })),
+    );
   }
   const w = stats(warm);
   const cs = stats(coldSandbox);
@@ -70,7 +86,9 @@ async function overhead(): Promise<void> {
   console.log(row('warm pool (fork of a sandboxed worker)', w));
   console.log(row('cold: fresh bwrap + python3 per candidate', cs));
   console.log(row('cold: fresh python3 per candidate, no sandbox', cb));
-  console.log(`   ratio cold sandboxed / warm: ${(cs.median / w.median).toFixed(1)}×   ratio cold bare / warm: ${(cb.median / w.median).toFixed(1)}×   (target ≥ 10×)`);
+  console.log(
+    `   ratio cold sandboxed / warm: ${(cs.median / w.median).toFixed(1)}×   ratio cold bare / warm: ${(cb.median / w.median).toFixed(1)}×   (target ≥ 10×)`,
+  );
 }
 
 async function numpyCheck(): Promise<void> {
@@ -92,7 +110,9 @@ async function numpyCheck(): Promise<void> {
   }
   await pool.close();
   const t = stats(totals);
-  console.log(`2. DSCodeBench check of a numpy task (moving_average, 200 seeded inputs, candidate + reference + judge), ${ROUNDS} checks`);
+  console.log(
+    `2. DSCodeBench check of a numpy task (moving_average, 200 seeded inputs, candidate + reference + judge), ${ROUNDS} checks`,
+  );
   console.log(`   total  median ${t.median.toFixed(1)} ms   p90 ${t.p90.toFixed(1)} ms   (target < 100 ms)`);
   console.log(
     `   phases median: candidate ${stats(phases.candidateMs).median.toFixed(1)} ms, reference ${stats(phases.referenceMs).median.toFixed(1)} ms, judge ${stats(phases.judgeMs).median.toFixed(1)} ms`,

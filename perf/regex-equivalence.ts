@@ -29,8 +29,16 @@ const every = Number(process.argv[3] ?? 1);
 const tasks = loadNlRx(dir).tasks.filter((_, i) => i % every === 0);
 
 /** A word on which the two languages provably differ (checked by the reference), or null. */
-function trueDifference(gold: CompiledRegex, mutant: CompiledRegex, goldNode: RegexNode, mutantNode: RegexNode): string | null {
-  for (const [a, b] of [[gold, mutant], [mutant, gold]] as const) {
+function trueDifference(
+  gold: CompiledRegex,
+  mutant: CompiledRegex,
+  goldNode: RegexNode,
+  mutantNode: RegexNode,
+): string | null {
+  for (const [a, b] of [
+    [gold, mutant],
+    [mutant, gold],
+  ] as const) {
     let word: string | undefined;
     try {
       word = shortestDifference(a.dfa!, b.dfa!);
@@ -88,10 +96,16 @@ for (const task of tasks) {
   started = performance.now();
   const comparison = compareLanguages(gold, mutant);
   compareMs += performance.now() - started;
-  const difference = shortcut || (comparison.decided && comparison.equivalent) ? trueDifference(gold, mutant, gold.node!, mutant.node!) : null;
+  const difference =
+    shortcut || (comparison.decided && comparison.equivalent)
+      ? trueDifference(gold, mutant, gold.node!, mutant.node!)
+      : null;
   if (shortcut && difference !== null) {
     wrongShortcut++;
-    if (examples.length < 5) examples.push(`line ${task.id}: ${task.gold}  vs  ${printBrics(mutation.node)}  differ on ${JSON.stringify(difference)}`);
+    if (examples.length < 5)
+      examples.push(
+        `line ${task.id}: ${task.gold}  vs  ${printBrics(mutation.node)}  differ on ${JSON.stringify(difference)}`,
+      );
   }
   if (!comparison.decided) undecided++;
   else if (comparison.equivalent && difference !== null) wrongNew++;
@@ -110,11 +124,21 @@ for (const task of tasks) {
 }
 
 const percent = (n: number) => `${((100 * n) / Math.max(pairs, 1)).toFixed(2)} %`;
-console.log(`${pairs} NL-RX-Turk golds × one mutation each (${skipped} skipped: no mutation or mutant past the DFA budget)`);
-console.log(`  refa structurallyEqual shortcut: ${wrongShortcut} wrong "equivalent" (${percent(wrongShortcut)}), ${shortcutMs.toFixed(0)} ms in total`);
-console.log(`  compareLanguages               : ${wrongNew} wrong "equivalent" (${percent(wrongNew)}), ${badCounterexamples} bad counterexamples, ${undecided} undecided, ${compareMs.toFixed(0)} ms in total`);
-console.log(`  lazy product alone            : ${lazyDisagreements} verdicts unlike compareLanguages, ${lazyBadCounterexamples} bad counterexamples, ${lazyUndecided} undecided, ${lazyMs.toFixed(0)} ms in total`);
+console.log(
+  `${pairs} NL-RX-Turk golds × one mutation each (${skipped} skipped: no mutation or mutant past the DFA budget)`,
+);
+console.log(
+  `  refa structurallyEqual shortcut: ${wrongShortcut} wrong "equivalent" (${percent(wrongShortcut)}), ${shortcutMs.toFixed(0)} ms in total`,
+);
+console.log(
+  `  compareLanguages               : ${wrongNew} wrong "equivalent" (${percent(wrongNew)}), ${badCounterexamples} bad counterexamples, ${undecided} undecided, ${compareMs.toFixed(0)} ms in total`,
+);
+console.log(
+  `  lazy product alone            : ${lazyDisagreements} verdicts unlike compareLanguages, ${lazyBadCounterexamples} bad counterexamples, ${lazyUndecided} undecided, ${lazyMs.toFixed(0)} ms in total`,
+);
 const sorted = lazyTimes.sort((a, b) => a - b);
 const at = (q: number) => (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN).toFixed(2);
-console.log(`    per pair: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms; ratio lazy / compareLanguages in total: ${(lazyMs / Math.max(compareMs, 1e-9)).toFixed(2)}×`);
+console.log(
+  `    per pair: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms; ratio lazy / compareLanguages in total: ${(lazyMs / Math.max(compareMs, 1e-9)).toFixed(2)}×`,
+);
 for (const example of examples) console.log(`    e.g. ${example}`);

@@ -22,7 +22,9 @@ import { sampleLanguage } from '../oracles/regex/sample.ts';
 const turk = findNlRxTurk();
 const TARG = process.argv[2] ?? (turk ? join(turk, 'targ.txt') : NLRX_TURK_SETTING);
 if (!existsSync(TARG)) {
-  console.error(`NL-RX-Turk targ.txt not found at ${TARG}; pass its path as the first argument or configure the folder`);
+  console.error(
+    `NL-RX-Turk targ.txt not found at ${TARG}; pass its path as the first argument or configure the folder`,
+  );
   process.exit(1);
 }
 const lines = readFileSync(TARG, 'utf8').split('\n');
@@ -78,9 +80,15 @@ function throughput(): void {
     return n;
   });
   const mean = cases.reduce((n, c) => n + c.inputs.reduce((m, s) => m + s.length, 0), 0) / checks;
-  console.log(`1. full-match checks/s, one core: ${cases.length} NL-RX golds × 20 inputs (mean length ${mean.toFixed(1)}), ${agree}/${checks} verdicts agree`);
-  console.log(`   DFA table matcher : ${Math.round(dfa.perSecond).toLocaleString('en-US')} checks/s (${dfa.accepted} accepted per round)`);
-  console.log(`   native RegExp     : ${Math.round(native.perSecond).toLocaleString('en-US')} checks/s (${native.accepted} accepted per round)`);
+  console.log(
+    `1. full-match checks/s, one core: ${cases.length} NL-RX golds × 20 inputs (mean length ${mean.toFixed(1)}), ${agree}/${checks} verdicts agree`,
+  );
+  console.log(
+    `   DFA table matcher : ${Math.round(dfa.perSecond).toLocaleString('en-US')} checks/s (${dfa.accepted} accepted per round)`,
+  );
+  console.log(
+    `   native RegExp     : ${Math.round(native.perSecond).toLocaleString('en-US')} checks/s (${native.accepted} accepted per round)`,
+  );
   console.log(`   ratio DFA / native: ${(dfa.perSecond / native.perSecond).toFixed(2)}×`);
 }
 
@@ -126,7 +134,9 @@ function equivalence(): void {
       `   ${label}: p50 ${percentile(sorted, 50).toFixed(2)} ms, p95 ${percentile(sorted, 95).toFixed(2)} ms, p99 ${percentile(sorted, 99).toFixed(2)} ms, max ${(sorted[sorted.length - 1] ?? NaN).toFixed(1)} ms`,
     );
   };
-  console.log(`2. equivalence + counterexample per pair: ${warm.length} targ.txt golds × one mutation each (${equivalentPairs} mutants happened to be equivalent)`);
+  console.log(
+    `2. equivalence + counterexample per pair: ${warm.length} targ.txt golds × one mutation each (${equivalentPairs} mutants happened to be equivalent)`,
+  );
   report('gold precompiled (mutant compile + compare)', warm);
   report('cold (gold compile + mutation + mutant compile + compare)', cold);
   console.log(`   slowest pair: ${slowest}`);

@@ -14,11 +14,15 @@ import { writeReports } from '../reports/write-reports.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'witness-perf-report-'));
-const run = spawnSync(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'bench', 'suites/nl-rx.eval.ts'], {
-  cwd: root,
-  env: { ...process.env, WITNESS_OUT: join(dir, 'seed'), WITNESS_STORE: join(dir, 'store'), WITNESS_MODEL: 'sim' },
-  encoding: 'utf8',
-});
+const run = spawnSync(
+  process.execPath,
+  [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'bench', 'suites/nl-rx.eval.ts'],
+  {
+    cwd: root,
+    env: { ...process.env, WITNESS_OUT: join(dir, 'seed'), WITNESS_STORE: join(dir, 'store'), WITNESS_MODEL: 'sim' },
+    encoding: 'utf8',
+  },
+);
 if (run.status !== 0) throw new Error(`the seed run failed with status ${run.status}: ${run.stderr.slice(-2000)}`);
 const seed = (await readResultsFile(join(dir, 'seed', 'results.json'))).trajectories;
 
@@ -36,5 +40,7 @@ for (const n of [1_000, 5_000, 20_000]) {
   const written = await writeReports(out, trajectories);
   const seconds = (performance.now() - started) / 1000;
   const ratio = statSync(written.html).size / statSync(written.results).size;
-  console.log(`${String(n).padStart(8)} | ${seconds.toFixed(2).padStart(18)} | ${mb(written.results).padStart(15)} | ${mb(written.html).padStart(14)} | ${mb(written.reportJson).padStart(14)} | ${ratio.toFixed(2)}×`);
+  console.log(
+    `${String(n).padStart(8)} | ${seconds.toFixed(2).padStart(18)} | ${mb(written.results).padStart(15)} | ${mb(written.html).padStart(14)} | ${mb(written.reportJson).padStart(14)} | ${ratio.toFixed(2)}×`,
+  );
 }

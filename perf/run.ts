@@ -3,13 +3,28 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const scripts = ['regex.ts', 'suite.ts', 'sql.ts', 'sql-bombs.ts', 'python.ts', 'python-bombs.ts', 'report.ts', 'cypher.ts', 'regex-equivalence.ts', 'models.ts'];
+const scripts = [
+  'regex.ts',
+  'suite.ts',
+  'sql.ts',
+  'sql-bombs.ts',
+  'python.ts',
+  'python-bombs.ts',
+  'report.ts',
+  'cypher.ts',
+  'regex-equivalence.ts',
+  'models.ts',
+];
 let failed = false;
 for (const script of scripts) {
   const path = fileURLToPath(new URL(script, import.meta.url));
   if (!existsSync(path)) continue;
   console.log(`\n=== perf/${script}`);
-  const run = spawnSync(process.execPath, ['--import', 'tsx', '--enable-experimental-regexp-engine-on-excessive-backtracks', path], { stdio: 'inherit' });
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--enable-experimental-regexp-engine-on-excessive-backtracks', path],
+    { stdio: 'inherit' },
+  );
   if (run.status !== 0) failed = true;
 }
 process.exitCode = failed ? 1 : 0;

@@ -25,7 +25,8 @@ const BOMBS: Record<string, string> = {
   'zeroblob(4e8)': 'SELECT zeroblob(400000000)',
   'zeroblob(2.5e8)': 'SELECT zeroblob(250000000)',
   "printf('%.*c', 2e9, 'x')": "SELECT printf('%.*c', 2000000000, 'x')",
-  'a text doubling to 1 GB': "WITH RECURSIVE c(s, n) AS (SELECT 'x', 0 UNION ALL SELECT s || s, n + 1 FROM c WHERE n < 40) SELECT s FROM c",
+  'a text doubling to 1 GB':
+    "WITH RECURSIVE c(s, n) AS (SELECT 'x', 0 UNION ALL SELECT s || s, n + 1 FROM c WHERE n < 40) SELECT s FROM c",
   'group_concat of 2 GB': `SELECT group_concat(printf('%.1000000c', 'x')) FROM (${COUNTER(2000)} SELECT x FROM c)`,
   'a 2 MB query': `SELECT 1 WHERE 0 IN (${Array.from({ length: 300_000 }, (_, i) => i + 1).join(',')})`,
 };
@@ -54,11 +55,32 @@ interface Run {
 /** Runs the CLI on one predictions file, sampling the tree's resident memory. */
 function measure(name: keyof typeof files): Promise<Run> {
   const file = join(dir, `${name}.json`);
-  writeFileSync(file, JSON.stringify(Object.fromEntries(files[name].map((sql, i) => [String(i), `${sql}\t----- bird -----\t${questions[i]?.db_id}`]))));
+  writeFileSync(
+    file,
+    JSON.stringify(
+      Object.fromEntries(files[name].map((sql, i) => [String(i), `${sql}\t----- bird -----\t${questions[i]?.db_id}`])),
+    ),
+  );
   const started = performance.now();
-  const child = spawn(process.execPath, [join(root, 'bin/witness.js'), 'eval', 'bird', '--data', dir, '--predictions', file, '--json', '--no-gold-cache', '--jobs', String(availableParallelism())], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'bin/witness.js'),
+      'eval',
+      'bird',
+      '--data',
+      dir,
+      '--predictions',
+      file,
+      '--json',
+      '--no-gold-cache',
+      '--jobs',
+      String(availableParallelism()),
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
   let peak = 0;
   const timer = setInterval(() => {
     const pid = child.pid as number;
@@ -72,7 +94,8 @@ function measure(name: keyof typeof files): Promise<Run> {
       clearInterval(timer);
       const statuses: Record<string, number> = {};
       try {
-        for (const q of (JSON.parse(stdout) as { questions: { status: string }[] }).questions) statuses[q.status] = (statuses[q.status] ?? 0) + 1;
+        for (const q of (JSON.parse(stdout) as { questions: { status: string }[] }).questions)
+          statuses[q.status] = (statuses[q.status] ?? 0) + 1;
       } catch {
         statuses['(no JSON output)'] = 1;
       }
@@ -82,15 +105,26 @@ function measure(name: keyof typeof files): Promise<Run> {
 }
 
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
-console.log(`witness eval bird on ${questions.length} fixture questions, ${availableParallelism()} SQLite processes; bombs: ${bombNames.join(', ')}`);
+console.log(
+  `witness eval bird on ${questions.length} fixture questions, ${availableParallelism()} SQLite processes; bombs: ${bombNames.join(', ')}`,
+);
 try {
   const normal = await measure('normal');
   const bombs = await measure('bombs');
-  for (const [label, run] of [['normal predictions', normal], ['result bombs', bombs]] as const) {
-    const statuses = Object.entries(run.statuses).map(([s, n]) => `${s} ${n}`).join(', ');
-    console.log(`${label.padEnd(20)} peak RSS of the process tree ${mb(run.peakBytes).padStart(9)} · wall ${(run.wallMs / 1000).toFixed(1)} s · exit ${run.status} · ${statuses}`);
+  for (const [label, run] of [
+    ['normal predictions', normal],
+    ['result bombs', bombs],
+  ] as const) {
+    const statuses = Object.entries(run.statuses)
+      .map(([s, n]) => `${s} ${n}`)
+      .join(', ');
+    console.log(
+      `${label.padEnd(20)} peak RSS of the process tree ${mb(run.peakBytes).padStart(9)} · wall ${(run.wallMs / 1000).toFixed(1)} s · exit ${run.status} · ${statuses}`,
+    );
   }
-  console.log(`bombs / normal peak RSS: ${(bombs.peakBytes / normal.peakBytes).toFixed(2)}× · target: bombs under 1 GiB: ${bombs.peakBytes < 1024 ** 3 ? 'met' : 'NOT met'}`);
+  console.log(
+    `bombs / normal peak RSS: ${(bombs.peakBytes / normal.peakBytes).toFixed(2)}× · target: bombs under 1 GiB: ${bombs.peakBytes < 1024 ** 3 ? 'met' : 'NOT met'}`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -18,7 +18,13 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Rng } from '../core/random.ts';
-import { BIRD_FIXTURES, birdDatabasePath, readBirdQuestions, resolveBirdLayout, type BirdQuestion } from '../oracles/sql/loader.ts';
+import {
+  BIRD_FIXTURES,
+  birdDatabasePath,
+  readBirdQuestions,
+  resolveBirdLayout,
+  type BirdQuestion,
+} from '../oracles/sql/loader.ts';
 import { resultsEqual } from '../oracles/sql/compare.ts';
 import { evaluateBird } from '../oracles/sql/evaluate.ts';
 import { sqlMutants } from '../oracles/sql/mutate.ts';
@@ -33,7 +39,9 @@ const base = readBirdQuestions(layout.questions).questions;
 // A BIRD folder with the questions repeated (fresh ids), sharing the fixture databases.
 const dir = mkdtempSync(join(tmpdir(), 'witness-perf-sql-'));
 symlinkSync(layout.databases, join(dir, 'dev_databases'));
-const questions: BirdQuestion[] = Array.from({ length: repeat }, (_, r) => base.map((q, i) => ({ ...q, index: r * base.length + i, question_id: r * base.length + i }))).flat();
+const questions: BirdQuestion[] = Array.from({ length: repeat }, (_, r) =>
+  base.map((q, i) => ({ ...q, index: r * base.length + i, question_id: r * base.length + i })),
+).flat();
 writeFileSync(join(dir, 'dev.json'), JSON.stringify(questions.map(({ index: _index, ...q }) => q)));
 
 function mutated(q: BirdQuestion, rng: Rng): string {
@@ -89,32 +97,50 @@ function naive(predictions: string[]): { wallMs: number; sqliteMs: number; corre
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 
-console.log(`${questions.length} questions (${base.length} fixture questions × ${repeat}), ${availableParallelism()} cores`);
+console.log(
+  `${questions.length} questions (${base.length} fixture questions × ${repeat}), ${availableParallelism()} cores`,
+);
 for (const [name, predictions] of Object.entries(predictionFiles)) {
   const file = join(dir, `${name.replace(/ /g, '-')}.json`);
-  writeFileSync(file, JSON.stringify(Object.fromEntries(predictions.map((sql, i) => [String(i), `${sql}\t----- bird -----\t${questions[i]?.db_id}`]))));
+  writeFileSync(
+    file,
+    JSON.stringify(
+      Object.fromEntries(predictions.map((sql, i) => [String(i), `${sql}\t----- bird -----\t${questions[i]?.db_id}`])),
+    ),
+  );
   const naiveRuns: ReturnType<typeof naive>[] = [];
   const witnessRuns: { wallMs: number; sqliteMs: number; correct: number }[] = [];
   const cachedRuns: { wallMs: number; sqliteMs: number; correct: number }[] = [];
   const goldCache = join(dir, `${name.replace(/ /g, '-')}-gold.sqlite`);
   await evaluateBird({ data: dir, predictions: file, goldCache }); // fills the gold cache: later runs are "the next evaluation"
-  const summarize = (e: Awaited<ReturnType<typeof evaluateBird>>) => ({ wallMs: e.wallMs, sqliteMs: e.sqliteMs, correct: e.questions.filter((q) => q.res === 1).length });
+  const summarize = (e: Awaited<ReturnType<typeof evaluateBird>>) => ({
+    wallMs: e.wallMs,
+    sqliteMs: e.sqliteMs,
+    correct: e.questions.filter((q) => q.res === 1).length,
+  });
   for (let round = 0; round < 3; round++) {
     naiveRuns.push(naive(predictions));
     witnessRuns.push(summarize(await evaluateBird({ data: dir, predictions: file })));
     cachedRuns.push(summarize(await evaluateBird({ data: dir, predictions: file, goldCache })));
   }
   const agreed = new Set([...naiveRuns, ...witnessRuns, ...cachedRuns].map((r) => r.correct));
-  if (agreed.size !== 1) throw new Error(`the evaluators disagree on the number of correct answers: ${[...agreed].join(' vs ')}`);
+  if (agreed.size !== 1)
+    throw new Error(`the evaluators disagree on the number of correct answers: ${[...agreed].join(' vs ')}`);
   const n = median(naiveRuns.map((r) => r.wallMs));
   const w = median(witnessRuns.map((r) => r.wallMs));
   const s = median(witnessRuns.map((r) => r.sqliteMs));
   const c = median(cachedRuns.map((r) => r.wallMs));
   console.log(`\n${name}: ${witnessRuns[0]?.correct}/${questions.length} correct (all evaluators agree)`);
-  console.log(`  naive (1 process, connection per question):  wall ${ms(n)}  (SQLite executing ${ms(median(naiveRuns.map((r) => r.sqliteMs)))})`);
-  console.log(`  witness eval bird, first run (no gold cache): wall ${ms(w)}  (SQLite executing ${ms(s)}, summed over processes)`);
+  console.log(
+    `  naive (1 process, connection per question):  wall ${ms(n)}  (SQLite executing ${ms(median(naiveRuns.map((r) => r.sqliteMs)))})`,
+  );
+  console.log(
+    `  witness eval bird, first run (no gold cache): wall ${ms(w)}  (SQLite executing ${ms(s)}, summed over processes)`,
+  );
   console.log(`    speedup ${(n / w).toFixed(2)}× · wall / SQLite time ${(w / s).toFixed(2)}× (target ≤ 1.5×)`);
-  console.log(`  witness eval bird, next runs (gold cached):   wall ${ms(c)}  (SQLite executing ${ms(median(cachedRuns.map((r) => r.sqliteMs)))})`);
+  console.log(
+    `  witness eval bird, next runs (gold cached):   wall ${ms(c)}  (SQLite executing ${ms(median(cachedRuns.map((r) => r.sqliteMs)))})`,
+  );
   console.log(`    speedup ${(n / c).toFixed(2)}× (target ≥ 3×)`);
 }
 
@@ -134,6 +160,10 @@ const pipelined = (performance.now() - started) / N;
 await pool.dispose();
 const own = inside / N;
 console.log(`\nwarm pool, one child, a trivial query (SQLite ${own.toFixed(3)} ms each):`);
-console.log(`  one at a time: ${sequential.toFixed(3)} ms per query → overhead ${(sequential - own).toFixed(3)} ms beyond SQLite`);
-console.log(`  pipelined:     ${pipelined.toFixed(3)} ms per query → overhead ${(pipelined - batch.reduce((a, r) => a + r.ms, 0) / N).toFixed(3)} ms beyond SQLite`);
+console.log(
+  `  one at a time: ${sequential.toFixed(3)} ms per query → overhead ${(sequential - own).toFixed(3)} ms beyond SQLite`,
+);
+console.log(
+  `  pipelined:     ${pipelined.toFixed(3)} ms per query → overhead ${(pipelined - batch.reduce((a, r) => a + r.ms, 0) / N).toFixed(3)} ms beyond SQLite`,
+);
 rmSync(dir, { recursive: true, force: true });

@@ -16,10 +16,12 @@ export function convergenceCurve(group: readonly Trajectory[], turns: number = m
   const counted = countedTrajectories(group);
   return Array.from({ length: turns }, (_, i) => {
     if (counted.length === 0) return null;
-    return counted.filter((t) => {
-      const tau = timeToSuccess(t);
-      return tau !== null && tau <= i + 1;
-    }).length / counted.length;
+    return (
+      counted.filter((t) => {
+        const tau = timeToSuccess(t);
+        return tau !== null && tau <= i + 1;
+      }).length / counted.length
+    );
   });
 }
 
@@ -52,7 +54,8 @@ export function vesOf(t: Trajectory): number | null {
     const detail = turn?.verdict.detail;
     if (!detail) return null;
     if (typeof detail.ves === 'number' && Number.isFinite(detail.ves) && detail.ves >= 0) return detail.ves;
-    if (typeof detail.timeRatio === 'number' && Number.isFinite(detail.timeRatio) && detail.timeRatio >= 0) return 100 * Math.sqrt(detail.timeRatio);
+    if (typeof detail.timeRatio === 'number' && Number.isFinite(detail.timeRatio) && detail.timeRatio >= 0)
+      return 100 * Math.sqrt(detail.timeRatio);
     return null;
   };
   const tau = timeToSuccess(t);

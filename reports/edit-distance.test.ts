@@ -27,14 +27,31 @@ describe('editDistance', () => {
 describe('editDistance on long programs that share most of their tokens', () => {
   it('is exact by property: trimming the common prefix and suffix never changes the distance', () => {
     const reference = <T>(a: readonly T[], b: readonly T[]): number => {
-      const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+      const d = Array.from({ length: a.length + 1 }, (_, i) =>
+        Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+      );
       for (let i = 1; i <= a.length; i++) {
-        for (let j = 1; j <= b.length; j++) d[i]![j] = Math.min(d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1), d[i - 1]![j]! + 1, d[i]![j - 1]! + 1);
+        for (let j = 1; j <= b.length; j++)
+          d[i]![j] = Math.min(
+            d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+            d[i - 1]![j]! + 1,
+            d[i]![j - 1]! + 1,
+          );
       }
       return d[a.length]![b.length]!;
     };
     const tokens = fc.array(fc.constantFrom('a', 'b', 'c'), { maxLength: 12 });
-    fc.assert(fc.property(tokens, tokens, tokens, tokens, (p, x, y, s) => editDistance([...p, ...x, ...s], [...p, ...y, ...s]) === reference([...p, ...x, ...s], [...p, ...y, ...s])), { numRuns: 500 });
+    fc.assert(
+      fc.property(
+        tokens,
+        tokens,
+        tokens,
+        tokens,
+        (p, x, y, s) =>
+          editDistance([...p, ...x, ...s], [...p, ...y, ...s]) === reference([...p, ...x, ...s], [...p, ...y, ...s]),
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it('compares a 200,000-token answer repeated turn after turn, or changed in one place, without a quadratic table', () => {

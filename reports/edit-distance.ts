@@ -10,7 +10,12 @@ export function editDistance<T>(whole: readonly T[], other: readonly T[]): numbe
   let start = 0;
   while (start < whole.length && start < other.length && whole[start] === other[start]) start++;
   let end = 0;
-  while (end < whole.length - start && end < other.length - start && whole[whole.length - 1 - end] === other[other.length - 1 - end]) end++;
+  while (
+    end < whole.length - start &&
+    end < other.length - start &&
+    whole[whole.length - 1 - end] === other[other.length - 1 - end]
+  )
+    end++;
   const a = whole.slice(start, whole.length - end);
   const b = other.slice(start, other.length - end);
   if (a.length === 0) return b.length;

@@ -41,7 +41,7 @@ export function repeatsTable(section: Section): PlainTable | null {
     rows,
     notes: [
       ...notes,
-      'pass@k: unbiased estimate that at least one of k episodes solves the task within the turn budget; agreement: mean share of a task\'s episodes that agree with its majority outcome; flaky: tasks solved by some episodes only.',
+      "pass@k: unbiased estimate that at least one of k episodes solves the task within the turn budget; agreement: mean share of a task's episodes that agree with its majority outcome; flaky: tasks solved by some episodes only.",
     ],
   };
 }
@@ -55,7 +55,9 @@ export function purposesOf(rows: readonly SummaryRow[]): string[] {
 /** Tokens by purpose and cost per strategy; null when no price is configured and there are no auxiliary calls (the leaderboard's tokens column says it all). */
 export function spendTable(section: Section): PlainTable | null {
   const purposes = purposesOf(section.rows);
-  const priced = section.rows.some((r) => r.spend.usd !== null || Object.values(r.spend.byPurpose).some((p) => p.usd !== null && p.usd > 0));
+  const priced = section.rows.some(
+    (r) => r.spend.usd !== null || Object.values(r.spend.byPurpose).some((p) => p.usd !== null && p.usd > 0),
+  );
   const auxiliary = purposes.some((p) => p !== 'solve');
   const unpriced = [...new Set(section.rows.flatMap((r) => r.spend.unpriced))].sort();
   if (!priced && !auxiliary) return null;
@@ -72,7 +74,12 @@ export function spendTable(section: Section): PlainTable | null {
     title: 'Spend',
     headers: ['strategy', ...purposes.map((p) => `${p} tokens`), 'cost', 'cost / solved'],
     rows,
-    notes: unpriced.length > 0 ? [`No price configured for ${unpriced.map((m) => `'${m}'`).join(', ')}: costs unknown (add "prices" to witness.config.json).`] : [],
+    notes:
+      unpriced.length > 0
+        ? [
+            `No price configured for ${unpriced.map((m) => `'${m}'`).join(', ')}: costs unknown (add "prices" to witness.config.json).`,
+          ]
+        : [],
   };
 }
 
@@ -87,7 +94,10 @@ export function unpricedNote(section: Section): string | null {
 export function runTotalLines(runs: readonly RunTotal[]): string[] {
   return runs.map((r) => {
     const purposes = Object.entries(r.spend.byPurpose).map(([p, s]) => `${p} ${integer(s.prompt + s.completion)}`);
-    const cost = r.spend.usd !== null ? `cost ${formatUsd(r.spend.usd)}` : `cost unknown (no price for ${r.spend.unpriced.map((m) => `'${m}'`).join(', ')})`;
+    const cost =
+      r.spend.usd !== null
+        ? `cost ${formatUsd(r.spend.usd)}`
+        : `cost unknown (no price for ${r.spend.unpriced.map((m) => `'${m}'`).join(', ')})`;
     return `Run ${r.runId}: ${r.trajectories} episodes, ${integer(r.spend.tokens)} tokens${purposes.length > 1 ? ` (${purposes.join(', ')})` : ''}, ${cost}`;
   });
 }

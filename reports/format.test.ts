@@ -28,7 +28,20 @@ describe('renderTables', () => {
       solved('a', { model: 'gpt', tokens: { prompt: 1000, completion: 234, estimated: true } }),
     ]);
     const text = renderTables(rows);
-    for (const header of ['n', 'Pass@1', 'Pass@final', 'MRR', 'mean τ', 'attempts', 'stability', 'RER (pooled)', 'RER (task mean)', 'hardened', 'robust', 'tokens']) {
+    for (const header of [
+      'n',
+      'Pass@1',
+      'Pass@final',
+      'MRR',
+      'mean τ',
+      'attempts',
+      'stability',
+      'RER (pooled)',
+      'RER (task mean)',
+      'hardened',
+      'robust',
+      'tokens',
+    ]) {
       expect(text).toContain(header);
     }
     expect(text.indexOf('nlrx-turk · gpt')).toBeLessThan(text.indexOf('nlrx-turk · sim'));
@@ -52,19 +65,35 @@ describe('renderMarkdown', () => {
   const trajectories = [
     solved('a', { strategy: 'generic', privileged: true }),
     solved('a', { strategy: 'diagnostic', privileged: true, promptHash: 'feedfacecafebeef' }),
-    makeTrajectory({ taskId: 'z', strategy: 'diagnostic', privileged: true, status: 'harness-error', error: 'no such table: users', turns: [] }),
-    solved('q', { benchmark: 'bird', model: 'gpt-x', oracle: 'sql', settings: { dialect: 'sqlite', comparison: 'multiset' } }),
+    makeTrajectory({
+      taskId: 'z',
+      strategy: 'diagnostic',
+      privileged: true,
+      status: 'harness-error',
+      error: 'no such table: users',
+      turns: [],
+    }),
+    solved('q', {
+      benchmark: 'bird',
+      model: 'gpt-x',
+      oracle: 'sql',
+      settings: { dialect: 'sqlite', comparison: 'multiset' },
+    }),
   ];
   const md = renderMarkdown(summarize(trajectories), listHarnessErrors(trajectories));
 
   it('writes a header line with run id, model, prompt hashes and oracle settings', () => {
     expect(md).toContain('## bird · gpt-x');
-    expect(md).toContain('Run `run-1` · model `gpt-x` · prompt hash `0123456789abcdef` · oracle `sql` (dialect: sqlite, comparison: multiset)');
+    expect(md).toContain(
+      'Run `run-1` · model `gpt-x` · prompt hash `0123456789abcdef` · oracle `sql` (dialect: sqlite, comparison: multiset)',
+    );
     expect(md).toContain('prompt hashes `0123456789abcdef`, `feedfacecafebeef`');
   });
 
   it('writes a GFM table with one row per strategy in order', () => {
-    expect(md).toContain('| strategy | n | Pass@1 | Pass@final | MRR | mean τ | attempts | stability | RER (pooled) | RER (task mean) | hardened | robust | tokens |');
+    expect(md).toContain(
+      '| strategy | n | Pass@1 | Pass@final | MRR | mean τ | attempts | stability | RER (pooled) | RER (task mean) | hardened | robust | tokens |',
+    );
     expect(md).toContain('| --- | ---: |');
     const sim = md.slice(md.indexOf('## nlrx-turk · sim'));
     expect(sim.indexOf('| generic |')).toBeLessThan(sim.indexOf('| diagnostic |'));
@@ -72,7 +101,9 @@ describe('renderMarkdown', () => {
   });
 
   it('flags privileged models in bold and lists harness errors', () => {
-    expect(md).toContain("**Privileged model: 'sim' knows the gold program, so its scores measure the harness, not a model.**");
+    expect(md).toContain(
+      "**Privileged model: 'sim' knows the gold program, so its scores measure the harness, not a model.**",
+    );
     expect(md.split('**Privileged').length - 1).toBe(1); // only the sim section
     expect(md).toContain('- diagnostic: 1 harness error (excluded from rates)');
     expect(md).toContain('## Harness errors');
@@ -88,10 +119,19 @@ describe('sectionNotes', () => {
   it('qualifies rows with model errors, cache use and probe agreement', () => {
     const rows = summarize([
       solved('a', { strategy: 'diagnostic', cache: { hits: 3, misses: 1 } }),
-      makeTrajectory({ taskId: 'b', strategy: 'diagnostic', status: 'model-error', turns: [{ source: null, modelError: 'HTTP 500' }], cache: { hits: 0, misses: 1 } }),
+      makeTrajectory({
+        taskId: 'b',
+        strategy: 'diagnostic',
+        status: 'model-error',
+        turns: [{ source: null, modelError: 'HTTP 500' }],
+        cache: { hits: 0, misses: 1 },
+      }),
       solved('a', { strategy: 'generic' }),
     ]);
     const notes = sectionNotes(sectionsOf(rows)[0]!);
-    expect(notes).toEqual(['generic: response cache 0 hits, 1 miss', 'diagnostic: 1 model error (counted unsolved); response cache 3 hits, 2 misses']);
+    expect(notes).toEqual([
+      'generic: response cache 0 hits, 1 miss',
+      'diagnostic: 1 model error (counted unsolved); response cache 3 hits, 2 misses',
+    ]);
   });
 });

@@ -90,7 +90,10 @@ export function sectionNotes(section: Section): string[] {
     if (row.harnessErrors > 0) parts.push(`${plural(row.harnessErrors, 'harness error')} (excluded from rates)`);
     if (row.modelErrors > 0) parts.push(`${plural(row.modelErrors, 'model error')} (counted unsolved)`);
     if (row.probeAgreement !== null) parts.push(`probe agreement with exact check ${percent(row.probeAgreement)}%`);
-    if (row.cache.hits + row.cache.misses > 0) parts.push(`response cache ${plural(row.cache.hits, 'hit')}, ${row.cache.misses} ${row.cache.misses === 1 ? 'miss' : 'misses'}`);
+    if (row.cache.hits + row.cache.misses > 0)
+      parts.push(
+        `response cache ${plural(row.cache.hits, 'hit')}, ${row.cache.misses} ${row.cache.misses === 1 ? 'miss' : 'misses'}`,
+      );
     if (row.duplicates > 0) {
       parts.push(`${row.duplicates} duplicate ${row.duplicates === 1 ? 'trajectory' : 'trajectories'} dropped`);
     }
@@ -107,7 +110,11 @@ export function formatSettings(settings: JsonObject): string {
 }
 
 /** Distinct values of a per-row list across a section, in first-seen order. */
-export function sectionValues<T>(section: Section, pick: (row: SummaryRow) => readonly T[], key: (v: T) => string): T[] {
+export function sectionValues<T>(
+  section: Section,
+  pick: (row: SummaryRow) => readonly T[],
+  key: (v: T) => string,
+): T[] {
   const seen = new Map<string, T>();
   for (const row of section.rows) for (const v of pick(row)) if (!seen.has(key(v))) seen.set(key(v), v);
   return [...seen.values()];

@@ -72,7 +72,15 @@ export function renderGateMarkdown(v: GateVerdict): string {
   for (const c of v.checks.filter((c) => c.reasons.length > 0)) {
     lines.push('', `**${escapeCell(scopeLabel(c))}**: ${c.reasons.join('; ')}.`);
     const broke = listed(c);
-    if (broke.length > 0 && c.status !== 'pass') lines.push('', '<details><summary>Instances that broke</summary>', '', ...broke.map((b) => `- ${b}`), '', '</details>');
+    if (broke.length > 0 && c.status !== 'pass')
+      lines.push(
+        '',
+        '<details><summary>Instances that broke</summary>',
+        '',
+        ...broke.map((b) => `- ${b}`),
+        '',
+        '</details>',
+      );
   }
   if (v.notes.length > 0) lines.push('', ...v.notes.map((n) => `- ${n}`));
   return `${lines.join('\n')}\n`;

@@ -7,16 +7,41 @@ import { comparePairs, pairInstances } from './paired.ts';
 
 function inst(taskId: string, tau: number | null, over: Partial<InstanceOutcome> = {}): InstanceOutcome {
   return {
-    benchmark: 'nl-rx', strategy: 'diagnostic', taskId, trial: 0, model: 'sim', runId: 'r', promptHash: 'h',
-    status: tau === null ? 'unsolved' : 'solved', solvedAtTurn: tau, hardening: null, ...over,
+    benchmark: 'nl-rx',
+    strategy: 'diagnostic',
+    taskId,
+    trial: 0,
+    model: 'sim',
+    runId: 'r',
+    promptHash: 'h',
+    status: tau === null ? 'unsolved' : 'solved',
+    solvedAtTurn: tau,
+    hardening: null,
+    ...over,
   };
 }
-const input = (path: string, instances: InstanceOutcome[]): GateInput => ({ path, runId: path.replace('.json', ''), instances });
-const policy = (over: Partial<GatePolicy> = {}): GatePolicy => ({ metric: 'pass1', noiseBand: 0.02, alpha: 0.05, by: 'benchmark', ...over });
+const input = (path: string, instances: InstanceOutcome[]): GateInput => ({
+  path,
+  runId: path.replace('.json', ''),
+  instances,
+});
+const policy = (over: Partial<GatePolicy> = {}): GatePolicy => ({
+  metric: 'pass1',
+  noiseBand: 0.02,
+  alpha: 0.05,
+  by: 'benchmark',
+  ...over,
+});
 const tasks = Array.from({ length: 10 }, (_, i) => `t${i + 1}`);
 // Baseline solves t1–t8 at turn 1; the candidate solves t1–t3 and t9: 1 fix (t9), 5 breaks (t4–t8).
-const baseline = input('base.json', tasks.map((t, i) => inst(t, i < 8 ? 1 : null)));
-const candidate = input('cand.json', tasks.map((t, i) => inst(t, i < 3 || i === 8 ? 1 : null)));
+const baseline = input(
+  'base.json',
+  tasks.map((t, i) => inst(t, i < 8 ? 1 : null)),
+);
+const candidate = input(
+  'cand.json',
+  tasks.map((t, i) => inst(t, i < 3 || i === 8 ? 1 : null)),
+);
 
 describe('paired comparison', () => {
   it('counts fixes and breaks on shared instances, Δ and the exact sign test', () => {
@@ -44,7 +69,14 @@ describe('paired comparison', () => {
     // strategies and B on s1: 3 instance breaks, but only 2 tasks got worse → p = P(X ≥ 2 | Bin(2, ½)) = 1/4.
     const both = (t: string, s: string, tau: number | null) => inst(t, tau, { strategy: s });
     const b = ['A', 'B', 'C'].flatMap((t) => ['s1', 's2'].map((s) => both(t, s, 1)));
-    const c = [both('A', 's1', null), both('A', 's2', null), both('B', 's1', null), both('B', 's2', 1), both('C', 's1', 1), both('C', 's2', 1)];
+    const c = [
+      both('A', 's1', null),
+      both('A', 's2', null),
+      both('B', 's1', null),
+      both('B', 's2', 1),
+      both('C', 's1', 1),
+      both('C', 's2', 1),
+    ];
     const x = comparePairs(pairInstances(b, c).pairs, 'pass1');
     expect([x.breaks.length, x.sign.breaks, x.sign.fixes]).toEqual([3, 2, 0]);
     expect(x.sign.pWorse).toBeCloseTo(1 / 4, 12);
@@ -60,8 +92,13 @@ describe('paired comparison', () => {
   });
 
   it('leaves out harness errors and counts unshared instances', () => {
-    const p = pairInstances([inst('t1', 1), inst('t2', 1), inst('t3', 1)], [inst('t1', 1, { status: 'harness-error', solvedAtTurn: null }), inst('t2', 2), inst('t4', 1)]);
-    expect([p.pairs.length, p.harnessErrors.length, p.baselineOnly.length, p.candidateOnly.length]).toEqual([1, 1, 1, 1]);
+    const p = pairInstances(
+      [inst('t1', 1), inst('t2', 1), inst('t3', 1)],
+      [inst('t1', 1, { status: 'harness-error', solvedAtTurn: null }), inst('t2', 2), inst('t4', 1)],
+    );
+    expect([p.pairs.length, p.harnessErrors.length, p.baselineOnly.length, p.candidateOnly.length]).toEqual([
+      1, 1, 1, 1,
+    ]);
     expect(comparePairs(p.pairs, 'pass1').breaks.map((i) => i.taskId)).toEqual(['t2']);
     expect(comparePairs(p.pairs, 'passFinal').breaks).toEqual([]);
   });
@@ -71,7 +108,9 @@ describe('evaluateGate', () => {
   it('warns, not fails, when the drop is beyond the noise band but not significant', () => {
     const v = evaluateGate(baseline, candidate, policy());
     expect([v.ok, v.status]).toEqual([true, 'warn']);
-    expect(v.checks[0]!.reasons[0]).toMatch(/^Pass@1 fell from 80\.0% to 40\.0% \(Δ −40\.0 points \[.*\]\) on 10 shared instances, beyond the noise band of 2\.0 points; 5 broke, 1 fixed; tasks worse\/better 5\/1, exact sign test one-sided p = 0\.1094 ≥ 0\.05, so the drop may be noise$/);
+    expect(v.checks[0]!.reasons[0]).toMatch(
+      /^Pass@1 fell from 80\.0% to 40\.0% \(Δ −40\.0 points \[.*\]\) on 10 shared instances, beyond the noise band of 2\.0 points; 5 broke, 1 fixed; tasks worse\/better 5\/1, exact sign test one-sided p = 0\.1094 ≥ 0\.05, so the drop may be noise$/,
+    );
   });
 
   it('fails when the drop is significant, naming the metric, the numbers and the instances that broke', () => {
@@ -95,8 +134,14 @@ describe('evaluateGate', () => {
 
   it('passes an improvement and a drop within the noise band', () => {
     expect(evaluateGate(candidate, baseline, policy()).status).toBe('pass');
-    const base = input('b.json', Array.from({ length: 100 }, (_, i) => inst(`t${i}`, 1)));
-    const oneLess = input('c.json', Array.from({ length: 100 }, (_, i) => inst(`t${i}`, i === 0 ? null : 1)));
+    const base = input(
+      'b.json',
+      Array.from({ length: 100 }, (_, i) => inst(`t${i}`, 1)),
+    );
+    const oneLess = input(
+      'c.json',
+      Array.from({ length: 100 }, (_, i) => inst(`t${i}`, i === 0 ? null : 1)),
+    );
     const v = evaluateGate(base, oneLess, policy());
     expect([v.status, v.checks[0]!.comparison.delta]).toEqual(['pass', -0.01]);
   });
@@ -106,12 +151,23 @@ describe('evaluateGate', () => {
     const b = input('b.json', [...baseline.instances, ...baseline.instances.map(other)]);
     const c = input('c.json', [...candidate.instances, ...baseline.instances.map(other)]);
     const v = evaluateGate(b, c, policy({ by: 'strategy', alpha: 0.2 }));
-    expect(v.checks.map((x) => [x.strategy, x.status])).toEqual([['diagnostic', 'fail'], ['zero-shot', 'pass']]);
-    expect(evaluateGate(b, c, policy({ by: 'strategy', alpha: 0.2, strategies: ['zero-shot'] })).checks.map((x) => x.strategy)).toEqual(['zero-shot']);
+    expect(v.checks.map((x) => [x.strategy, x.status])).toEqual([
+      ['diagnostic', 'fail'],
+      ['zero-shot', 'pass'],
+    ]);
+    expect(
+      evaluateGate(b, c, policy({ by: 'strategy', alpha: 0.2, strategies: ['zero-shot'] })).checks.map(
+        (x) => x.strategy,
+      ),
+    ).toEqual(['zero-shot']);
   });
 
   it('fails closed when nothing is shared, and notes benchmarks it could not gate', () => {
-    const v = evaluateGate(input('b.json', [inst('t1', 1, { benchmark: 'sql' })]), input('c.json', [inst('t1', 1)]), policy());
+    const v = evaluateGate(
+      input('b.json', [inst('t1', 1, { benchmark: 'sql' })]),
+      input('c.json', [inst('t1', 1)]),
+      policy(),
+    );
     expect([v.ok, v.status]).toEqual([false, 'fail']);
     expect(v.notes).toContain('baseline benchmarks the candidate did not run (not gated): sql');
     expect(v.notes.at(-1)).toMatch(/gate compared nothing \(fail closed\)/);
@@ -122,7 +178,11 @@ describe('evaluateGate', () => {
     const b = input('b.json', [inst('a', 1, { hardening: 'robust' }), inst('b', 3, { hardening: 'robust' })]);
     const c = input('c.json', [inst('a', 2, { hardening: 'hidden' }), inst('b', 3, { hardening: 'robust' })]);
     expect(evaluateGate(b, c, policy({ metric: 'passFinal' })).checks[0]!.comparison.delta).toBe(0);
-    expect(evaluateGate(b, c, policy({ metric: 'robust' })).checks[0]!.comparison.breaks.map((i) => i.taskId)).toEqual(['a']);
-    expect(evaluateGate(b, c, policy({ metric: 'pass1' })).checks[0]!.comparison.breaks.map((i) => i.taskId)).toEqual(['a']);
+    expect(evaluateGate(b, c, policy({ metric: 'robust' })).checks[0]!.comparison.breaks.map((i) => i.taskId)).toEqual([
+      'a',
+    ]);
+    expect(evaluateGate(b, c, policy({ metric: 'pass1' })).checks[0]!.comparison.breaks.map((i) => i.taskId)).toEqual([
+      'a',
+    ]);
   });
 });

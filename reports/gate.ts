@@ -16,7 +16,11 @@ import { comparePairs, type Pair, type PairedComparison, pairInstances } from '.
 export type GatePolicy = Omit<GateSettings, 'baseline'>;
 export type GateStatus = 'pass' | 'warn' | 'fail';
 
-export const METRIC_LABELS: Record<GateMetric, string> = { pass1: 'Pass@1', passFinal: 'Pass@final', robust: 'robust success' };
+export const METRIC_LABELS: Record<GateMetric, string> = {
+  pass1: 'Pass@1',
+  passFinal: 'Pass@final',
+  robust: 'robust success',
+};
 
 export interface GateCheck {
   benchmark: string;
@@ -59,7 +63,12 @@ export function scopeLabel(check: Pick<GateCheck, 'benchmark' | 'strategy'>): st
   return check.strategy === null ? check.benchmark : `${check.benchmark} · ${check.strategy}`;
 }
 
-function judge(scope: { benchmark: string; strategy: string | null }, comparison: PairedComparison, overall: number | null, policy: GatePolicy): GateCheck {
+function judge(
+  scope: { benchmark: string; strategy: string | null },
+  comparison: PairedComparison,
+  overall: number | null,
+  policy: GatePolicy,
+): GateCheck {
   const label = METRIC_LABELS[policy.metric];
   const reasons: string[] = [];
   let status: GateStatus = 'pass';
@@ -95,11 +104,22 @@ function rate(instances: readonly InstanceOutcome[], metric: GateMetric): number
 }
 
 /** Runs the gate. `baseline` and `candidate` are what `readGateInput` returns. */
-export function evaluateGate(baseline: GateInput, candidate: GateInput, policy: GatePolicy, bootstrap: BootstrapOptions = {}): GateVerdict {
+export function evaluateGate(
+  baseline: GateInput,
+  candidate: GateInput,
+  policy: GatePolicy,
+  bootstrap: BootstrapOptions = {},
+): GateVerdict {
   const inScope = (i: InstanceOutcome) => policy.strategies === undefined || policy.strategies.includes(i.strategy);
   const pairing = pairInstances(baseline.instances.filter(inScope), candidate.instances.filter(inScope));
-  const scopeOf = (i: InstanceOutcome) => ({ benchmark: i.benchmark, strategy: policy.by === 'strategy' ? i.strategy : null });
-  const scopes = new Map<string, { benchmark: string; strategy: string | null; pairs: Pair[]; instances: InstanceOutcome[] }>();
+  const scopeOf = (i: InstanceOutcome) => ({
+    benchmark: i.benchmark,
+    strategy: policy.by === 'strategy' ? i.strategy : null,
+  });
+  const scopes = new Map<
+    string,
+    { benchmark: string; strategy: string | null; pairs: Pair[]; instances: InstanceOutcome[] }
+  >();
   for (const i of candidate.instances.filter(inScope)) {
     const scope = scopeOf(i);
     const key = JSON.stringify(scope);
@@ -110,16 +130,31 @@ export function evaluateGate(baseline: GateInput, candidate: GateInput, policy: 
   for (const pair of pairing.pairs) scopes.get(JSON.stringify(scopeOf(pair.candidate)))?.pairs.push(pair);
   const checks = [...scopes.values()]
     .sort((a, b) => (scopeLabel(a) < scopeLabel(b) ? -1 : scopeLabel(a) > scopeLabel(b) ? 1 : 0))
-    .map((s) => judge({ benchmark: s.benchmark, strategy: s.strategy }, comparePairs(s.pairs, policy.metric, bootstrap), rate(s.instances, policy.metric), policy));
+    .map((s) =>
+      judge(
+        { benchmark: s.benchmark, strategy: s.strategy },
+        comparePairs(s.pairs, policy.metric, bootstrap),
+        rate(s.instances, policy.metric),
+        policy,
+      ),
+    );
 
   const notes: string[] = [];
   const gated = new Set(checks.map((c) => c.benchmark));
-  const missing = [...new Set(baseline.instances.filter(inScope).map((i) => i.benchmark))].filter((b) => !gated.has(b)).sort();
-  if (missing.length > 0) notes.push(`baseline benchmarks the candidate did not run (not gated): ${missing.join(', ')}`);
+  const missing = [...new Set(baseline.instances.filter(inScope).map((i) => i.benchmark))]
+    .filter((b) => !gated.has(b))
+    .sort();
+  if (missing.length > 0)
+    notes.push(`baseline benchmarks the candidate did not run (not gated): ${missing.join(', ')}`);
   if (pairing.byModel) notes.push('some benchmark has several models, so instances are matched by model name too');
-  if (pairing.harnessErrors.length > 0) notes.push(`${pairing.harnessErrors.length} shared instances left out: a harness error on either side`);
+  if (pairing.harnessErrors.length > 0)
+    notes.push(`${pairing.harnessErrors.length} shared instances left out: a harness error on either side`);
 
-  let status: GateStatus = checks.some((c) => c.status === 'fail') ? 'fail' : checks.some((c) => c.status === 'warn') ? 'warn' : 'pass';
+  let status: GateStatus = checks.some((c) => c.status === 'fail')
+    ? 'fail'
+    : checks.some((c) => c.status === 'warn')
+      ? 'warn'
+      : 'pass';
   if (pairing.pairs.length === 0) {
     status = 'fail';
     notes.push('no instance is shared between baseline and candidate: the gate compared nothing (fail closed)');
@@ -142,7 +177,11 @@ export function evaluateGate(baseline: GateInput, candidate: GateInput, policy: 
     baseline: { path: baseline.path, runId: baseline.runId },
     candidate: { path: candidate.path, runId: candidate.runId },
     checks,
-    unmatched: { baselineOnly: pairing.baselineOnly.length, candidateOnly: pairing.candidateOnly.length, harnessErrors: pairing.harnessErrors.length },
+    unmatched: {
+      baselineOnly: pairing.baselineOnly.length,
+      candidateOnly: pairing.candidateOnly.length,
+      harnessErrors: pairing.harnessErrors.length,
+    },
     notes,
   };
 }

@@ -13,7 +13,10 @@ describe('the HTML report', () => {
   });
 
   it('is one self-contained file: Chart.js and the page script inline, nothing fetched', () => {
-    const hostile = makeTrajectory({ taskId: '<img src=x onerror=alert(1)>', turns: [{ source: '</script><b>', pass: CASES }] });
+    const hostile = makeTrajectory({
+      taskId: '<img src=x onerror=alert(1)>',
+      turns: [{ source: '</script><b>', pass: CASES }],
+    });
     const { report, views } = buildReport([hostile]);
     const html = renderHtml(report, views);
     expect(html).toContain('Chart.js v4');

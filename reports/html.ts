@@ -18,7 +18,10 @@ export function chartJsBundle(): string {
 
 /** JSON that is safe inside a <script> element: no "</script", no line separators JavaScript rejects. */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** Inline script text must not close its element early. */
@@ -27,7 +30,8 @@ function inlineScript(code: string): string {
   return code;
 }
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The whole page as one string. */
 export function renderHtml(report: ReportFile, views: readonly TrajectoryView[]): string {

@@ -1,13 +1,5 @@
 /** The leaderboard as GitHub-flavoured Markdown: one table per (benchmark, model). */
-import {
-  HEADERS,
-  LEGEND,
-  formatSettings,
-  privilegedNotice,
-  rowCells,
-  sectionNotes,
-  sectionValues,
-} from './format.ts';
+import { HEADERS, LEGEND, formatSettings, privilegedNotice, rowCells, sectionNotes, sectionValues } from './format.ts';
 import { type PlainTable, repeatsTable, spendTable, unpricedNote } from './extra-tables.ts';
 import { type HarnessErrorEntry, type Section, type SummaryRow, sectionsOf, sectionTitle } from './summary.ts';
 
@@ -29,7 +21,11 @@ function code(text: string): string {
 export function renderMarkdownSection(section: Section): string {
   const runIds = sectionValues(section, (r) => r.runIds, String);
   const hashes = sectionValues(section, (r) => r.promptHashes, String);
-  const oracles = sectionValues(section, (r) => r.oracles, (o) => JSON.stringify(o));
+  const oracles = sectionValues(
+    section,
+    (r) => r.oracles,
+    (o) => JSON.stringify(o),
+  );
   const header = [
     `${runIds.length === 1 ? 'Run' : 'Runs'} ${runIds.map(code).join(', ')}`,
     `model ${code(section.model)}`,

@@ -65,11 +65,19 @@ export function mergeTrajectories(lists: readonly (readonly Trajectory[])[]): Me
     overlapping.set(section, new Set([...(overlapping.get(section) ?? []), ...runs]));
   }
   const notes: string[] = [];
-  if (repeats > 0) notes.push(`${repeats} repeated ${repeats === 1 ? 'trajectory' : 'trajectories'} (same run, task, strategy, trial) counted once`);
-  if (replaced > 0) notes.push(`${replaced} ${replaced === 1 ? 'trajectory was' : 'trajectories were'} recorded twice by one run with different contents; the later one is kept`);
+  if (repeats > 0)
+    notes.push(
+      `${repeats} repeated ${repeats === 1 ? 'trajectory' : 'trajectories'} (same run, task, strategy, trial) counted once`,
+    );
+  if (replaced > 0)
+    notes.push(
+      `${replaced} ${replaced === 1 ? 'trajectory was' : 'trajectories were'} recorded twice by one run with different contents; the later one is kept`,
+    );
   for (const [section, runs] of overlapping) {
     const [benchmark, model] = JSON.parse(section) as [string, string];
-    notes.push(`runs ${[...runs].sort().join(', ')} overlap on ${benchmark} · ${model}: shown as separate rows, one per run`);
+    notes.push(
+      `runs ${[...runs].sort().join(', ')} overlap on ${benchmark} · ${model}: shown as separate rows, one per run`,
+    );
   }
   return {
     trajectories,

@@ -28,7 +28,10 @@ import {
 // T1: solved at turn 1, then one hardening turn (ignored by solve metrics); robust, exact agrees.
 const t1 = makeTrajectory({
   taskId: 'a',
-  turns: [{ source: 'a+', pass: CASES }, { source: 'a+b?', pass: ['p1'], phase: 'hardening' }],
+  turns: [
+    { source: 'a+', pass: CASES },
+    { source: 'a+b?', pass: ['p1'], phase: 'hardening' },
+  ],
   hardening: { status: 'robust', sampledClean: true, exact: true },
 });
 // T2: 'a' passes p1 n1; '(a' is a syntax error that ran nothing (all fail); 'a+b' passes all → τ = 3.
@@ -45,15 +48,29 @@ const t2 = makeTrajectory({
   hardening: { status: 'hardened', sampledClean: false, exact: true },
 });
 // T3: unsolved; 'x' passes p1, 'y' passes p2: 1 fix, 1 break, ratio 1; stability [x] vs [y] = 0.
-const t3 = makeTrajectory({ taskId: 'c', turns: [{ source: 'x', pass: ['p1'] }, { source: 'y', pass: ['p2'] }] });
+const t3 = makeTrajectory({
+  taskId: 'c',
+  turns: [
+    { source: 'x', pass: ['p1'] },
+    { source: 'y', pass: ['p2'] },
+  ],
+});
 // T4: model error on turn 2 (no candidate, ran nothing): 0 fixes, 3 breaks, ratio 0; no stability pair.
 const t4 = makeTrajectory({
   taskId: 'd',
   status: 'model-error',
-  turns: [{ source: 'a', pass: ['p1', 'p2', 'n1'] }, { source: null, ranNothing: true, modelError: 'HTTP 500' }],
+  turns: [
+    { source: 'a', pass: ['p1', 'p2', 'n1'] },
+    { source: null, ranNothing: true, modelError: 'HTTP 500' },
+  ],
 });
 // T5: harness error: excluded from every rate, still counted and still costs tokens.
-const t5 = makeTrajectory({ taskId: 'e', status: 'harness-error', error: 'gold does not parse', turns: [{ source: 'z' }] });
+const t5 = makeTrajectory({
+  taskId: 'e',
+  status: 'harness-error',
+  error: 'gold does not parse',
+  turns: [{ source: 'z' }],
+});
 const group = [t1, t2, t3, t4, t5];
 
 describe('per-trajectory metrics', () => {
@@ -65,8 +82,14 @@ describe('per-trajectory metrics', () => {
   });
 
   it('matches cases by id, not position', () => {
-    const before = [{ id: 'x', pass: true }, { id: 'y', pass: false }];
-    const after = [{ id: 'y', pass: true }, { id: 'x', pass: true }];
+    const before = [
+      { id: 'x', pass: true },
+      { id: 'y', pass: false },
+    ];
+    const after = [
+      { id: 'y', pass: true },
+      { id: 'x', pass: true },
+    ];
     expect(transitionFixesBreaks(['x', 'y'], before, after)).toEqual({ fixes: 1, breaks: 0 });
   });
 
@@ -80,7 +103,12 @@ describe('per-trajectory metrics', () => {
   });
 
   it('treats a model error as unsolved even if a turn index was recorded', () => {
-    const odd = makeTrajectory({ taskId: 'f', status: 'model-error', solvedAtTurn: 1, turns: [{ source: 'a', pass: CASES }] });
+    const odd = makeTrajectory({
+      taskId: 'f',
+      status: 'model-error',
+      solvedAtTurn: 1,
+      turns: [{ source: 'a', pass: CASES }],
+    });
     expect(timeToSuccess(odd)).toBeNull();
     expect(timeToSuccess(t2)).toBe(3);
   });
@@ -126,7 +154,13 @@ describe('group metrics', () => {
   it('gives ties their full weight', () => {
     // Two tasks tied at τ = 2 and one at τ = 1: mean τ = 5/3, MRR = (1/2 + 1/2 + 1) / 3 = 2/3.
     const tied = ['u', 'v'].map((taskId) =>
-      makeTrajectory({ taskId, turns: [{ source: 'a', pass: [] }, { source: 'b', pass: CASES }] }),
+      makeTrajectory({
+        taskId,
+        turns: [
+          { source: 'a', pass: [] },
+          { source: 'b', pass: CASES },
+        ],
+      }),
     );
     const g = [...tied, makeTrajectory({ taskId: 'w', turns: [{ source: 'b', pass: CASES }] })];
     expect(meanTimeToSuccess(g)).toBeCloseTo(5 / 3, 12);
@@ -163,9 +197,26 @@ describe('group metrics', () => {
 describe('refinement strategies and oracles without hardening', () => {
   it('Pass@1 is the initial program, Pass@final the refined one', () => {
     // A refiner whose initial program passed and whose adopted revision broke it.
-    const broke = makeTrajectory({ taskId: 'r1', strategy: 'react', turns: [{ source: 'a', pass: CASES }, { source: 'b', pass: [] }], solvedAtTurn: null, status: 'unsolved' });
+    const broke = makeTrajectory({
+      taskId: 'r1',
+      strategy: 'react',
+      turns: [
+        { source: 'a', pass: CASES },
+        { source: 'b', pass: [] },
+      ],
+      solvedAtTurn: null,
+      status: 'unsolved',
+    });
     // One whose revision fixed a failing initial program (solved from turn 2 on).
-    const fixed = makeTrajectory({ taskId: 'r2', strategy: 'react', turns: [{ source: 'a', pass: [] }, { source: 'b', pass: CASES }], solvedAtTurn: 2 });
+    const fixed = makeTrajectory({
+      taskId: 'r2',
+      strategy: 'react',
+      turns: [
+        { source: 'a', pass: [] },
+        { source: 'b', pass: CASES },
+      ],
+      solvedAtTurn: 2,
+    });
     expect([broke, fixed].map(solvedFirst)).toEqual([1, 0]);
     expect(passAt1([broke, fixed])).toBe(0.5);
     expect(passAtFinal([broke, fixed])).toBe(0.5);
@@ -177,7 +228,10 @@ describe('refinement strategies and oracles without hardening', () => {
     expect(robustSuccess(solvedNoHardening)).toBeNull();
     const unsolved = [makeTrajectory({ taskId: 'b', turns: [{ source: 'x', pass: [] }] })];
     expect(hardenedRate(unsolved)).toBe(0);
-    const withHardening = [...solvedNoHardening, makeTrajectory({ taskId: 'c', turns: [{ source: 'x', pass: CASES }], hardening: { status: 'robust' } })];
+    const withHardening = [
+      ...solvedNoHardening,
+      makeTrajectory({ taskId: 'c', turns: [{ source: 'x', pass: CASES }], hardening: { status: 'robust' } }),
+    ];
     expect(hardenedRate(withHardening)).toBe(0.5);
   });
 });

@@ -124,7 +124,11 @@ export function fixesAndBreaks(t: Trajectory): FixBreak {
   const turns = solveTurns(t);
   const total = { fixes: 0, breaks: 0 };
   for (let i = 1; i < turns.length; i++) {
-    const step = transitionFixesBreaks(t.caseIds, (turns[i - 1] as Turn).verdict.cases, (turns[i] as Turn).verdict.cases);
+    const step = transitionFixesBreaks(
+      t.caseIds,
+      (turns[i - 1] as Turn).verdict.cases,
+      (turns[i] as Turn).verdict.cases,
+    );
     total.fixes += step.fixes;
     total.breaks += step.breaks;
   }

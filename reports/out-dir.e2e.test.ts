@@ -25,17 +25,24 @@ let root = '';
 /** No WITNESS_* of the outer run, and not inside this vitest worker. */
 function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-  for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'TEST' || key.startsWith('WITNESS_')) delete env[key];
+  for (const key of Object.keys(env))
+    if (key.startsWith('VITEST') || key === 'TEST' || key.startsWith('WITNESS_')) delete env[key];
   return { ...env, ...extra };
 }
 
 async function bench(extra?: NodeJS.ProcessEnv): Promise<string> {
-  const { stdout, stderr } = await run(process.execPath, [vitestCli, 'run', '--root', root], { cwd: root, env: childEnv(extra) });
+  const { stdout, stderr } = await run(process.execPath, [vitestCli, 'run', '--root', root], {
+    cwd: root,
+    env: childEnv(extra),
+  });
   return stdout + stderr;
 }
 
 async function report(extra?: NodeJS.ProcessEnv): Promise<string> {
-  const { stdout, stderr } = await run(process.execPath, [bin, 'report', '--out', 'merged'], { cwd: root, env: childEnv(extra) });
+  const { stdout, stderr } = await run(process.execPath, [bin, 'report', '--out', 'merged'], {
+    cwd: root,
+    env: childEnv(extra),
+  });
   return stdout + stderr;
 }
 
@@ -46,7 +53,10 @@ beforeAll(async () => {
     join(root, 'vitest.config.mjs'),
     `export default { test: { include: ['*.test.ts'], reporters: ['default', ${JSON.stringify(join(repo, 'reports', 'reporter.ts'))}] } };\n`,
   );
-  await writeFile(join(root, 'only.test.ts'), `import { test } from 'vitest';\ntest('only', ({ task }) => {\n  task.meta.witness = ${JSON.stringify(trajectory)};\n});\n`);
+  await writeFile(
+    join(root, 'only.test.ts'),
+    `import { test } from 'vitest';\ntest('only', ({ task }) => {\n  task.meta.witness = ${JSON.stringify(trajectory)};\n});\n`,
+  );
   await mkdir(join(root, 'conf'));
   await writeFile(join(root, 'conf', 'witness.json'), JSON.stringify({ outDir: '../from-file' }));
 });
@@ -55,7 +65,7 @@ afterAll(async () => {
 });
 
 describe('the output folder', () => {
-  it('is the file\'s outDir for the reporter and for `witness report`', async () => {
+  it("is the file's outDir for the reporter and for `witness report`", async () => {
     const config = { WITNESS_CONFIG: 'conf/witness.json' };
     const printed = await bench(config);
     const results = join(root, 'from-file', 'results.json');

@@ -102,8 +102,10 @@ function instanceProblem(value: unknown): string | null {
   }
   if (!Number.isInteger(v.trial)) return 'field "trial" must be an integer';
   if (!STATUSES.includes(v.status as OutcomeStatus)) return `field "status" must be one of ${STATUSES.join(', ')}`;
-  if (v.solvedAtTurn !== null && !Number.isInteger(v.solvedAtTurn)) return 'field "solvedAtTurn" must be an integer or null';
-  if (!HARDENING.includes(v.hardening as HardeningStatus | null)) return 'field "hardening" must be hidden, hardened, robust or null';
+  if (v.solvedAtTurn !== null && !Number.isInteger(v.solvedAtTurn))
+    return 'field "solvedAtTurn" must be an integer or null';
+  if (!HARDENING.includes(v.hardening as HardeningStatus | null))
+    return 'field "hardening" must be hidden, hardened, robust or null';
   return null;
 }
 
@@ -124,10 +126,13 @@ export function parseGateInput(value: unknown, path: string): GateInput {
   const fail = (problem: string): never => {
     throw new Error(`${path}: not a Witness results or baseline file: ${problem}`);
   };
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('the top level is not an object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return fail('the top level is not an object');
   const v = value as Record<string, unknown>;
-  if (v.schema !== BASELINE_SCHEMA) fail(`schema is ${JSON.stringify(v.schema)}, expected "${RESULTS_SCHEMA}" or "${BASELINE_SCHEMA}"`);
-  if (v.version !== BASELINE_VERSION) fail(`version is ${JSON.stringify(v.version)}, this reader understands version ${BASELINE_VERSION}`);
+  if (v.schema !== BASELINE_SCHEMA)
+    fail(`schema is ${JSON.stringify(v.schema)}, expected "${RESULTS_SCHEMA}" or "${BASELINE_SCHEMA}"`);
+  if (v.version !== BASELINE_VERSION)
+    fail(`version is ${JSON.stringify(v.version)}, this reader understands version ${BASELINE_VERSION}`);
   if (typeof v.runId !== 'string') fail('field "runId" must be a string');
   if (!Array.isArray(v.instances)) return fail('field "instances" must be an array');
   v.instances.forEach((item: unknown, i: number) => {

@@ -40,7 +40,8 @@ function severalModels(instances: readonly InstanceOutcome[]): boolean {
  */
 export function pairInstances(baseline: readonly InstanceOutcome[], candidate: readonly InstanceOutcome[]): Pairing {
   const byModel = severalModels(baseline) || severalModels(candidate);
-  const key = (i: InstanceOutcome) => JSON.stringify([i.benchmark, i.strategy, i.taskId, i.trial, byModel ? i.model : '']);
+  const key = (i: InstanceOutcome) =>
+    JSON.stringify([i.benchmark, i.strategy, i.taskId, i.trial, byModel ? i.model : '']);
   const index = (list: readonly InstanceOutcome[]) => {
     const map = new Map<string, InstanceOutcome>();
     for (const i of list) if (!map.has(key(i))) map.set(key(i), i);
@@ -53,7 +54,10 @@ export function pairInstances(baseline: readonly InstanceOutcome[], candidate: r
   for (const [k, b] of base) {
     const c = cand.get(k);
     if (!c) continue;
-    (b.status === 'harness-error' || c.status === 'harness-error' ? harnessErrors : pairs).push({ baseline: b, candidate: c });
+    (b.status === 'harness-error' || c.status === 'harness-error' ? harnessErrors : pairs).push({
+      baseline: b,
+      candidate: c,
+    });
   }
   return {
     pairs,
@@ -84,7 +88,11 @@ export interface PairedComparison {
 }
 
 /** Compares paired instances under a metric. Deterministic: the bootstrap is seeded. */
-export function comparePairs(pairs: readonly Pair[], metric: GateMetric, bootstrap: BootstrapOptions = {}): PairedComparison {
+export function comparePairs(
+  pairs: readonly Pair[],
+  metric: GateMetric,
+  bootstrap: BootstrapOptions = {},
+): PairedComparison {
   const fixes: InstanceOutcome[] = [];
   const breaks: InstanceOutcome[] = [];
   const clusters = new Map<string, { delta: number; n: number }>();
@@ -123,7 +131,14 @@ export function comparePairs(pairs: readonly Pair[], metric: GateMetric, bootstr
     baselineRate: n === 0 ? null : baseWins / n,
     candidateRate: n === 0 ? null : candWins / n,
     delta: n === 0 ? null : (candWins - baseWins) / n,
-    interval: n === 0 ? null : bootstrapInterval(list.map((_, i) => i), ratio, bootstrap),
+    interval:
+      n === 0
+        ? null
+        : bootstrapInterval(
+            list.map((_, i) => i),
+            ratio,
+            bootstrap,
+          ),
     fixes,
     breaks,
     sign,

@@ -44,7 +44,10 @@ export function shownKs(maxK: number): number[] {
 export function groupPassAtK(repeats: readonly TaskRepeats[]): PassAtK[] {
   if (repeats.length === 0) return [];
   const minN = Math.min(...repeats.map((r) => r.n));
-  return shownKs(minN).map((k) => ({ k, value: repeats.reduce((sum, r) => sum + passAtK(r.n, r.c, k), 0) / repeats.length }));
+  return shownKs(minN).map((k) => ({
+    k,
+    value: repeats.reduce((sum, r) => sum + passAtK(r.n, r.c, k), 0) / repeats.length,
+  }));
 }
 
 /** Share of a task's episodes that agree with its majority outcome: max(c, n − c) / n. */

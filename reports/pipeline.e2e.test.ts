@@ -24,9 +24,23 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'witness-pipeline-'));
 const CHROMIUM = '/usr/bin/chromium';
 
-interface Step { id?: string; run?: string; uses?: string; if?: string; env?: Record<string, string> }
-interface Job { needs?: string | string[]; env?: Record<string, string>; strategy?: { matrix?: { shard?: number[] } }; steps: Step[] }
-const workflow = parse(readFileSync(join(root, '.github/workflows/witness.yml'), 'utf8')) as { env: Record<string, string>; jobs: Record<string, Job> };
+interface Step {
+  id?: string;
+  run?: string;
+  uses?: string;
+  if?: string;
+  env?: Record<string, string>;
+}
+interface Job {
+  needs?: string | string[];
+  env?: Record<string, string>;
+  strategy?: { matrix?: { shard?: number[] } };
+  steps: Step[];
+}
+const workflow = parse(readFileSync(join(root, '.github/workflows/witness.yml'), 'utf8')) as {
+  env: Record<string, string>;
+  jobs: Record<string, Job>;
+};
 const bench = workflow.jobs.bench as Job;
 const report = workflow.jobs.report as Job;
 const step = (job: Job, id: string) => {
@@ -45,7 +59,12 @@ async function runStep(command: string, env: Record<string, string>, matrix: Rec
   for (const key of Object.keys(childEnv)) if (key.startsWith('VITEST') || key === 'TEST') delete childEnv[key];
   delete childEnv.WITNESS_MODEL;
   try {
-    const { stdout, stderr } = await run(resolved, { cwd: root, env: childEnv, shell: '/bin/bash', maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await run(resolved, {
+      cwd: root,
+      env: childEnv,
+      shell: '/bin/bash',
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return { code: 0, output: stdout + stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -68,7 +87,13 @@ let merged = { code: -1, output: '' };
 beforeAll(async () => {
   const shards = bench.strategy?.matrix?.shard ?? [];
   await Promise.all(
-    shards.map((shard) => runStep(step(bench, 'shard'), { ...local, WITNESS_OUT: join(dir, 'shard-out') }, { 'matrix.shard': String(shard), 'strategy.job-total': String(shards.length) })),
+    shards.map((shard) =>
+      runStep(
+        step(bench, 'shard'),
+        { ...local, WITNESS_OUT: join(dir, 'shard-out') },
+        { 'matrix.shard': String(shard), 'strategy.job-total': String(shards.length) },
+      ),
+    ),
   );
   merged = await runStep(step(report, 'merge'), { ...local, ...report.env, WITNESS_OUT: out });
 }, 180_000);
@@ -99,7 +124,11 @@ describe('the CI workflow', () => {
     expect(data.gate.status).not.toBe('fail');
 
     const summary = join(dir, 'step-summary.md');
-    const posted = await runStep(step(report, 'summary'), { ...report.env, WITNESS_OUT: out, GITHUB_STEP_SUMMARY: summary });
+    const posted = await runStep(step(report, 'summary'), {
+      ...report.env,
+      WITNESS_OUT: out,
+      GITHUB_STEP_SUMMARY: summary,
+    });
     expect(posted.code).toBe(0);
     const markdown = readFileSync(summary, 'utf8');
     expect(markdown).toMatch(/^## Witness gate: pass/);
@@ -112,7 +141,12 @@ describe('the CI workflow', () => {
     for (const i of baseline.instances) Object.assign(i, { status: 'solved', solvedAtTurn: 1 });
     const better = join(dir, 'better-baseline.json');
     writeFileSync(better, JSON.stringify(baseline));
-    const gated = await runStep(step(report, 'merge'), { ...local, ...report.env, WITNESS_OUT: join(dir, 'gated'), WITNESS_GATE_BASELINE: better });
+    const gated = await runStep(step(report, 'merge'), {
+      ...local,
+      ...report.env,
+      WITNESS_OUT: join(dir, 'gated'),
+      WITNESS_GATE_BASELINE: better,
+    });
     expect(gated.code).not.toBe(0);
     expect(gated.output).toContain('Witness gate: FAIL — Pass@1 regressed or fell below the floor in nl-rx');
     expect(gated.output).toMatch(/broke: nl-rx · \S+ · task \S+ · trial 0;/);
@@ -132,7 +166,16 @@ describe('the HTML report in a real browser', () => {
     context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'witness-chromium-')), {
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
       viewport: { width: 1400, height: 1000 },
     });
     const page = await context.newPage();
@@ -155,7 +198,14 @@ describe('the HTML report in a real browser', () => {
       for (let i = 3; i < data.length; i += 4) if (data[i] > 0) drawn++;
       return { label: canvas.getAttribute('aria-label'), drawn };
     })`)) as { label: string; drawn: number }[];
-    expect(canvases.map((c) => c.label)).toEqual(expect.arrayContaining(['Convergence: solved by turn t (%)', 'Time to success (episodes by first solving turn)', 'Fixes vs breaks of hidden cases between turns', 'Hidden vs hardened vs robust success (%)']));
+    expect(canvases.map((c) => c.label)).toEqual(
+      expect.arrayContaining([
+        'Convergence: solved by turn t (%)',
+        'Time to success (episodes by first solving turn)',
+        'Fixes vs breaks of hidden cases between turns',
+        'Hidden vs hardened vs robust success (%)',
+      ]),
+    );
     for (const c of canvases) expect(c.drawn, `${c.label} is blank`).toBeGreaterThan(500);
     await expect(page.locator('#gate h2').textContent()).resolves.toMatch(/^Witness gate: pass/);
 
@@ -174,9 +224,15 @@ describe('the HTML report in a real browser', () => {
     }
 
     // A diagnostic episode solved after feedback: every turn's candidate, verdict, witnesses and feedback.
-    await section.locator('tr', { has: page.locator('button.run.solved[title*="diagnostic"]') }).first().locator('button.run.solved[title*="diagnostic"]').click();
+    await section
+      .locator('tr', { has: page.locator('button.run.solved[title*="diagnostic"]') })
+      .first()
+      .locator('button.run.solved[title*="diagnostic"]')
+      .click();
     const dialog = page.locator('dialog#trajectory[open]');
-    await expect(dialog.locator('#trajectory-title').textContent()).resolves.toMatch(/^task \S+ · diagnostic · trial 0$/);
+    await expect(dialog.locator('#trajectory-title').textContent()).resolves.toMatch(
+      /^task \S+ · diagnostic · trial 0$/,
+    );
     const turns = dialog.locator('article.turn');
     expect(await turns.count()).toBeGreaterThanOrEqual(2);
     await expect(turns.first().locator('h4').textContent()).resolves.toMatch(/^Turn 1 \(solve\): ✗/);

@@ -15,9 +15,23 @@ import { sectionsOf, summarize } from './summary.ts';
 import { trajectoryProblem } from './validate.ts';
 
 const solvedAt = (tau: number, taskId: string, over: Partial<TrajectorySpec> = {}) =>
-  makeTrajectory({ taskId, ...over, turns: [...Array.from({ length: tau - 1 }, () => ({ source: 'x', pass: [] as string[] })), { source: 'ok', pass: CASES }] });
+  makeTrajectory({
+    taskId,
+    ...over,
+    turns: [
+      ...Array.from({ length: tau - 1 }, () => ({ source: 'x', pass: [] as string[] })),
+      { source: 'ok', pass: CASES },
+    ],
+  });
 const unsolved = (taskId: string, over: Partial<TrajectorySpec> = {}) =>
-  makeTrajectory({ taskId, ...over, turns: [{ source: 'x', pass: ['p1'] }, { source: 'y', pass: ['p1', 'p2'] }] });
+  makeTrajectory({
+    taskId,
+    ...over,
+    turns: [
+      { source: 'x', pass: ['p1'] },
+      { source: 'y', pass: ['p1', 'p2'] },
+    ],
+  });
 
 describe('merging results', () => {
   const all = [solvedAt(1, 'a'), solvedAt(2, 'b'), unsolved('c'), solvedAt(1, 'd')];
@@ -42,10 +56,16 @@ describe('merging results', () => {
     const merged = mergeTrajectories([before, after]);
     expect(merged.notes).toEqual(['runs run-a, run-b overlap on nlrx-turk · sim: shown as separate rows, one per run']);
     const sections = sectionsOf(summarize(merged.trajectories, {}, merged.variantOf));
-    expect(sections.map((s) => [s.variant, s.rows[0]!.n, s.rows[0]!.pass1.value])).toEqual([['run-a', 2, 0.5], ['run-b', 2, 0]]);
+    expect(sections.map((s) => [s.variant, s.rows[0]!.n, s.rows[0]!.pass1.value])).toEqual([
+      ['run-a', 2, 0.5],
+      ['run-b', 2, 0],
+    ]);
     // Another model is another section anyway: no variants needed.
     const models = mergeTrajectories([before, after.map((t) => ({ ...t, model: { name: 'gpt', privileged: false } }))]);
-    expect([models.notes, models.trajectories.map(models.variantOf)]).toEqual([[], [undefined, undefined, undefined, undefined]]);
+    expect([models.notes, models.trajectories.map(models.variantOf)]).toEqual([
+      [],
+      [undefined, undefined, undefined, undefined],
+    ]);
   });
 
   it('keeps the later of two versions of one episode of one run (a rerun)', () => {
@@ -58,14 +78,20 @@ describe('merging results', () => {
 });
 
 describe('plot series', () => {
-  const group = [solvedAt(1, 'a'), solvedAt(2, 'b'), solvedAt(2, 'c'), unsolved('d'), makeTrajectory({ taskId: 'e', status: 'harness-error', turns: [] })];
+  const group = [
+    solvedAt(1, 'a'),
+    solvedAt(2, 'b'),
+    solvedAt(2, 'c'),
+    unsolved('d'),
+    makeTrajectory({ taskId: 'e', status: 'harness-error', turns: [] }),
+  ];
   it('convergence: share solved by turn t; time to success: first solving turns and unsolved', () => {
     expect(convergenceCurve(group, 4)).toEqual([0.25, 0.75, 0.75, 0.75]);
     expect(tauHistogram(group, 4)).toEqual({ counts: [1, 2, 0, 0], unsolved: 1 });
     expect(convergenceCurve([], 2)).toEqual([null, null]);
   });
 
-  it('VES: 100·√(time ratio) or the oracle\'s own value for solved episodes, 0 for the others, null without timing', () => {
+  it("VES: 100·√(time ratio) or the oracle's own value for solved episodes, 0 for the others, null without timing", () => {
     const timed = (t: Trajectory, detail: Record<string, number>): Trajectory => ({
       ...t,
       turns: t.turns.map((turn) => (turn.verdict.pass ? { ...turn, verdict: { ...turn.verdict, detail } } : turn)),
@@ -84,7 +110,15 @@ describe('spend', () => {
     model: { name: 'gpt-x', privileged: false },
     pricing: { 'gpt-x': { input: 1, output: 4 }, judge: { input: 10, output: 10 } },
   };
-  priced.turns[1]!.calls = [{ purpose: 'judge', model: 'judge', usage: { promptTokens: 100, completionTokens: 0 }, latencyMs: 5, cached: false }];
+  priced.turns[1]!.calls = [
+    {
+      purpose: 'judge',
+      model: 'judge',
+      usage: { promptTokens: 100, completionTokens: 0 },
+      latencyMs: 5,
+      cached: false,
+    },
+  ];
 
   it('prices solving and auxiliary calls apart with the recorded prices', () => {
     // solve: 2 turns × (10 prompt, 5 completion) at $1/$4 per M = 2 × 30e-6; judge: 100 × $10/M = 1e-3
@@ -100,15 +134,25 @@ describe('spend', () => {
     expect([s.usd, s.unpriced, s.tokens]).toEqual([null, ['sim'], 145]);
     const section = sectionsOf(summarize([solvedAt(1, 'b')]))[0]!;
     expect(spendTable(section)).toBeNull();
-    expect(unpricedNote(section)).toBe('Cost unknown: no price configured for \'sim\' (add "prices" to witness.config.json).');
+    expect(unpricedNote(section)).toBe(
+      'Cost unknown: no price configured for \'sim\' (add "prices" to witness.config.json).',
+    );
     const withJudge = sectionsOf(summarize([priced]))[0]!;
-    expect(spendTable(withJudge)).toMatchObject({ headers: ['strategy', 'solve tokens', 'judge tokens', 'cost', 'cost / solved'], rows: [['diagnostic', '30 (2 calls)', '100 (1 calls)', '$0.0011', '$0.0011']] });
+    expect(spendTable(withJudge)).toMatchObject({
+      headers: ['strategy', 'solve tokens', 'judge tokens', 'cost', 'cost / solved'],
+      rows: [['diagnostic', '30 (2 calls)', '100 (1 calls)', '$0.0011', '$0.0011']],
+    });
   });
 });
 
 describe('repeats table', () => {
   it('shows pass@k, agreement and the flaky tasks when tasks ran more than once', () => {
-    const runs = [solvedAt(1, 'a', { trial: 0 }), unsolved('a', { trial: 1 }), solvedAt(1, 'b', { trial: 0 }), solvedAt(2, 'b', { trial: 1 })];
+    const runs = [
+      solvedAt(1, 'a', { trial: 0 }),
+      unsolved('a', { trial: 1 }),
+      solvedAt(1, 'b', { trial: 0 }),
+      solvedAt(2, 'b', { trial: 1 }),
+    ];
     const table = repeatsTable(sectionsOf(summarize(runs))[0]!)!;
     expect(table.headers).toEqual(['strategy', 'trials', 'pass@1', 'pass@2', 'agreement', 'flaky']);
     // a: 1 of 2, b: 2 of 2 → pass@1 = (0.5 + 1)/2, pass@2 = 1; agreement (0.5 + 1)/2
@@ -119,16 +163,30 @@ describe('repeats table', () => {
 });
 
 describe('report data and the published JSON Schemas', () => {
-  const trajectories = [solvedAt(1, 'a'), solvedAt(3, 'b'), unsolved('c'), makeTrajectory({ taskId: 'd', status: 'harness-error', error: 'task d: broken', turns: [] })];
+  const trajectories = [
+    solvedAt(1, 'a'),
+    solvedAt(3, 'b'),
+    unsolved('c'),
+    makeTrajectory({ taskId: 'd', status: 'harness-error', error: 'task d: broken', turns: [] }),
+  ];
 
   it('builds sections with curves over the largest budget, run totals and harness errors', () => {
     const { report, views } = buildReport(trajectories, { createdAt: new Date(0) });
     expect(report.sections).toHaveLength(1);
     const row = report.sections[0]!.rows[0]!;
-    expect([report.sections[0]!.turns, row.curve, row.tau]).toEqual([4, [1 / 3, 1 / 3, 2 / 3, 2 / 3], { counts: [1, 0, 1, 0], unsolved: 1 }]);
+    expect([report.sections[0]!.turns, row.curve, row.tau]).toEqual([
+      4,
+      [1 / 3, 1 / 3, 2 / 3, 2 / 3],
+      { counts: [1, 0, 1, 0], unsolved: 1 },
+    ]);
     expect(report.runs).toEqual([{ runId: 'run-1', trajectories: 4, spend: expect.objectContaining({ tokens: 90 }) }]);
     expect(report.harnessErrors.map((e) => e.message)).toEqual(['task d: broken']);
-    expect(views.map((v) => [v.taskId, v.status, v.turns.length])).toEqual([['a', 'solved', 1], ['b', 'solved', 3], ['c', 'unsolved', 2], ['d', 'harness-error', 0]]);
+    expect(views.map((v) => [v.taskId, v.status, v.turns.length])).toEqual([
+      ['a', 'solved', 1],
+      ['b', 'solved', 3],
+      ['c', 'unsolved', 2],
+      ['d', 'harness-error', 0],
+    ]);
     expect(views[1]!.turns[0]).toMatchObject({ pass: false, failed: 4, total: 4, candidate: 'x' });
   });
 
@@ -143,13 +201,15 @@ describe('report data and the published JSON Schemas', () => {
     expect(schemaErrors('witness.report', JSON.parse(JSON.stringify(report)))).toEqual([]);
   });
 
-  it('accepts the named tokenizers in a trajectory\'s oracle info and rejects others', () => {
+  it("accepts the named tokenizers in a trajectory's oracle info and rejects others", () => {
     const results = JSON.parse(JSON.stringify(buildResults(summarize(trajectories), trajectories)));
     results.trajectories[0].oracle.tokenizer = 'regex';
     results.trajectories[1].oracle.tokenizer = 'code';
     expect(schemaErrors('witness.results', results)).toEqual([]);
     results.trajectories[0].oracle.tokenizer = 'words';
-    expect(schemaErrors('witness.results', results)).toEqual(['/trajectories/0/oracle/tokenizer must be equal to one of the allowed values']);
+    expect(schemaErrors('witness.results', results)).toEqual([
+      '/trajectories/0/oracle/tokenizer must be equal to one of the allowed values',
+    ]);
     expect(trajectoryProblem(results.trajectories[0])).toBe('field "oracle.tokenizer" must be one of regex, code');
   });
 
@@ -158,8 +218,13 @@ describe('report data and the published JSON Schemas', () => {
     results.trajectories[0].outcome.status = 'great';
     delete results.summary[0].pass1;
     expect(schemaErrors('witness.results', results)).toEqual(
-      expect.arrayContaining(['/summary/0 must have required property \'pass1\'', '/trajectories/0/outcome/status must be equal to one of the allowed values']),
+      expect.arrayContaining([
+        "/summary/0 must have required property 'pass1'",
+        '/trajectories/0/outcome/status must be equal to one of the allowed values',
+      ]),
     );
-    expect(schemaErrors('witness.baseline', { schema: 'witness.baseline', version: 2 })[0]).toMatch(/must have required property|must be equal to constant/);
+    expect(schemaErrors('witness.baseline', { schema: 'witness.baseline', version: 2 })[0]).toMatch(
+      /must have required property|must be equal to constant/,
+    );
   });
 });

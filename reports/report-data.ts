@@ -10,7 +10,15 @@ import { convergenceCurve, maxBudget, tauHistogram, type TauHistogram } from './
 import type { GateVerdict } from './gate.ts';
 import { compareTrajectories } from './merge.ts';
 import { groupSpend, type Spend } from './spend.ts';
-import { type Group, groupTrajectories, type HarnessErrorEntry, listHarnessErrors, sectionTitle, summarizeGroup, type SummaryRow } from './summary.ts';
+import {
+  type Group,
+  groupTrajectories,
+  type HarnessErrorEntry,
+  listHarnessErrors,
+  sectionTitle,
+  summarizeGroup,
+  type SummaryRow,
+} from './summary.ts';
 import { type TrajectoryView, trajectoryView } from './trajectory-view.ts';
 
 export const REPORT_SCHEMA = 'witness.report';
@@ -64,14 +72,31 @@ export interface ReportInput {
 }
 
 /** The report and the trajectory views the HTML page opens, from trajectories. */
-export function buildReport(trajectories: readonly Trajectory[], input: ReportInput = {}): { report: ReportFile; views: TrajectoryView[] } {
+export function buildReport(
+  trajectories: readonly Trajectory[],
+  input: ReportInput = {},
+): { report: ReportFile; views: TrajectoryView[] } {
   const sorted = [...trajectories].sort(compareTrajectories);
   // First the groups of each section, so the curves can span the section's largest turn budget.
   const grouped: { head: Pick<ReportSection, 'benchmark' | 'model' | 'variant'>; groups: Group[] }[] = [];
   for (const group of groupTrajectories(sorted, input.variantOf)) {
     const last = grouped.at(-1);
-    if (last && last.head.benchmark === group.benchmark && last.head.model === group.model && last.head.variant === group.variant) last.groups.push(group);
-    else grouped.push({ head: { benchmark: group.benchmark, model: group.model, ...(group.variant === undefined ? {} : { variant: group.variant }) }, groups: [group] });
+    if (
+      last &&
+      last.head.benchmark === group.benchmark &&
+      last.head.model === group.model &&
+      last.head.variant === group.variant
+    )
+      last.groups.push(group);
+    else
+      grouped.push({
+        head: {
+          benchmark: group.benchmark,
+          model: group.model,
+          ...(group.variant === undefined ? {} : { variant: group.variant }),
+        },
+        groups: [group],
+      });
   }
   const views: TrajectoryView[] = [];
   const sections = grouped.map(({ head, groups }, index): ReportSection => {

@@ -22,7 +22,10 @@ const trajectories: Trajectory[] = [
   makeTrajectory({
     taskId: 'first',
     privileged: true,
-    turns: [{ source: 'a', pass: ['p1'] }, { source: 'a+', pass: CASES }],
+    turns: [
+      { source: 'a', pass: ['p1'] },
+      { source: 'a+', pass: CASES },
+    ],
     hardening: { status: 'robust', exact: true },
   }),
   makeTrajectory({ taskId: 'second', privileged: true, turns: [{ source: 'b', pass: ['p1', 'n1'] }] }),
@@ -80,7 +83,9 @@ describe('WitnessReporter under the vitest CLI', () => {
     expect(live.summary[0]?.passFinal.value).toBe(0.5);
     expect(live.summary[0]?.mrr.value).toBe(0.25);
     const md = await readFile(join(liveOut, 'summary.md'), 'utf8');
-    expect(md).toContain('Run `run-1` · model `sim` · prompt hash `0123456789abcdef` · oracle `regex` (dialect: python, match: full)');
+    expect(md).toContain(
+      'Run `run-1` · model `sim` · prompt hash `0123456789abcdef` · oracle `regex` (dialect: python, match: full)',
+    );
     expect(md).toContain('**Privileged model:');
     expect(md).toContain('| diagnostic | 2 | 0.0 [0.0–0.0] | 50.0 [0.0–100.0] |');
 

@@ -83,7 +83,9 @@ describe('WitnessReporter (hooks)', () => {
     const broken = fakeCase('broken test', { witness: { schema: 'witness.trajectory', version: 9 } });
     reporter.onTestCaseResult(broken);
     await reporter.onTestRunEnd([fakeModule([broken])]);
-    expect(errors).toEqual(['Witness: /suite.eval.ts > broken test: meta.witness is not a usable trajectory: version is 9, expected 1']);
+    expect(errors).toEqual([
+      'Witness: /suite.eval.ts > broken test: meta.witness is not a usable trajectory: version is 9, expected 1',
+    ]);
     expect(process.exitCode).toBe(1);
   });
 
@@ -93,7 +95,12 @@ describe('WitnessReporter (hooks)', () => {
     await expect(reporter.onTestRunEnd([fakeModule([fakeCase('a', { witness: a })])])).resolves.toBeUndefined();
     expect(errors[0]).toMatch(/^Witness reporter: failed to write the report: /);
     expect(process.exitCode).toBe(1);
-    const throwing = { fullName: 'x', meta: () => { throw new Error('meta exploded'); } } as unknown as TestCase;
+    const throwing = {
+      fullName: 'x',
+      meta: () => {
+        throw new Error('meta exploded');
+      },
+    } as unknown as TestCase;
     expect(() => reporter.onTestCaseResult(throwing)).not.toThrow();
     expect(errors[1]).toMatch(/failed to collect a trajectory: Error: meta exploded/);
   });
@@ -102,7 +109,11 @@ describe('WitnessReporter (hooks)', () => {
     const reporter = startReporter('resumed');
     const stored = fakeCase('a', { witness: a, witnessResumed: true });
     const fresh = fakeCase('c', { witness: makeTrajectory({ taskId: 'c', turns: [{ source: 'c', pass: [] }] }) });
-    const skipped = (id: string) => Object.assign(fakeCase(id, {}), { id, result: () => ({ state: 'skipped', note: 'witness budget spent: 21,693 tokens of 20,000; episode not run' }) });
+    const skipped = (id: string) =>
+      Object.assign(fakeCase(id, {}), {
+        id,
+        result: () => ({ state: 'skipped', note: 'witness budget spent: 21,693 tokens of 20,000; episode not run' }),
+      });
     await reporter.onTestRunEnd([fakeModule([stored, fresh, skipped('s1'), skipped('s2')])]);
     const printed = logs.join('\n');
     expect(printed).toContain('Resumed run run-1: 1 episodes taken from the run store, 1 run now.');
@@ -126,7 +137,15 @@ describe('WitnessReporter (hooks)', () => {
       expect(process.exitCode).toBe(savedExitCode);
 
       logs = [];
-      const worse = tasks.map((taskId) => makeTrajectory({ taskId, turns: [{ source: 'no', pass: [] }, { source: 'ok', pass: CASES }] }));
+      const worse = tasks.map((taskId) =>
+        makeTrajectory({
+          taskId,
+          turns: [
+            { source: 'no', pass: [] },
+            { source: 'ok', pass: CASES },
+          ],
+        }),
+      );
       const regressed = startReporter('gate-fail');
       await regressed.onTestRunEnd([fakeModule(worse.map((t) => fakeCase(t.taskId, { witness: t })))]);
       const printed = logs.join('\n');
@@ -146,7 +165,9 @@ describe('WitnessReporter (hooks)', () => {
     try {
       const reporter = startReporter('gate-missing');
       await reporter.onTestRunEnd([fakeModule([fakeCase('a', { witness: a })])]);
-      expect(errors[0]).toMatch(/^Witness reporter: failed to run the regression gate: Error: .*no-such-baseline\.json: cannot read/);
+      expect(errors[0]).toMatch(
+        /^Witness reporter: failed to run the regression gate: Error: .*no-such-baseline\.json: cannot read/,
+      );
       expect(process.exitCode).toBe(1);
       expect((await readResultsFile(join(dir, 'gate-missing', 'results.json'))).trajectories).toHaveLength(1);
     } finally {

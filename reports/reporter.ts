@@ -88,7 +88,8 @@ export default class WitnessReporter implements Reporter {
   private collect(testCase: TestCase): void {
     const meta = testCase.meta();
     const result = typeof testCase.result === 'function' ? testCase.result() : undefined;
-    if (result?.state === 'skipped' && result.note?.startsWith(BUDGET_SKIP_NOTE)) this.budgetSkips.set(testCase.id, result.note);
+    if (result?.state === 'skipped' && result.note?.startsWith(BUDGET_SKIP_NOTE))
+      this.budgetSkips.set(testCase.id, result.note);
     const value: unknown = meta[META_KEY];
     if (value === undefined) return;
     const problem = trajectoryProblem(value);
@@ -114,7 +115,10 @@ export default class WitnessReporter implements Reporter {
     const harnessErrors = listHarnessErrors(trajectories);
     if (harnessErrors.length > 0) lines.push('', formatHarnessErrors(harnessErrors));
     if (this.resumed.size > 0) {
-      lines.push('', `Resumed run ${runId}: ${this.resumed.size} episodes taken from the run store, ${trajectories.length - this.resumed.size} run now.`);
+      lines.push(
+        '',
+        `Resumed run ${runId}: ${this.resumed.size} episodes taken from the run store, ${trajectories.length - this.resumed.size} run now.`,
+      );
     }
     if (this.budgetSkips.size > 0) {
       const note = [...this.budgetSkips.values()][0] as string;
@@ -135,7 +139,12 @@ export default class WitnessReporter implements Reporter {
     if (trajectories.length > 0) {
       const written = await writeReports(outDir, trajectories, gate ? { gate } : {});
       lines.push('', ...runTotalLines(written.report.runs));
-      lines.push('', `Witness results: ${written.results}`, `Witness summary: ${written.summary}`, `Witness report: ${written.html}`);
+      lines.push(
+        '',
+        `Witness results: ${written.results}`,
+        `Witness summary: ${written.summary}`,
+        `Witness report: ${written.html}`,
+      );
     }
     if (gate) {
       lines.push('', renderGateText(gate));

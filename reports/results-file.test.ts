@@ -19,7 +19,12 @@ describe('results file', () => {
   it('round-trips through an atomic write, leaving no temp file behind', async () => {
     const path = join(dir, 'nested', 'results.json');
     const results = buildResults(summarize(trajectories), trajectories, new Date('2026-07-01T12:00:00Z'));
-    expect(results).toMatchObject({ schema: 'witness.results', version: 1, runId: 'run-0+run-1', createdAt: '2026-07-01T12:00:00.000Z' });
+    expect(results).toMatchObject({
+      schema: 'witness.results',
+      version: 1,
+      runId: 'run-0+run-1',
+      createdAt: '2026-07-01T12:00:00.000Z',
+    });
     await writeResultsFile(path, results);
     expect(await readResultsFile(path)).toEqual(results);
     expect(await readdir(join(dir, 'nested'))).toEqual(['results.json']);
@@ -28,9 +33,13 @@ describe('results file', () => {
   it('rejects a wrong schema or version with an error naming the file', async () => {
     const path = join(dir, 'other.json');
     await writeFile(path, JSON.stringify({ schema: 'promptfoo.results', version: 1 }));
-    await expect(readResultsFile(path)).rejects.toThrow(`${path}: not a Witness results file: schema is "promptfoo.results"`);
+    await expect(readResultsFile(path)).rejects.toThrow(
+      `${path}: not a Witness results file: schema is "promptfoo.results"`,
+    );
     const good = buildResults([], []);
-    expect(() => parseResults({ ...good, version: 2 }, 'r.json')).toThrow('r.json: not a Witness results file: version is 2');
+    expect(() => parseResults({ ...good, version: 2 }, 'r.json')).toThrow(
+      'r.json: not a Witness results file: version is 2',
+    );
     expect(() => parseResults([], 'r.json')).toThrow('the top level is not an object');
   });
 
@@ -39,8 +48,13 @@ describe('results file', () => {
     const bad = join(dir, 'bad.json');
     await writeFile(bad, '{"schema": ');
     await expect(readResultsFile(bad)).rejects.toThrow(/bad\.json: results file is not valid JSON/);
-    const broken = { ...buildResults([], trajectories), trajectories: [trajectories[0], { ...trajectories[1], turns: 'none' }] };
-    expect(() => parseResults(broken, 'r.json')).toThrow('r.json: not a Witness results file: trajectories[1]: field "turns" must be an array');
+    const broken = {
+      ...buildResults([], trajectories),
+      trajectories: [trajectories[0], { ...trajectories[1], turns: 'none' }],
+    };
+    expect(() => parseResults(broken, 'r.json')).toThrow(
+      'r.json: not a Witness results file: trajectories[1]: field "turns" must be an array',
+    );
   });
 });
 
@@ -59,11 +73,38 @@ describe('trajectoryProblem', () => {
   it('checks the fields the spend, plots and trajectory views read', () => {
     const t = trajectories[0]!;
     const turn = t.turns[0]!;
-    expect(trajectoryProblem({ ...t, turns: [{ ...turn, usage: { promptTokens: '10' } }] })).toBe('turns[0].usage must have numeric "promptTokens" and "completionTokens"');
-    expect(trajectoryProblem({ ...t, turns: [{ ...turn, candidate: { source: 5 } }] })).toBe('turns[0].candidate must be null or have a string "source"');
-    expect(trajectoryProblem({ ...t, turns: [{ ...turn, calls: [{ purpose: 'judge', model: 'j' }] }] })).toBe('turns[0].calls[0] must have a string "purpose" and "model" and a numeric "usage"');
-    expect(trajectoryProblem({ ...t, pricing: { sim: { input: -1, output: 0 } } })).toBe('pricing of "sim" must have non-negative numeric "input" and "output"');
+    expect(trajectoryProblem({ ...t, turns: [{ ...turn, usage: { promptTokens: '10' } }] })).toBe(
+      'turns[0].usage must have numeric "promptTokens" and "completionTokens"',
+    );
+    expect(trajectoryProblem({ ...t, turns: [{ ...turn, candidate: { source: 5 } }] })).toBe(
+      'turns[0].candidate must be null or have a string "source"',
+    );
+    expect(trajectoryProblem({ ...t, turns: [{ ...turn, calls: [{ purpose: 'judge', model: 'j' }] }] })).toBe(
+      'turns[0].calls[0] must have a string "purpose" and "model" and a numeric "usage"',
+    );
+    expect(trajectoryProblem({ ...t, pricing: { sim: { input: -1, output: 0 } } })).toBe(
+      'pricing of "sim" must have non-negative numeric "input" and "output"',
+    );
     expect(trajectoryProblem({ ...t, budget: 0 })).toBe('field "budget" must be a positive integer');
-    expect(trajectoryProblem({ ...t, pricing: { sim: { input: 1, output: 2 } }, turns: [{ ...turn, calls: [{ purpose: 'judge', model: 'j', usage: { promptTokens: 1, completionTokens: 0 }, latencyMs: 1, cached: false }] }] })).toBeNull();
+    expect(
+      trajectoryProblem({
+        ...t,
+        pricing: { sim: { input: 1, output: 2 } },
+        turns: [
+          {
+            ...turn,
+            calls: [
+              {
+                purpose: 'judge',
+                model: 'j',
+                usage: { promptTokens: 1, completionTokens: 0 },
+                latencyMs: 1,
+                cached: false,
+              },
+            ],
+          },
+        ],
+      }),
+    ).toBeNull();
   });
 });

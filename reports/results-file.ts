@@ -66,7 +66,8 @@ export function parseResults(value: unknown, path: string): ResultsFile {
   const fail = (problem: string): never => {
     throw new Error(`${path}: not a Witness results file: ${problem}`);
   };
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('the top level is not an object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return fail('the top level is not an object');
   const v = value as Record<string, unknown>;
   if (v.schema !== RESULTS_SCHEMA) fail(`schema is ${JSON.stringify(v.schema)}, expected "${RESULTS_SCHEMA}"`);
   if (v.version !== RESULTS_VERSION) {

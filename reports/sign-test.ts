@@ -35,7 +35,8 @@ function logPmf(n: number): number[] {
 
 /** P(X ≥ x) for X ~ Binomial(n, 1/2). */
 export function binomialUpperTail(n: number, x: number): number {
-  if (!Number.isInteger(n) || n < 0 || !Number.isInteger(x)) throw new RangeError(`binomialUpperTail: need integers n ≥ 0 and x, got n=${n}, x=${x}`);
+  if (!Number.isInteger(n) || n < 0 || !Number.isInteger(x))
+    throw new RangeError(`binomialUpperTail: need integers n ≥ 0 and x, got n=${n}, x=${x}`);
   if (x <= 0) return 1;
   if (x > n) return 0;
   return Math.min(1, Math.exp(logSumExp(logPmf(n).slice(x))));

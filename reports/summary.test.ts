@@ -13,7 +13,14 @@ describe('strategy order', () => {
   it('puts known strategies first in the A-CEGIS order, then others alphabetically', () => {
     const names = ['zeta', 'diagnostic', 'alpha', 'generic', 'three-example', 'zero-shot', 'one-example', 'error-only'];
     expect([...names].sort(compareStrategies)).toEqual([
-      'zero-shot', 'generic', 'error-only', 'one-example', 'three-example', 'diagnostic', 'alpha', 'zeta',
+      'zero-shot',
+      'generic',
+      'error-only',
+      'one-example',
+      'three-example',
+      'diagnostic',
+      'alpha',
+      'zeta',
     ]);
   });
 });
@@ -42,9 +49,19 @@ describe('summarize', () => {
   const trajectories = [
     solvedAt('a', 1, { hardening: { status: 'robust', exact: true, sampledClean: true } }),
     solvedAt('b', 2, { hardening: { status: 'hidden' } }),
-    makeTrajectory({ taskId: 'c', turns: [{ source: 'x', pass: [] }, { source: 'y', pass: ['p1'] }] }),
+    makeTrajectory({
+      taskId: 'c',
+      turns: [
+        { source: 'x', pass: [] },
+        { source: 'y', pass: ['p1'] },
+      ],
+    }),
     makeTrajectory({ taskId: 'd', status: 'harness-error', error: 'row 4: gold does not parse', turns: [] }),
-    makeTrajectory({ taskId: 'e', status: 'model-error', turns: [{ source: null, ranNothing: true, modelError: '429' }] }),
+    makeTrajectory({
+      taskId: 'e',
+      status: 'model-error',
+      turns: [{ source: null, ranNothing: true, modelError: '429' }],
+    }),
     solvedAt('a', 1, { strategy: 'zero-shot', privileged: true, promptHash: 'ffff000011112222' }),
   ];
   const rows = summarize(trajectories);
@@ -94,9 +111,19 @@ describe('summarize', () => {
 
   it('splits rows into (benchmark, model) sections and lists harness errors', () => {
     const more = summarize([...trajectories, solvedAt('a', 1, { model: 'gpt' })]);
-    expect(sectionsOf(more).map((s) => [s.model, s.rows.length])).toEqual([['gpt', 1], ['sim', 2]]);
+    expect(sectionsOf(more).map((s) => [s.model, s.rows.length])).toEqual([
+      ['gpt', 1],
+      ['sim', 2],
+    ]);
     expect(listHarnessErrors(trajectories)).toEqual([
-      { benchmark: 'nlrx-turk', model: 'sim', strategy: 'diagnostic', taskId: 'd', trial: 0, message: 'row 4: gold does not parse' },
+      {
+        benchmark: 'nlrx-turk',
+        model: 'sim',
+        strategy: 'diagnostic',
+        taskId: 'd',
+        trial: 0,
+        message: 'row 4: gold does not parse',
+      },
     ]);
   });
 });

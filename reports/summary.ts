@@ -145,14 +145,25 @@ export interface Group {
  * the first one seen; later ones are counted in `duplicates`. `variantOf` tells overlapping runs
  * apart (see reports/merge.ts); without it there are no variants. Groups come out in row order.
  */
-export function groupTrajectories(trajectories: readonly Trajectory[], variantOf?: (t: Trajectory) => string | undefined): Group[] {
+export function groupTrajectories(
+  trajectories: readonly Trajectory[],
+  variantOf?: (t: Trajectory) => string | undefined,
+): Group[] {
   const groups = new Map<string, Group & { seen: Set<string> }>();
   for (const t of trajectories) {
     const variant = variantOf?.(t);
     const key = JSON.stringify([t.benchmark, t.model.name, variant ?? null, t.strategy]);
     let group = groups.get(key);
     if (!group) {
-      group = { benchmark: t.benchmark, model: t.model.name, ...(variant === undefined ? {} : { variant }), strategy: t.strategy, trajectories: [], duplicates: 0, seen: new Set() };
+      group = {
+        benchmark: t.benchmark,
+        model: t.model.name,
+        ...(variant === undefined ? {} : { variant }),
+        strategy: t.strategy,
+        trajectories: [],
+        duplicates: 0,
+        seen: new Set(),
+      };
       groups.set(key, group);
     }
     const item = JSON.stringify([t.taskId, t.trial]);
@@ -250,8 +261,15 @@ export function sectionsOf(rows: readonly SummaryRow[]): Section[] {
   const sections: Section[] = [];
   for (const row of [...rows].sort(compareRows)) {
     const last = sections.at(-1);
-    if (last && last.benchmark === row.benchmark && last.model === row.model && last.variant === row.variant) last.rows.push(row);
-    else sections.push({ benchmark: row.benchmark, model: row.model, ...(row.variant === undefined ? {} : { variant: row.variant }), rows: [row] });
+    if (last && last.benchmark === row.benchmark && last.model === row.model && last.variant === row.variant)
+      last.rows.push(row);
+    else
+      sections.push({
+        benchmark: row.benchmark,
+        model: row.model,
+        ...(row.variant === undefined ? {} : { variant: row.variant }),
+        rows: [row],
+      });
   }
   return sections;
 }

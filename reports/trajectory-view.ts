@@ -82,7 +82,12 @@ function turnView(t: Trajectory, turn: Turn): TurnView {
     witnesses: turn.verdict.witnesses.slice(0, MAX_WITNESSES).map((w) => {
       const expected = show(w.expected);
       const actual = show(w.actual);
-      return { label: w.label, input: show(w.input) ?? '', ...(expected === undefined ? {} : { expected }), ...(actual === undefined ? {} : { actual }) };
+      return {
+        label: w.label,
+        input: show(w.input) ?? '',
+        ...(expected === undefined ? {} : { expected }),
+        ...(actual === undefined ? {} : { actual }),
+      };
     }),
     moreWitnesses: Math.max(0, turn.verdict.witnesses.length - MAX_WITNESSES),
     ...(turn.feedback ? { feedback: clip(turn.feedback.text) } : {}),
@@ -91,14 +96,21 @@ function turnView(t: Trajectory, turn: Turn): TurnView {
     latencyMs: Math.round(turn.latencyMs),
     cached: turn.cached,
     ...(turn.modelError ? { modelError: clip(turn.modelError, 600) } : {}),
-    calls: (turn.calls ?? []).map((c) => ({ purpose: c.purpose, tokens: c.usage.promptTokens + c.usage.completionTokens })),
+    calls: (turn.calls ?? []).map((c) => ({
+      purpose: c.purpose,
+      tokens: c.usage.promptTokens + c.usage.completionTokens,
+    })),
   };
 }
 
 /** The view of one trajectory, placed in report section `section`. */
 export function trajectoryView(t: Trajectory, section: number): TrajectoryView {
   const spend = trajectorySpend(t);
-  const firstUser = t.turns[0]?.messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n\n') ?? '';
+  const firstUser =
+    t.turns[0]?.messages
+      .filter((m) => m.role === 'user')
+      .map((m) => m.content)
+      .join('\n\n') ?? '';
   return {
     section,
     benchmark: t.benchmark,

@@ -21,7 +21,8 @@ function isUsage(value: unknown): boolean {
  */
 export function trajectoryProblem(value: unknown): string | null {
   if (!isRecord(value)) return 'not an object';
-  if (value.schema !== TRAJECTORY_SCHEMA) return `schema is ${JSON.stringify(value.schema)}, expected "${TRAJECTORY_SCHEMA}"`;
+  if (value.schema !== TRAJECTORY_SCHEMA)
+    return `schema is ${JSON.stringify(value.schema)}, expected "${TRAJECTORY_SCHEMA}"`;
   if (value.version !== TRAJECTORY_SCHEMA_VERSION) {
     return `version is ${JSON.stringify(value.version)}, expected ${TRAJECTORY_SCHEMA_VERSION}`;
   }
@@ -44,7 +45,8 @@ export function trajectoryProblem(value: unknown): string | null {
     if (!isRecord(turn) || typeof turn.index !== 'number' || (turn.phase !== 'solve' && turn.phase !== 'hardening')) {
       return `turns[${i}] must have a numeric "index" and a "phase" of solve or hardening`;
     }
-    if (!isRecord(turn.verdict) || !Array.isArray(turn.verdict.cases)) return `turns[${i}].verdict.cases must be an array`;
+    if (!isRecord(turn.verdict) || !Array.isArray(turn.verdict.cases))
+      return `turns[${i}].verdict.cases must be an array`;
     if (!isUsage(turn.usage)) return `turns[${i}].usage must have numeric "promptTokens" and "completionTokens"`;
     if (turn.candidate !== null && (!isRecord(turn.candidate) || typeof turn.candidate.source !== 'string')) {
       return `turns[${i}].candidate must be null or have a string "source"`;
@@ -52,7 +54,12 @@ export function trajectoryProblem(value: unknown): string | null {
     if (turn.calls !== undefined) {
       if (!Array.isArray(turn.calls)) return `turns[${i}].calls must be an array`;
       for (const [j, call] of turn.calls.entries()) {
-        if (!isRecord(call) || typeof call.purpose !== 'string' || typeof call.model !== 'string' || !isUsage(call.usage)) {
+        if (
+          !isRecord(call) ||
+          typeof call.purpose !== 'string' ||
+          typeof call.model !== 'string' ||
+          !isUsage(call.usage)
+        ) {
           return `turns[${i}].calls[${j}] must have a string "purpose" and "model" and a numeric "usage"`;
         }
       }
@@ -61,18 +68,27 @@ export function trajectoryProblem(value: unknown): string | null {
   if (value.pricing !== undefined) {
     if (!isRecord(value.pricing)) return 'field "pricing" must be an object';
     for (const [model, price] of Object.entries(value.pricing)) {
-      if (!isRecord(price) || !isCount(price.input) || !isCount(price.output)) return `pricing of "${model}" must have non-negative numeric "input" and "output"`;
+      if (!isRecord(price) || !isCount(price.input) || !isCount(price.output))
+        return `pricing of "${model}" must have non-negative numeric "input" and "output"`;
     }
   }
-  if (typeof value.budget !== 'number' || !Number.isInteger(value.budget) || value.budget < 1) return 'field "budget" must be a positive integer';
+  if (typeof value.budget !== 'number' || !Number.isInteger(value.budget) || value.budget < 1)
+    return 'field "budget" must be a positive integer';
   const outcome = value.outcome;
-  if (!isRecord(outcome) || !['solved', 'unsolved', 'model-error', 'harness-error'].includes(outcome.status as string)) {
+  if (
+    !isRecord(outcome) ||
+    !['solved', 'unsolved', 'model-error', 'harness-error'].includes(outcome.status as string)
+  ) {
     return 'field "outcome.status" must be solved, unsolved, model-error or harness-error';
   }
   if (outcome.solvedAtTurn !== null && typeof outcome.solvedAtTurn !== 'number') {
     return 'field "outcome.solvedAtTurn" must be a number or null';
   }
-  if (!isRecord(value.tokens) || typeof value.tokens.prompt !== 'number' || typeof value.tokens.completion !== 'number') {
+  if (
+    !isRecord(value.tokens) ||
+    typeof value.tokens.prompt !== 'number' ||
+    typeof value.tokens.completion !== 'number'
+  ) {
     return 'field "tokens" must have numeric "prompt" and "completion"';
   }
   if (!isRecord(value.cache) || typeof value.cache.hits !== 'number' || typeof value.cache.misses !== 'number') {

@@ -33,7 +33,11 @@ export interface WrittenReports {
 }
 
 /** Writes the four reports atomically and returns their paths. */
-export async function writeReports(outDir: string, trajectories: readonly Trajectory[], options: ReportOptions = {}): Promise<WrittenReports> {
+export async function writeReports(
+  outDir: string,
+  trajectories: readonly Trajectory[],
+  options: ReportOptions = {},
+): Promise<WrittenReports> {
   const summary = summarize(trajectories, {}, options.variantOf);
   const { report, views } = buildReport(trajectories, options);
   const paths: WrittenReports = {
@@ -46,7 +50,9 @@ export async function writeReports(outDir: string, trajectories: readonly Trajec
   const markdown = [
     ...(options.gate ? [renderGateMarkdown(options.gate)] : []),
     renderMarkdown(summary, listHarnessErrors(trajectories)),
-    ...(options.notes && options.notes.length > 0 ? [`## Merge notes\n\n${options.notes.map((n) => `- ${n}`).join('\n')}\n`] : []),
+    ...(options.notes && options.notes.length > 0
+      ? [`## Merge notes\n\n${options.notes.map((n) => `- ${n}`).join('\n')}\n`]
+      : []),
   ].join('\n');
   await writeResultsFile(paths.results, buildResults(summary, trajectories));
   await writeFileAtomic(paths.summary, markdown);

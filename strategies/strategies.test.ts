@@ -13,8 +13,22 @@ const render: FeedbackRenderer = {
 const task: PublicTask = { id: 't', benchmark: 'b', description: 'd' };
 const ctx = { task, render, turn: 1, phase: 'solve' as const };
 
-const fn = (input: string): Witness => ({ kind: 'false-negative', label: 'too narrow', input, expected: true, actual: false, size: input.length });
-const fp = (input: string): Witness => ({ kind: 'false-positive', label: 'too broad', input, expected: false, actual: true, size: input.length });
+const fn = (input: string): Witness => ({
+  kind: 'false-negative',
+  label: 'too narrow',
+  input,
+  expected: true,
+  actual: false,
+  size: input.length,
+});
+const fp = (input: string): Witness => ({
+  kind: 'false-positive',
+  label: 'too broad',
+  input,
+  expected: false,
+  actual: true,
+  size: input.length,
+});
 
 const failing: Verdict = {
   pass: false,
@@ -42,7 +56,14 @@ describe('selectWitnesses', () => {
 
 describe('the ablation-grid strategies', () => {
   it('has the six strategies of the A-CEGIS grid in order', () => {
-    expect(STRATEGY_NAMES).toEqual(['zero-shot', 'generic', 'error-only', 'one-example', 'three-example', 'diagnostic']);
+    expect(STRATEGY_NAMES).toEqual([
+      'zero-shot',
+      'generic',
+      'error-only',
+      'one-example',
+      'three-example',
+      'diagnostic',
+    ]);
     expect(pickStrategies('diagnostic', 'generic').map((s) => s.name)).toEqual(['diagnostic', 'generic']);
     expect(() => pickStrategies('nope')).toThrow(/unknown strategy "nope" \(known: zero-shot, generic/);
   });
@@ -88,7 +109,7 @@ describe('the ablation-grid strategies', () => {
     expect(e?.disclosed.witnesses).toEqual([]);
   });
 
-  it('every strategy ends its feedback with the oracle\'s retry instruction', () => {
+  it("every strategy ends its feedback with the oracle's retry instruction", () => {
     for (const name of STRATEGY_NAMES.filter((n) => n !== 'zero-shot')) {
       expect(STRATEGIES[name].feedback(failing, ctx)?.text.endsWith('Try again in a block.')).toBe(true);
     }
@@ -108,7 +129,9 @@ describe('the strategy registry', () => {
     expect([heroT?.kind, heroT?.name, cheatsheet?.sequential]).toEqual(['refining', 'hero-t', true]);
     // A cheatsheet's memory belongs to one strategy instance: two picks, two memories.
     expect(pickStrategies('cheatsheet')[0]).not.toBe(cheatsheet);
-    expect(() => buildStrategies({}, ['hero-t', 'nope'])).toThrow(/unknown strategy "nope" \(known: zero-shot, .*, diagnostic, hero-t, react, cheatsheet\)/);
+    expect(() => buildStrategies({}, ['hero-t', 'nope'])).toThrow(
+      /unknown strategy "nope" \(known: zero-shot, .*, diagnostic, hero-t, react, cheatsheet\)/,
+    );
   });
 
   it('builds HERO-T from a HERO-O report when one is given', () => {

@@ -18,7 +18,7 @@ const repo = fileURLToPath(new URL('..', import.meta.url));
 const project = () => mkdtempSync(join(tmpdir(), 'witness-configured-'));
 
 describe('settings read through the config reach their component', () => {
-  it('suites.bird.vesIterations sets the SQL oracle\'s VES timing', async () => {
+  it("suites.bird.vesIterations sets the SQL oracle's VES timing", async () => {
     const off = birdSpec(loadConfig(project(), { WITNESS_VES_ITERATIONS: '0' }).config.suites);
     const three = birdSpec(loadConfig(project(), { WITNESS_VES_ITERATIONS: '3' }).config.suites);
     try {
@@ -29,10 +29,13 @@ describe('settings read through the config reach their component', () => {
     }
   });
 
-  it('suites.bigcodebench.data and timeoutPerTaskS from the file set the tasks and the oracle\'s time limit', async () => {
+  it("suites.bigcodebench.data and timeoutPerTaskS from the file set the tasks and the oracle's time limit", async () => {
     const dir = project();
     const data = join(repo, 'fixtures', 'bigcodebench', 'bigcodebench.jsonl');
-    writeFileSync(join(dir, 'witness.config.json'), JSON.stringify({ suites: { bigcodebench: { data, timeoutPerTaskS: 120 } } }));
+    writeFileSync(
+      join(dir, 'witness.config.json'),
+      JSON.stringify({ suites: { bigcodebench: { data, timeoutPerTaskS: 120 } } }),
+    );
     const { config } = loadConfig(dir, {});
     const spec = bigCodeBenchSpec(config.suites, config.python);
     try {
@@ -46,14 +49,22 @@ describe('settings read through the config reach their component', () => {
   it('python.sandbox and python.interpreter of witness.config.json are what a bare WorkerPool and the sandbox use', () => {
     const dir = project();
     symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'), 'dir');
-    writeFileSync(join(dir, 'witness.config.json'), JSON.stringify({ python: { sandbox: 'process', interpreter: '/usr/bin/python3' } }));
+    writeFileSync(
+      join(dir, 'witness.config.json'),
+      JSON.stringify({ python: { sandbox: 'process', interpreter: '/usr/bin/python3' } }),
+    );
     const script =
       `import { WorkerPool } from ${JSON.stringify(join(repo, 'oracles/python/pool/pool.ts'))};` +
       `import { sandboxInterpreter } from ${JSON.stringify(join(repo, 'oracles/python/sandbox/interpreter.ts'))};` +
       'const pool = new WorkerPool({ size: 1 }); pool.resolveBackend().then(async (b) => { console.log(`${b.name} ${sandboxInterpreter().source}`); await pool.close(); });';
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const key of Object.keys(env)) if (key.startsWith('WITNESS_')) delete env[key];
-    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8', env, timeout: 60_000 });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: dir,
+      encoding: 'utf8',
+      env,
+      timeout: 60_000,
+    });
     expect(`${run.stdout.trim()}${run.status === 0 ? '' : run.stderr.slice(-800)}`).toBe('process WITNESS_PYTHON');
   });
 

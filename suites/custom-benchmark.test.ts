@@ -16,7 +16,10 @@ describe('a user-declared benchmark', () => {
       join(dir, 'vitest.config.mjs'),
       `export default { test: { include: ['*.eval.ts'], reporters: ['default', ${JSON.stringify(join(root, 'reports/reporter.ts'))}] } };\n`,
     );
-    writeFileSync(join(dir, 'prompt.md'), 'Write an ECMAScript regex that fully matches: {{description}}\nAnswer in a ```regex block.\n');
+    writeFileSync(
+      join(dir, 'prompt.md'),
+      'Write an ECMAScript regex that fully matches: {{description}}\nAnswer in a ```regex block.\n',
+    );
     writeFileSync(
       join(dir, 'my-regexes.eval.ts'),
       `import { defineBenchmark, pickStrategies, regexOracle } from ${JSON.stringify(join(root, 'index.ts'))};
@@ -36,7 +39,13 @@ defineBenchmark({
     );
     const run = spawnSync(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--root', dir], {
       cwd: dir,
-      env: { ...process.env, WITNESS_OUT: join(dir, 'out'), WITNESS_STORE: join(dir, 'store'), NO_COLOR: '1', FORCE_COLOR: '0' },
+      env: {
+        ...process.env,
+        WITNESS_OUT: join(dir, 'out'),
+        WITNESS_STORE: join(dir, 'store'),
+        NO_COLOR: '1',
+        FORCE_COLOR: '0',
+      },
       encoding: 'utf8',
       timeout: 60_000,
     });
@@ -45,7 +54,13 @@ defineBenchmark({
     expect(run.stdout).toMatch(/Tests +2 failed \| 4 passed/);
     expect(run.stdout).toMatch(/task broken: the gold regex "\(abc" is not valid ECMAScript/);
     const results = await readResultsFile(join(dir, 'out', 'results.json'));
-    expect(results.trajectories.map((t) => `${t.benchmark}/${t.taskId}/${t.strategy}/${t.outcome.status === 'harness-error' ? 'error' : 'ran'}`).sort()).toEqual([
+    expect(
+      results.trajectories
+        .map(
+          (t) => `${t.benchmark}/${t.taskId}/${t.strategy}/${t.outcome.status === 'harness-error' ? 'error' : 'ran'}`,
+        )
+        .sort(),
+    ).toEqual([
       'my-regexes/broken/diagnostic/error',
       'my-regexes/broken/zero-shot/error',
       'my-regexes/hex/diagnostic/ran',

@@ -25,9 +25,15 @@ let server: TestModelServer | undefined;
 afterAll(() => server?.close());
 
 /** Runs vitest in a child process (async: the scripted server answers from this one). */
-function runVitest(cwd: string, env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function runVitest(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--root', cwd], { cwd, env });
+    const child = spawn(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--root', cwd], {
+      cwd,
+      env,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -44,7 +50,9 @@ describe('a huge regex answer in the nl-rx suite', () => {
       const messages = (request.body.messages ?? []) as { role: string; content: string }[];
       const first = messages.find((m) => m.role === 'user')?.content ?? '';
       const description = [...answers.keys()].find((d) => first.includes(`for: ${d}\n`));
-      return { content: '```regex\n' + (description === undefined ? 'unknown task' : answers.get(description)) + '\n```' };
+      return {
+        content: '```regex\n' + (description === undefined ? 'unknown task' : answers.get(description)) + '\n```',
+      };
     });
 
     const dir = mkdtempSync(join(tmpdir(), 'witness-hostile-regex-'));

@@ -25,7 +25,12 @@ const checksums = () =>
     .trim()
     .split('\n')
     .map((line) => line.split(/\s+/)[1] as string)
-    .map((file) => `${createHash('sha256').update(readFileSync(join(fixtures, 'dev_databases', file))).digest('hex')}  ${file}`)
+    .map(
+      (file) =>
+        `${createHash('sha256')
+          .update(readFileSync(join(fixtures, 'dev_databases', file)))
+          .digest('hex')}  ${file}`,
+    )
     .join('\n');
 
 /** What the scripted model answers, by a phrase of the question it is asked. */
@@ -36,9 +41,24 @@ const ANSWERS: { question: string; taskId: string; sql: string; kind: string | n
     sql: `SELECT COUNT(customer_id) FROM customers WHERE email IS NULL AND customer_id NOT IN (${Array.from({ length: 300_000 }, (_, i) => i + 1_000_000).join(', ')})`,
     kind: 'too-complex',
   },
-  { question: 'stores that currently have no manager', taskId: '1', sql: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 3000) SELECT zeroblob(1000000) FROM c', kind: 'too-large' },
-  { question: 'highest list price', taskId: '2', sql: `SELECT MAX(list_price) + ${Array(1200).fill('0').join(' + ')} FROM products WHERE discontinued = 0`, kind: 'too-complex' },
-  { question: 'orders were placed in 2021', taskId: '3', sql: "SELECT COUNT(order_id) FROM orders WHERE STRFTIME('%Y', order_date) = '2021'", kind: null },
+  {
+    question: 'stores that currently have no manager',
+    taskId: '1',
+    sql: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 3000) SELECT zeroblob(1000000) FROM c',
+    kind: 'too-large',
+  },
+  {
+    question: 'highest list price',
+    taskId: '2',
+    sql: `SELECT MAX(list_price) + ${Array(1200).fill('0').join(' + ')} FROM products WHERE discontinued = 0`,
+    kind: 'too-complex',
+  },
+  {
+    question: 'orders were placed in 2021',
+    taskId: '3',
+    sql: "SELECT COUNT(order_id) FROM orders WHERE STRFTIME('%Y', order_date) = '2021'",
+    kind: null,
+  },
 ];
 
 describe('the bird suite against a model answering with what no engine can run', () => {
@@ -65,7 +85,15 @@ describe('the bird suite against a model answering with what no engine can run',
       FORCE_COLOR: '0',
     };
     try {
-      const args = [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'bench', 'suites/bird.eval.ts', '-t', '^bird [0-3] · (zero-shot|diagnostic)$'];
+      const args = [
+        join(root, 'node_modules/vitest/vitest.mjs'),
+        'run',
+        '--project',
+        'bench',
+        'suites/bird.eval.ts',
+        '-t',
+        '^bird [0-3] · (zero-shot|diagnostic)$',
+      ];
       const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
         const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
         let stdout = '';
@@ -77,7 +105,16 @@ describe('the bird suite against a model answering with what no engine can run',
       expect(run.status, run.stdout.slice(-3000) + run.stderr.slice(-3000)).toBe(0);
       const results = await readResultsFile(join(dir, 'out', 'results.json'));
       const ran = results.trajectories.map((t) => `${t.taskId}/${t.strategy}`).sort();
-      expect(ran).toEqual(['0/diagnostic', '0/zero-shot', '1/diagnostic', '1/zero-shot', '2/diagnostic', '2/zero-shot', '3/diagnostic', '3/zero-shot']);
+      expect(ran).toEqual([
+        '0/diagnostic',
+        '0/zero-shot',
+        '1/diagnostic',
+        '1/zero-shot',
+        '2/diagnostic',
+        '2/zero-shot',
+        '3/diagnostic',
+        '3/zero-shot',
+      ]);
       for (const answer of ANSWERS) {
         for (const t of results.trajectories.filter((x) => x.taskId === answer.taskId)) {
           const label = `${t.taskId}/${t.strategy}`;
@@ -91,7 +128,11 @@ describe('the bird suite against a model answering with what no engine can run',
           for (const turn of solve) expect(turn.verdict.error?.kind, label).toBe(answer.kind);
           if (t.strategy === 'diagnostic') {
             const feedback = solve[0]?.feedback?.text ?? '';
-            expect(feedback, label).toMatch(answer.kind === 'too-large' ? /^Your query was stopped: the result is larger than 128 MiB/ : /^Your query could not be run: /);
+            expect(feedback, label).toMatch(
+              answer.kind === 'too-large'
+                ? /^Your query was stopped: the result is larger than 128 MiB/
+                : /^Your query could not be run: /,
+            );
           }
         }
       }

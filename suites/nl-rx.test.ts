@@ -12,18 +12,39 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 describe('the nl-rx benchmark suite', () => {
   it('runs every fixture task × the six A-CEGIS strategies and HERO-T with its baselines, with the sim, and writes the reports', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'witness-bench-'));
-    const env: NodeJS.ProcessEnv = { ...process.env, WITNESS_OUT: join(dir, 'out'), WITNESS_STORE: join(dir, 'store'), WITNESS_RUN_ID: 'e2e-run', NO_COLOR: '1', FORCE_COLOR: '0' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      WITNESS_OUT: join(dir, 'out'),
+      WITNESS_STORE: join(dir, 'store'),
+      WITNESS_RUN_ID: 'e2e-run',
+      NO_COLOR: '1',
+      FORCE_COLOR: '0',
+    };
     delete env.WITNESS_MODEL;
-    const run = spawnSync(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'bench', 'suites/nl-rx.eval.ts'], {
-      cwd: root,
-      env,
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
+    const run = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'bench', 'suites/nl-rx.eval.ts'],
+      {
+        cwd: root,
+        env,
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
+    );
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/no model configured, using the privileged `sim` model/);
     expect(run.stdout).toMatch(/nl-rx · sim \(privileged\)/);
-    const strategies = ['zero-shot', 'generic', 'error-only', 'one-example', 'three-example', 'diagnostic', 'cheatsheet', 'hero-t', 'react'];
+    const strategies = [
+      'zero-shot',
+      'generic',
+      'error-only',
+      'one-example',
+      'three-example',
+      'diagnostic',
+      'cheatsheet',
+      'hero-t',
+      'react',
+    ];
     for (const strategy of strategies) {
       expect(run.stdout).toMatch(new RegExp(`│ ${strategy} +│ +37 │`));
     }

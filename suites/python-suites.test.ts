@@ -15,18 +15,40 @@ import { startTestModelServer, type RecordedRequest } from '../core/models/test-
 import { readResultsFile } from '../reports/results-file.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const STRATEGIES = ['zero-shot', 'generic', 'error-only', 'one-example', 'three-example', 'diagnostic', 'cheatsheet', 'hero-t', 'react'];
+const STRATEGIES = [
+  'zero-shot',
+  'generic',
+  'error-only',
+  'one-example',
+  'three-example',
+  'diagnostic',
+  'cheatsheet',
+  'hero-t',
+  'react',
+];
 
 function bench(suite: string, extraEnv: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), `witness-${suite}-`));
-  const env: NodeJS.ProcessEnv = { ...process.env, WITNESS_OUT: join(dir, 'out'), WITNESS_STORE: join(dir, 'store'), WITNESS_RUN_ID: `${suite}-e2e`, NO_COLOR: '1', FORCE_COLOR: '0', ...extraEnv };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    WITNESS_OUT: join(dir, 'out'),
+    WITNESS_STORE: join(dir, 'store'),
+    WITNESS_RUN_ID: `${suite}-e2e`,
+    NO_COLOR: '1',
+    FORCE_COLOR: '0',
+    ...extraEnv,
+  };
   delete env.WITNESS_MODEL;
-  const run = spawnSync(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'bench', `suites/${suite}.eval.ts`], {
-    cwd: root,
-    env,
-    encoding: 'utf8',
-    timeout: 240_000,
-  });
+  const run = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'bench', `suites/${suite}.eval.ts`],
+    {
+      cwd: root,
+      env,
+      encoding: 'utf8',
+      timeout: 240_000,
+    },
+  );
   return { run, dir };
 }
 
@@ -42,7 +64,9 @@ describe('the Python benchmark suites on the sim model', () => {
     const first = results.trajectories.find((t) => t.taskId === 'WitnessBCB/9' && t.strategy === 'diagnostic');
     expect(first?.caseIds).toEqual(['test_empty', 'test_even_median', 'test_multimode_smallest', 'test_simple']);
     const byStrategy = (name: string) => results.summary.find((row) => row.strategy === name);
-    expect(byStrategy('diagnostic')!.passFinal.value!).toBeGreaterThanOrEqual(byStrategy('zero-shot')!.passFinal.value!);
+    expect(byStrategy('diagnostic')!.passFinal.value!).toBeGreaterThanOrEqual(
+      byStrategy('zero-shot')!.passFinal.value!,
+    );
     expect(byStrategy('diagnostic')!.pass1.value).toBe(byStrategy('zero-shot')!.pass1.value);
   }, 240_000);
 
@@ -58,20 +82,34 @@ describe('the Python benchmark suites on the sim model', () => {
     for (const strategy of STRATEGIES) expect(run.stdout).toMatch(new RegExp(`│ ${strategy} +│ +6 │`));
     const results = await readResultsFile(join(dir, 'out', 'results.json'));
     expect(results.trajectories).toHaveLength(6 * STRATEGIES.length);
-    expect(results.trajectories.every((t) => t.outcome.status !== 'harness-error' && t.caseIds.length >= 200)).toBe(true);
+    expect(results.trajectories.every((t) => t.outcome.status !== 'harness-error' && t.caseIds.length >= 200)).toBe(
+      true,
+    );
     const solved = results.trajectories.filter((t) => t.outcome.status === 'solved');
     expect(solved.length).toBeGreaterThan(0);
     expect(solved.every((t) => t.outcome.hardening && t.outcome.hardening.probesRun > 0)).toBe(true);
-    const failedTurn = results.trajectories.flatMap((t) => t.turns).find((turn) => !turn.verdict.pass && turn.verdict.witnesses.length > 0);
+    const failedTurn = results.trajectories
+      .flatMap((t) => t.turns)
+      .find((turn) => !turn.verdict.pass && turn.verdict.witnesses.length > 0);
     expect(failedTurn?.verdict.witnesses.length).toBeLessThanOrEqual(2);
-    expect(failedTurn?.verdict.witnesses[0]).toMatchObject({ kind: 'failing-input', expected: expect.any(String), actual: expect.any(String) });
+    expect(failedTurn?.verdict.witnesses[0]).toMatchObject({
+      kind: 'failing-input',
+      expected: expect.any(String),
+      actual: expect.any(String),
+    });
   }, 240_000);
 });
 
 describe('hostile answers through the bigcodebench suite, from a model over HTTP', () => {
   it('a program of 100,000 nested parentheses is too-complex, a print bomb too-large; both unsolved, the other task solved', async () => {
     const rows = readFileSync(join(root, 'fixtures/bigcodebench/bigcodebench.jsonl'), 'utf8').trim().split('\n');
-    const pick = (id: string) => JSON.parse(rows.find((line) => line.includes(`"task_id": "${id}"`)) as string) as { task_id: string; instruct_prompt: string; code_prompt: string; canonical_solution: string };
+    const pick = (id: string) =>
+      JSON.parse(rows.find((line) => line.includes(`"task_id": "${id}"`)) as string) as {
+        task_id: string;
+        instruct_prompt: string;
+        code_prompt: string;
+        canonical_solution: string;
+      };
     const [deep, bomb, plain] = [pick('WitnessBCB/0'), pick('WitnessBCB/7'), pick('WitnessBCB/9')];
     const data = join(mkdtempSync(join(tmpdir(), 'witness-bcb-hostile-')), 'tasks.jsonl');
     writeFileSync(data, `${[deep, bomb, plain].map((t) => JSON.stringify(t)).join('\n')}\n`);
@@ -80,18 +118,37 @@ describe('hostile answers through the bigcodebench suite, from a model over HTTP
     const huge = `def task_func(text):\n    return ${nested}\n`;
     const flood = "def task_func(text):\n    while True:\n        print('z' * 65536)\n";
     const fence = (program: string) => `Here it is:\n\`\`\`python\n${program}\`\`\`\n`;
-    const said = (request: RecordedRequest, task: { instruct_prompt: string }) => JSON.stringify(request.body).includes(JSON.stringify(task.instruct_prompt.slice(0, 60)).slice(1, -1));
+    const said = (request: RecordedRequest, task: { instruct_prompt: string }) =>
+      JSON.stringify(request.body).includes(JSON.stringify(task.instruct_prompt.slice(0, 60)).slice(1, -1));
     const server = await startTestModelServer((request) => ({
-      content: said(request, deep) ? fence(huge) : said(request, bomb) ? fence(flood) : fence(plain.code_prompt + plain.canonical_solution),
+      content: said(request, deep)
+        ? fence(huge)
+        : said(request, bomb)
+          ? fence(flood)
+          : fence(plain.code_prompt + plain.canonical_solution),
     }));
     let child: ReturnType<typeof spawn> | undefined;
     try {
       const dir = mkdtempSync(join(tmpdir(), 'witness-bcb-hostile-run-'));
       const env: NodeJS.ProcessEnv = {
-        ...process.env, WITNESS_OUT: join(dir, 'out'), WITNESS_STORE: join(dir, 'store'), WITNESS_RUN_ID: 'bcb-hostile', NO_COLOR: '1', FORCE_COLOR: '0',
-        WITNESS_BIGCODEBENCH_DATA: data, WITNESS_MODEL: 'scripted', OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'k', WITNESS_CACHE: 'off', WITNESS_MAX_RETRIES: '0',
+        ...process.env,
+        WITNESS_OUT: join(dir, 'out'),
+        WITNESS_STORE: join(dir, 'store'),
+        WITNESS_RUN_ID: 'bcb-hostile',
+        NO_COLOR: '1',
+        FORCE_COLOR: '0',
+        WITNESS_BIGCODEBENCH_DATA: data,
+        WITNESS_MODEL: 'scripted',
+        OPENAI_BASE_URL: server.baseURL,
+        OPENAI_API_KEY: 'k',
+        WITNESS_CACHE: 'off',
+        WITNESS_MAX_RETRIES: '0',
       };
-      const run = spawn(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'bench', 'suites/bigcodebench.eval.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const run = spawn(
+        process.execPath,
+        [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'bench', 'suites/bigcodebench.eval.ts'],
+        { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       child = run;
       let output = '';
       run.stdout.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
@@ -102,15 +159,26 @@ describe('hostile answers through the bigcodebench suite, from a model over HTTP
       expect(server.requests.length).toBeGreaterThan(0);
       const results = await readResultsFile(join(dir, 'out', 'results.json'));
       expect(results.trajectories).toHaveLength(3 * STRATEGIES.length);
-      expect(results.trajectories.every((t) => t.outcome.status !== 'harness-error' && t.outcome.status !== 'model-error')).toBe(true);
-      const kinds = (id: string) => new Set(results.trajectories.filter((t) => t.taskId === id).flatMap((t) => t.turns.filter((turn) => turn.phase === 'solve').map((turn) => turn.verdict.error?.kind ?? 'none')));
-      const outcomes = (id: string) => new Set(results.trajectories.filter((t) => t.taskId === id).map((t) => t.outcome.status));
+      expect(
+        results.trajectories.every((t) => t.outcome.status !== 'harness-error' && t.outcome.status !== 'model-error'),
+      ).toBe(true);
+      const kinds = (id: string) =>
+        new Set(
+          results.trajectories
+            .filter((t) => t.taskId === id)
+            .flatMap((t) =>
+              t.turns.filter((turn) => turn.phase === 'solve').map((turn) => turn.verdict.error?.kind ?? 'none'),
+            ),
+        );
+      const outcomes = (id: string) =>
+        new Set(results.trajectories.filter((t) => t.taskId === id).map((t) => t.outcome.status));
       expect(kinds(deep.task_id)).toEqual(new Set(['too-complex']));
       expect(outcomes(deep.task_id)).toEqual(new Set(['unsolved']));
       expect(kinds(bomb.task_id)).toEqual(new Set(['too-large']));
       expect(outcomes(bomb.task_id)).toEqual(new Set(['unsolved']));
       expect(outcomes(plain.task_id)).toEqual(new Set(['solved']));
-      const feedback = results.trajectories.find((t) => t.taskId === bomb.task_id && t.strategy === 'diagnostic')?.turns[0]?.feedback?.text;
+      const feedback = results.trajectories.find((t) => t.taskId === bomb.task_id && t.strategy === 'diagnostic')
+        ?.turns[0]?.feedback?.text;
       expect(feedback).toMatch(/too much output: printed more than 16 MiB to stdout/);
     } finally {
       child?.kill('SIGKILL');

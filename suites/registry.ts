@@ -54,7 +54,10 @@ export function nlRxSpec(): BenchmarkSpec {
  * at another file in the official format (then with the original's 200 s limit; the fixtures need
  * well under a second, so 20 s keeps a looping mutant from stalling the run).
  */
-export function dsCodeBenchSpec(suites: SuitesSettings = configured().suites, python: PythonSettings = configured().python): BenchmarkSpec {
+export function dsCodeBenchSpec(
+  suites: SuitesSettings = configured().suites,
+  python: PythonSettings = configured().python,
+): BenchmarkSpec {
   const data = suites.dscodebench.data;
   const sandbox = { sandbox: { backend: python.sandbox } };
   return {
@@ -70,7 +73,10 @@ export function dsCodeBenchSpec(suites: SuitesSettings = configured().suites, py
  * (WITNESS_BIGCODEBENCH_DATA) points at another file in the official format (then with the original's
  * max(240 s or `timeoutPerTaskS`, reference) + 1 s limit; the fixtures get 20 s).
  */
-export function bigCodeBenchSpec(suites: SuitesSettings = configured().suites, python: PythonSettings = configured().python): BenchmarkSpec {
+export function bigCodeBenchSpec(
+  suites: SuitesSettings = configured().suites,
+  python: PythonSettings = configured().python,
+): BenchmarkSpec {
   const { data, timeoutPerTaskS } = suites.bigcodebench;
   const sandbox = { sandbox: { backend: python.sandbox } };
   return {

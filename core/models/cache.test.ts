@@ -24,25 +24,44 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function serve(script: Script = (_, i) => ({ content: `reply ${i}`, usage: { prompt_tokens: 5, completion_tokens: 3 } })) {
+async function serve(
+  script: Script = (_, i) => ({ content: `reply ${i}`, usage: { prompt_tokens: 5, completion_tokens: 3 } }),
+) {
   const server = await startTestModelServer(script);
   opened.push(server);
   return server;
 }
 
-function cached(baseURL: string, path: string, mode: CacheMode = 'readwrite', sampling: JsonObject = { temperature: 0 }) {
-  const inner = createOpenAIModel({ model: 'test-model', baseURL, apiKey: 'sk-test', timeoutMs: 2_000, maxRetries: 0, concurrency: 2 });
+function cached(
+  baseURL: string,
+  path: string,
+  mode: CacheMode = 'readwrite',
+  sampling: JsonObject = { temperature: 0 },
+) {
+  const inner = createOpenAIModel({
+    model: 'test-model',
+    baseURL,
+    apiKey: 'sk-test',
+    timeoutMs: 2_000,
+    maxRetries: 0,
+    concurrency: 2,
+  });
   const model = withCache(inner, { path, mode, sampling });
   opened.push(model);
   return model;
 }
 
-const ask = (text = 'Write a regex for digits.', trial = 0): ChatRequest => ({ messages: [{ role: 'user', content: text }], trial });
+const ask = (text = 'Write a regex for digits.', trial = 0): ChatRequest => ({
+  messages: [{ role: 'user', content: text }],
+  trial,
+});
 
 function rows(path: string): { key: string; content: string; model: string; endpoint: string; request: string }[] {
   const db = new Database(path, { readonly: true });
   try {
-    return db.prepare('SELECT key, content, model, endpoint, request FROM replies ORDER BY created_at, key').all() as never;
+    return db
+      .prepare('SELECT key, content, model, endpoint, request FROM replies ORDER BY created_at, key')
+      .all() as never;
   } finally {
     db.close();
   }
@@ -56,14 +75,27 @@ describe('withCache', () => {
     const first = await model.complete(ask());
     const second = await model.complete(ask());
     expect(first).toMatchObject({ content: 'reply 0', cached: false });
-    expect(second).toMatchObject({ content: 'reply 0', cached: true, finishReason: 'stop', usage: { promptTokens: 5, completionTokens: 3 } });
+    expect(second).toMatchObject({
+      content: 'reply 0',
+      cached: true,
+      finishReason: 'stop',
+      usage: { promptTokens: 5, completionTokens: 3 },
+    });
     expect(second.latencyMs).toBeGreaterThanOrEqual(0);
     expect(server.requests).toHaveLength(1);
     expect(model.stats()).toEqual({ hits: 1, misses: 1, writes: 1, writeErrors: 0 });
     expect(model.info).toMatchObject({ name: 'test-model', endpoint: server.baseURL });
     const [row] = rows(path);
     expect(row).toMatchObject({ content: 'reply 0', model: 'test-model', endpoint: server.baseURL });
-    expect(row?.key).toBe(cacheKey({ endpoint: server.baseURL, model: 'test-model', messages: ask().messages, sampling: { temperature: 0 }, trial: 0 }));
+    expect(row?.key).toBe(
+      cacheKey({
+        endpoint: server.baseURL,
+        model: 'test-model',
+        messages: ask().messages,
+        sampling: { temperature: 0 },
+        trial: 0,
+      }),
+    );
     expect(JSON.parse(row?.request ?? '{}')).toMatchObject({ v: 1, trial: 0, sampling: { temperature: 0 } });
   });
 
@@ -122,7 +154,13 @@ describe('withCache', () => {
     expect(error).toBeInstanceOf(CacheMissError);
     expect(error).toBeInstanceOf(ModelCallError);
     const miss = error as CacheMissError;
-    const key = cacheKey({ endpoint: server.baseURL, model: 'test-model', messages: ask().messages, sampling: { temperature: 0 }, trial: 0 });
+    const key = cacheKey({
+      endpoint: server.baseURL,
+      model: 'test-model',
+      messages: ask().messages,
+      sampling: { temperature: 0 },
+      trial: 0,
+    });
     expect(miss.name).toBe('CacheMissError');
     expect(miss.key).toBe(key);
     expect(miss.message).toContain('cache-only mode is on');
@@ -173,7 +211,9 @@ describe('withCache', () => {
   });
 
   it('shares in refresh mode too; a failed shared call lets each waiting request call on its own', async () => {
-    const server = await serve((_, i) => (i === 0 ? { status: 500, delayMs: 50 } : { content: `reply ${i}`, delayMs: 20 }));
+    const server = await serve((_, i) =>
+      i === 0 ? { status: 500, delayMs: 50 } : { content: `reply ${i}`, delayMs: 20 },
+    );
     const refresh = cached(server.baseURL, freshPath(), 'refresh');
     const outcomes = await Promise.allSettled([refresh.complete(ask()), refresh.complete(ask())]);
     expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled']);
@@ -236,7 +276,12 @@ describe('withCache', () => {
     let closes = 0;
     const inner: ChatModel = {
       info: { name: 'counting', privileged: false },
-      complete: async () => ({ content: 'x', usage: { promptTokens: 1, completionTokens: 1 }, latencyMs: 1, cached: false }),
+      complete: async () => ({
+        content: 'x',
+        usage: { promptTokens: 1, completionTokens: 1 },
+        latencyMs: 1,
+        cached: false,
+      }),
       close: async () => {
         closes++;
       },
@@ -250,8 +295,13 @@ describe('withCache', () => {
   });
 
   it('rejects an unknown mode and names an unopenable path', () => {
-    const inner: ChatModel = { info: { name: 'm', privileged: false }, complete: () => Promise.reject(new Error('unused')) };
-    expect(() => withCache(inner, { path: freshPath(), mode: 'sometimes' as CacheMode, sampling: {} })).toThrow(/unknown mode "sometimes"/);
+    const inner: ChatModel = {
+      info: { name: 'm', privileged: false },
+      complete: () => Promise.reject(new Error('unused')),
+    };
+    expect(() => withCache(inner, { path: freshPath(), mode: 'sometimes' as CacheMode, sampling: {} })).toThrow(
+      /unknown mode "sometimes"/,
+    );
     expect(() => withCache(inner, { path: dir, mode: 'readwrite', sampling: {} })).toThrow(`cannot open ${dir}`);
   });
 });

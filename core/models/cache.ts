@@ -160,7 +160,9 @@ export function withCache(model: ChatModel, options: CacheOptions): CachedModel 
       counts.writeErrors++;
       if (!warned) {
         warned = true;
-        process.emitWarning(`response cache ${path}: could not record a reply (${(error as Error).message}); later runs will miss it`);
+        process.emitWarning(
+          `response cache ${path}: could not record a reply (${(error as Error).message}); later runs will miss it`,
+        );
       }
     }
   };
@@ -172,7 +174,13 @@ export function withCache(model: ChatModel, options: CacheOptions): CachedModel 
     if (!store) return model.complete(request);
     if (closed) throw new Error(`response cache ${path} is closed`);
     const started = performance.now();
-    const parts: CacheKeyParts = { endpoint, model: model.info.name, messages: request.messages, sampling, trial: request.trial };
+    const parts: CacheKeyParts = {
+      endpoint,
+      model: model.info.name,
+      messages: request.messages,
+      sampling,
+      trial: request.trial,
+    };
     const key = cacheKey(parts);
     if (mode !== 'refresh') {
       const row = store.get.get(key) as Row | undefined;
@@ -236,7 +244,9 @@ function waitFor(pending: Promise<ChatReply>, signal: AbortSignal | undefined): 
   if (!signal) return settled;
   return new Promise((resolve, reject) => {
     const abort = (): void =>
-      reject(new ModelCallError('aborted by the caller while waiting for an identical request in flight', signal.reason));
+      reject(
+        new ModelCallError('aborted by the caller while waiting for an identical request in flight', signal.reason),
+      );
     if (signal.aborted) return abort();
     signal.addEventListener('abort', abort, { once: true });
     settled.then((value) => {
@@ -265,7 +275,8 @@ function openStore(path: string) {
   } catch (error) {
     throw new Error(`response cache: cannot open ${path}: ${(error as Error).message}`, { cause: error });
   }
-  const columns = '(key, endpoint, model, request, content, usage, finish_reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)';
+  const columns =
+    '(key, endpoint, model, request, content, usage, finish_reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)';
   return {
     db,
     get: db.prepare('SELECT content, usage, finish_reason FROM replies WHERE key = ?'),

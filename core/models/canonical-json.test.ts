@@ -3,7 +3,9 @@ import { canonicalJson, sha256Hex } from './canonical-json.ts';
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth and writes no whitespace', () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: 'x' } })).toBe('{"a":{"c":"x","d":[3,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: 'x' } })).toBe(
+      '{"a":{"c":"x","d":[3,{"y":2,"z":1}]},"b":1}',
+    );
     expect(canonicalJson({ b: 1, a: 2 })).toBe(canonicalJson({ a: 2, b: 1 }));
   });
 

@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto';
 
 export function canonicalJson(value: unknown): string {
   const out = write(value, [], '$');
-  if (out === undefined) throw new TypeError('canonicalJson: the top-level value is not JSON (undefined, function or symbol)');
+  if (out === undefined)
+    throw new TypeError('canonicalJson: the top-level value is not JSON (undefined, function or symbol)');
   return out;
 }
 

@@ -7,14 +7,20 @@ const body = (i: number) => JSON.stringify({ model: 'm', messages: [{ role: 'use
 describe('fault and delay schedules', () => {
   it('decide each attempt from the seed, the body and the attempt number alone', () => {
     fc.assert(
-      fc.property(fc.integer(), fc.string(), fc.nat(6), fc.double({ min: 0, max: 1, noNaN: true }), (seed, text, attempt, rate) => {
-        const schedule: FaultSchedule = { seed, rate };
-        const key = { body: text, attempt };
-        expect(faultFor(schedule, key)).toBe(faultFor({ ...schedule }, { ...key }));
-        expect(delayFor({ seed, maxMs: 100 }, key)).toBe(delayFor({ seed, maxMs: 100 }, { body: text, attempt }));
-        const delay = delayFor({ seed, maxMs: 100 }, key);
-        expect(delay >= 0 && delay < 100 && Number.isInteger(delay)).toBe(true);
-      }),
+      fc.property(
+        fc.integer(),
+        fc.string(),
+        fc.nat(6),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (seed, text, attempt, rate) => {
+          const schedule: FaultSchedule = { seed, rate };
+          const key = { body: text, attempt };
+          expect(faultFor(schedule, key)).toBe(faultFor({ ...schedule }, { ...key }));
+          expect(delayFor({ seed, maxMs: 100 }, key)).toBe(delayFor({ seed, maxMs: 100 }, { body: text, attempt }));
+          const delay = delayFor({ seed, maxMs: 100 }, key);
+          expect(delay >= 0 && delay < 100 && Number.isInteger(delay)).toBe(true);
+        },
+      ),
     );
   });
 
@@ -38,7 +44,9 @@ describe('fault and delay schedules', () => {
     expect(a).not.toEqual(b);
     expect(() => faultFor({ seed: 1, rate: 1.5 }, { body: '', attempt: 0 })).toThrow(/rate/);
     expect(() => faultFor({ seed: 1, rate: 0.5, kinds: [] }, { body: '', attempt: 0 })).toThrow(/kinds/);
-    expect(() => faultFor({ seed: 1, rate: 0.5, kinds: ['nope' as never] }, { body: '', attempt: 0 })).toThrow(/unknown fault kind/);
+    expect(() => faultFor({ seed: 1, rate: 0.5, kinds: ['nope' as never] }, { body: '', attempt: 0 })).toThrow(
+      /unknown fault kind/,
+    );
     expect(() => delayFor({ seed: 1, maxMs: -1 }, { body: '', attempt: 0 })).toThrow(/maxMs/);
   });
 });

@@ -68,7 +68,9 @@ export interface AttemptKey {
 
 /** A number in [0, 1) drawn from the seed, a label and the attempt: stable across runs and machines. */
 function uniform(seed: number, label: string, key: AttemptKey): number {
-  const digest = createHash('sha256').update(`${seed}\u0000${label}\u0000${key.attempt}\u0000${key.body}`, 'utf8').digest();
+  const digest = createHash('sha256')
+    .update(`${seed}\u0000${label}\u0000${key.attempt}\u0000${key.body}`, 'utf8')
+    .digest();
   return digest.readUIntBE(0, 6) / 2 ** 48;
 }
 
@@ -82,12 +84,14 @@ export function faultFor(schedule: FaultSchedule, key: AttemptKey): FaultKind | 
 
 /** The delay before this attempt is answered, in whole milliseconds. */
 export function delayFor(schedule: DelaySchedule, key: AttemptKey): number {
-  if (!(Number.isFinite(schedule.maxMs) && schedule.maxMs >= 0)) throw new RangeError(`delay schedule: maxMs must be >= 0, got ${schedule.maxMs}`);
+  if (!(Number.isFinite(schedule.maxMs) && schedule.maxMs >= 0))
+    throw new RangeError(`delay schedule: maxMs must be >= 0, got ${schedule.maxMs}`);
   return Math.floor(uniform(schedule.seed, 'delay', key) * schedule.maxMs);
 }
 
 function validateSchedule(schedule: FaultSchedule): void {
-  if (!(schedule.rate >= 0 && schedule.rate <= 1)) throw new RangeError(`fault schedule: rate must be in [0, 1], got ${schedule.rate}`);
+  if (!(schedule.rate >= 0 && schedule.rate <= 1))
+    throw new RangeError(`fault schedule: rate must be in [0, 1], got ${schedule.rate}`);
   if (schedule.kinds && schedule.kinds.length === 0) throw new RangeError('fault schedule: kinds must not be empty');
   for (const kind of schedule.kinds ?? []) {
     if (!FAULT_KINDS.includes(kind)) throw new RangeError(`fault schedule: unknown fault kind ${JSON.stringify(kind)}`);

@@ -20,7 +20,13 @@ import { readResultsFile } from '../../reports/results-file.ts';
 import { Rng } from '../random.ts';
 import type { Trajectory } from '../types.ts';
 import { FAULT_KINDS, type FaultKind } from './fault-schedule.ts';
-import { startTestModelServer, type RecordedRequest, type ScriptedReply, type TestModelServer, type TestServerOptions } from './test-server.ts';
+import {
+  startTestModelServer,
+  type RecordedRequest,
+  type ScriptedReply,
+  type TestModelServer,
+  type TestServerOptions,
+} from './test-server.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const TASKS = 12;
@@ -43,12 +49,22 @@ async function scriptedModel(): Promise<(request: RecordedRequest) => ScriptedRe
   for (const task of tasks) {
     const prepared = await oracle.prepare(task);
     const rng = new Rng(digest(task.id));
-    const wrong = [oracle.simulator.mutate(prepared, task.gold, rng), oracle.simulator.mutate(prepared, task.gold, rng)].filter((p): p is string => p !== null);
+    const wrong = [
+      oracle.simulator.mutate(prepared, task.gold, rng),
+      oracle.simulator.mutate(prepared, task.gold, rng),
+    ].filter((p): p is string => p !== null);
     const answers = [task.gold, ...wrong].map((p) => oracle.simulator.answer(prepared, p));
-    programs.set(task.id, { description: task.description, answers, sources: answers.map((a) => a.replace(/^```regex\n|\n```$/g, '')) });
+    programs.set(task.id, {
+      description: task.description,
+      answers,
+      sources: answers.map((a) => a.replace(/^```regex\n|\n```$/g, '')),
+    });
   }
   await oracle.dispose?.();
-  const taskIn = (text: string) => [...programs.values()].filter((p) => text.includes(p.description)).sort((a, b) => b.description.length - a.description.length)[0];
+  const taskIn = (text: string) =>
+    [...programs.values()]
+      .filter((p) => text.includes(p.description))
+      .sort((a, b) => b.description.length - a.description.length)[0];
 
   return (request) => {
     const messages = (request.body.messages ?? []) as Message[];
@@ -58,15 +74,25 @@ async function scriptedModel(): Promise<(request: RecordedRequest) => ScriptedRe
     if (system.startsWith('You maintain a cheatsheet')) {
       const current = /```cheatsheet\n([\s\S]*?)```/.exec(user)?.[1]?.trim() ?? '';
       const kept = current === '(empty)' ? '' : current;
-      return { content: '```cheatsheet\n' + [kept, `- rule ${h % 5}: check the boundaries`].filter(Boolean).join('\n') + '\n```' };
+      return {
+        content:
+          '```cheatsheet\n' + [kept, `- rule ${h % 5}: check the boundaries`].filter(Boolean).join('\n') + '\n```',
+      };
     }
-    if (system.startsWith('You review a proposed revision')) return { content: `Looks fine.\nVERDICT: ${h % 2 ? 'SUPPORTED' : 'UNSUPPORTED'}` };
+    if (system.startsWith('You review a proposed revision'))
+      return { content: `Looks fine.\nVERDICT: ${h % 2 ? 'SUPPORTED' : 'UNSUPPORTED'}` };
     const task = taskIn(user);
     if (!task) return { content: 'I do not know this task.' };
     if (system.startsWith('You refine a program')) {
       if (!messages.some((m) => m.role === 'assistant')) return { content: '{"action": "execute"}' };
       if (h % 3 === 0) return { content: '{"action": "keep", "rationale": "the output looks right"}' };
-      return { content: JSON.stringify({ action: 'revise', rationale: 'the output shows a gap', program: task.sources[h % task.sources.length] }) };
+      return {
+        content: JSON.stringify({
+          action: 'revise',
+          rationale: 'the output shows a gap',
+          program: task.sources[h % task.sources.length],
+        }),
+      };
     }
     const replies = [...task.answers, 'Here is my answer: it matches the lines described.', ''];
     return { content: replies[h % replies.length] as string };
@@ -99,10 +125,14 @@ async function runBenchmark(name: string, options: TestServerOptions, vitestOpti
   const project = join(dir, name);
   const reporter = join(root, 'reports/reporter.ts');
   mkdirSync(project, { recursive: true });
-  writeFileSync(join(project, 'vitest.config.mjs'), `export default { test: ${JSON.stringify({ include: ['*.eval.ts'], reporters: ['default', reporter], testTimeout: 120_000, ...vitestOptions })} };\n`);
+  writeFileSync(
+    join(project, 'vitest.config.mjs'),
+    `export default { test: ${JSON.stringify({ include: ['*.eval.ts'], reporters: ['default', reporter], testTimeout: 120_000, ...vitestOptions })} };\n`,
+  );
   writeFileSync(join(project, 'faults.eval.ts'), EVAL);
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key.startsWith('WITNESS_') || key === 'TEST') delete env[key];
+  for (const key of Object.keys(env))
+    if (key.startsWith('VITEST') || key.startsWith('WITNESS_') || key === 'TEST') delete env[key];
   Object.assign(env, {
     WITNESS_MODEL: 'scripted',
     OPENAI_BASE_URL: server.baseURL,
@@ -127,13 +157,21 @@ async function runBenchmark(name: string, options: TestServerOptions, vitestOpti
   });
   expect(run.status, run.output).toBe(0);
   const results = await readResultsFile(join(project, 'out', 'results.json'));
-  return { trajectories: results.trajectories, faults: server.requests.flatMap((r) => (r.fault ? [r.fault] : [])), requests: server.requests.length };
+  return {
+    trajectories: results.trajectories,
+    faults: server.requests.flatMap((r) => (r.fault ? [r.fault] : [])),
+    requests: server.requests.length,
+  };
 }
 
 /** Trajectories in a fixed order without what measures time or names the server's port. */
 function timeless(trajectories: readonly Trajectory[]): unknown {
-  const sorted = [...trajectories].sort((a, b) => `${a.taskId} ${a.strategy}`.localeCompare(`${b.taskId} ${b.strategy}`));
-  return JSON.parse(JSON.stringify(sorted, (key, value) => (/Ms$|^startedAt$|^timings$|^endpoint$/.test(key) ? undefined : value)));
+  const sorted = [...trajectories].sort((a, b) =>
+    `${a.taskId} ${a.strategy}`.localeCompare(`${b.taskId} ${b.strategy}`),
+  );
+  return JSON.parse(
+    JSON.stringify(sorted, (key, value) => (/Ms$|^startedAt$|^timings$|^endpoint$/.test(key) ? undefined : value)),
+  );
 }
 
 let responder: Promise<(request: RecordedRequest) => ScriptedReply>;
@@ -155,22 +193,35 @@ describe('faults from the model endpoint', () => {
     const statuses = new Set(clean.trajectories.map((t) => t.outcome.status));
     expect(statuses).toEqual(new Set(['solved', 'unsolved']));
     const cheatsheet = clean.trajectories.filter((t) => t.strategy === 'cheatsheet');
-    const updates = cheatsheet.map((t) => t.refinement?.log.find((e) => e.action === 'memory')?.updates).filter((u) => u !== undefined);
+    const updates = cheatsheet
+      .map((t) => t.refinement?.log.find((e) => e.action === 'memory')?.updates)
+      .filter((u) => u !== undefined);
     expect(updates.length).toBeGreaterThan(TASKS / 2);
   });
 
   it('20 % faulted attempts of every kind, with random delays, give the fault-free results episode by episode', async () => {
     const faulted = await runBenchmark('faulted', { faults: { seed: 1, rate: 0.2 }, delays: { seed: 1, maxMs: 40 } });
-    const modelErrors = faulted.trajectories.filter((t) => t.outcome.status === 'model-error').map((t) => `${t.taskId} · ${t.strategy}`);
+    const modelErrors = faulted.trajectories
+      .filter((t) => t.outcome.status === 'model-error')
+      .map((t) => `${t.taskId} · ${t.strategy}`);
     expect(modelErrors).toEqual([]);
     expect(timeless(faulted.trajectories)).toEqual(timeless(clean.trajectories));
-    const counts = Object.fromEntries(FAULT_KINDS.map((kind) => [kind, faulted.faults.filter((f) => f === kind).length]));
-    expect(Object.values(counts).every((n) => n > 0), JSON.stringify(counts)).toBe(true);
+    const counts = Object.fromEntries(
+      FAULT_KINDS.map((kind) => [kind, faulted.faults.filter((f) => f === kind).length]),
+    );
+    expect(
+      Object.values(counts).every((n) => n > 0),
+      JSON.stringify(counts),
+    ).toBe(true);
     expect(faulted.faults.length / faulted.requests).toBeGreaterThan(0.12);
   }, 180_000);
 
   it('the cheatsheet memory does not depend on reply latency, even when vitest runs every test concurrently and shuffled', async () => {
-    const delayed = await runBenchmark('delayed', { delays: { seed: 2, maxMs: 80 } }, { sequence: { concurrent: true, shuffle: true, seed: 3 } });
+    const delayed = await runBenchmark(
+      'delayed',
+      { delays: { seed: 2, maxMs: 80 } },
+      { sequence: { concurrent: true, shuffle: true, seed: 3 } },
+    );
     const cheatsheet = (run: Run) => timeless(run.trajectories.filter((t) => t.strategy === 'cheatsheet'));
     expect(cheatsheet(delayed)).toEqual(cheatsheet(clean));
     expect(timeless(delayed.trajectories)).toEqual(timeless(clean.trajectories));

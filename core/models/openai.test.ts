@@ -31,7 +31,10 @@ function model(server: TestModelServer, extra: Partial<OpenAIModelOptions> = {})
   });
 }
 
-const ask = (text = 'Write a regex for digits.', trial = 0): ChatRequest => ({ messages: [{ role: 'user', content: text }], trial });
+const ask = (text = 'Write a regex for digits.', trial = 0): ChatRequest => ({
+  messages: [{ role: 'user', content: text }],
+  trial,
+});
 
 async function failure(promise: Promise<unknown>): Promise<ModelCallError> {
   const error = await promise.then(
@@ -48,9 +51,14 @@ async function failure(promise: Promise<unknown>): Promise<ModelCallError> {
 
 describe('createOpenAIModel: replies', () => {
   it('returns content, reported usage, finish reason and sends the key and the sampling settings', async () => {
-    const server = await serve([{ content: '```regex\n\\d+\n```', usage: { prompt_tokens: 11, completion_tokens: 7 } }]);
+    const server = await serve([
+      { content: '```regex\n\\d+\n```', usage: { prompt_tokens: 11, completion_tokens: 7 } },
+    ]);
     const m = model(server, { temperature: 0.2, seed: 7, maxTokens: 64 });
-    const reply = await m.complete({ messages: [{ role: 'system', content: 'Be brief.' }, ...ask().messages], trial: 0 });
+    const reply = await m.complete({
+      messages: [{ role: 'system', content: 'Be brief.' }, ...ask().messages],
+      trial: 0,
+    });
     expect(reply).toMatchObject({ content: '```regex\n\\d+\n```', cached: false, finishReason: 'stop' });
     expect(reply.usage).toEqual({ promptTokens: 11, completionTokens: 7 });
     expect(reply.latencyMs).toBeGreaterThan(0);
@@ -63,7 +71,13 @@ describe('createOpenAIModel: replies', () => {
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: 'Write a regex for digits.' },
     ]);
-    expect(m.info).toEqual({ name: 'test-model', endpoint: server.baseURL, privileged: false, temperature: 0.2, seed: 7 });
+    expect(m.info).toEqual({
+      name: 'test-model',
+      endpoint: server.baseURL,
+      privileged: false,
+      temperature: 0.2,
+      seed: 7,
+    });
   });
 
   it('estimates usage when the endpoint reports none, and passes unfenced content through', async () => {
@@ -89,7 +103,13 @@ describe('createOpenAIModel: configuration', () => {
     const saved = process.env.OPENAI_API_KEY;
     process.env.OPENAI_API_KEY = KEY;
     try {
-      const m = createOpenAIModel({ model: 'llama', baseURL: server.baseURL, timeoutMs: 1_000, maxRetries: 0, concurrency: 1 });
+      const m = createOpenAIModel({
+        model: 'llama',
+        baseURL: server.baseURL,
+        timeoutMs: 1_000,
+        maxRetries: 0,
+        concurrency: 1,
+      });
       await m.complete(ask());
       expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${PLACEHOLDER_API_KEY}`);
     } finally {
@@ -102,8 +122,12 @@ describe('createOpenAIModel: configuration', () => {
     const saved = process.env.OPENAI_API_KEY;
     delete process.env.OPENAI_API_KEY;
     try {
-      expect(() => createOpenAIModel({ model: 'gpt-4o', timeoutMs: 1_000, maxRetries: 0, concurrency: 1 })).toThrow(ModelConfigError);
-      expect(() => createOpenAIModel({ model: 'gpt-4o', timeoutMs: 1_000, maxRetries: 0, concurrency: 1 })).toThrow(/OPENAI_API_KEY/);
+      expect(() => createOpenAIModel({ model: 'gpt-4o', timeoutMs: 1_000, maxRetries: 0, concurrency: 1 })).toThrow(
+        ModelConfigError,
+      );
+      expect(() => createOpenAIModel({ model: 'gpt-4o', timeoutMs: 1_000, maxRetries: 0, concurrency: 1 })).toThrow(
+        /OPENAI_API_KEY/,
+      );
       const m = createOpenAIModel({ model: 'gpt-4o', apiKey: KEY, timeoutMs: 1_000, maxRetries: 0, concurrency: 1 });
       expect(m.info.endpoint).toBe(DEFAULT_OPENAI_ENDPOINT);
     } finally {
@@ -124,7 +148,11 @@ describe('createOpenAIModel: configuration', () => {
 
 describe('createOpenAIModel: faults', () => {
   it('retries 429 twice, honouring retry-after-ms, then succeeds', async () => {
-    const server = await serve([{ status: 429, retryAfterMs: 60 }, { status: 429, retryAfterMs: 60 }, { content: 'finally' }]);
+    const server = await serve([
+      { status: 429, retryAfterMs: 60 },
+      { status: 429, retryAfterMs: 60 },
+      { content: 'finally' },
+    ]);
     const reply = await model(server, { maxRetries: 2 }).complete(ask());
     expect(reply.content).toBe('finally');
     expect(server.requests.map((r) => r.headers.retryCount)).toEqual([0, 1, 2]);
@@ -224,21 +252,32 @@ describe('createOpenAIModel: faults', () => {
   it('names a malformed JSON body when no retry is left', async () => {
     const server = await serve([{ malformed: true }]);
     const err = await failure(model(server).complete(ask()));
-    expect(err.message).toMatch(/invalid reply: the endpoint answered HTTP 200 with truncated or malformed JSON \(SyntaxError/);
+    expect(err.message).toMatch(
+      /invalid reply: the endpoint answered HTTP 200 with truncated or malformed JSON \(SyntaxError/,
+    );
     expect(err.message).toContain('maxRetries 0, 1 attempt)');
     expect(server.requests).toHaveLength(1);
   });
 
   it('names a reply without choices when no retry is left', async () => {
     const server = await serve([{ noChoices: true }]);
-    expect((await failure(model(server).complete(ask()))).message).toContain('invalid reply: the endpoint answered HTTP 200 with no choices');
+    expect((await failure(model(server).complete(ask()))).message).toContain(
+      'invalid reply: the endpoint answered HTTP 200 with no choices',
+    );
   });
 
   it('reports a refused connection and a 404 without leaking the key, even when the server echoes it', async () => {
     const server = await serve([{ status: 400, errorMessage: `bad key ${KEY} in request` }]);
     const err = await failure(model(server).complete(ask()));
     expect(err.message).toContain('HTTP 400 (BadRequestError): 400 bad key [redacted] in request');
-    const wrongPath = createOpenAIModel({ model: 'm', baseURL: server.baseURL.replace('/v1', '/v2'), apiKey: KEY, timeoutMs: 1_000, maxRetries: 0, concurrency: 1 });
+    const wrongPath = createOpenAIModel({
+      model: 'm',
+      baseURL: server.baseURL.replace('/v1', '/v2'),
+      apiKey: KEY,
+      timeoutMs: 1_000,
+      maxRetries: 0,
+      concurrency: 1,
+    });
     expect((await failure(wrongPath.complete(ask()))).message).toContain('HTTP 404 (NotFoundError)');
     const { baseURL } = server;
     await server.close();
@@ -280,7 +319,13 @@ describe('createOpenAIModel: broken 200 replies are transient', () => {
   }
 
   it('counts broken bodies and HTTP failures against one budget: never more than maxRetries + 1 attempts', async () => {
-    const faults = [{ malformed: true }, { noChoices: true }, { status: 500, retryAfterMs: 10 }, { status: 429, retryAfterMs: 10 }, { content: 'ok' }];
+    const faults = [
+      { malformed: true },
+      { noChoices: true },
+      { status: 500, retryAfterMs: 10 },
+      { status: 429, retryAfterMs: 10 },
+      { content: 'ok' },
+    ];
     const short = await serve(faults);
     const err = await failure(model(short, { maxRetries: 3 }).complete(ask()));
     expect(short.requests).toHaveLength(4);
@@ -302,7 +347,9 @@ describe('createOpenAIModel: broken 200 replies are transient', () => {
   it('times out a body that stalls after the headers within the attempt, and retries it', async () => {
     const server = await serve([{ stallBody: true }, { content: 'ok' }]);
     const started = performance.now();
-    expect((await model(server, { timeoutMs: 200, maxRetries: 1, deadlineMs: 5_000 }).complete(ask())).content).toBe('ok');
+    expect((await model(server, { timeoutMs: 200, maxRetries: 1, deadlineMs: 5_000 }).complete(ask())).content).toBe(
+      'ok',
+    );
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(server.requests).toHaveLength(2);
   });
@@ -312,12 +359,18 @@ describe('createOpenAIModel: broken 200 replies are transient', () => {
     const started = performance.now();
     const err = await failure(model(server, { maxRetries: 5, deadlineMs: 700 }).complete(ask()));
     expect(performance.now() - started).toBeLessThan(2_000);
-    expect(err.message).toContain('deadline of 700 ms exceeded (the last failed attempt: the endpoint answered HTTP 200 with truncated or malformed JSON');
+    expect(err.message).toContain(
+      'deadline of 700 ms exceeded (the last failed attempt: the endpoint answered HTTP 200 with truncated or malformed JSON',
+    );
     expect(server.requests.length).toBeLessThan(6);
   });
 
   it('takes empty content, and null content without a tool call, as a reply that says nothing (not retried)', async () => {
-    const server = await serve([{ content: '' }, { content: null, finishReason: 'content_filter' }, { content: 'unused' }]);
+    const server = await serve([
+      { content: '' },
+      { content: null, finishReason: 'content_filter' },
+      { content: 'unused' },
+    ]);
     const m = model(server, { maxRetries: 3 });
     expect(await m.complete(ask())).toMatchObject({ content: '', finishReason: 'stop' });
     expect(await m.complete(ask())).toMatchObject({ content: '', finishReason: 'content_filter' });

@@ -155,11 +155,13 @@ export function createOpenAIModel(options: OpenAIModelOptions): ChatModel {
   return {
     info,
     complete(request) {
-      return limiter.run(() => call(request), request.signal).catch((error: unknown) => {
-        // Outside `call` only the limiter rejects: the caller aborted while the call was queued.
-        if (error instanceof ModelCallError || !request.signal?.aborted) throw error;
-        throw fail('aborted by the caller before the request was sent', error, 0);
-      });
+      return limiter
+        .run(() => call(request), request.signal)
+        .catch((error: unknown) => {
+          // Outside `call` only the limiter rejects: the caller aborted while the call was queued.
+          if (error instanceof ModelCallError || !request.signal?.aborted) throw error;
+          throw fail('aborted by the caller before the request was sent', error, 0);
+        });
     },
     async close() {
       // The client holds no resources beyond pooled keep-alive sockets, which time out on their own.
@@ -196,7 +198,8 @@ function refuseRetryPastDeadline(response: Response, state: CallState): Response
 
 /** An attempt's failure as the deadline's message names it. */
 function attemptFailure(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) return `no complete reply within ${timeoutMs} ms`;
+  if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'))
+    return `no complete reply within ${timeoutMs} ms`;
   return `connection failed (${error instanceof Error ? error.message : String(error)})`;
 }
 

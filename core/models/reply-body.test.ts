@@ -35,13 +35,21 @@ describe('brokenReplyProblem', () => {
 
   it('names what is wrong', () => {
     expect(brokenReplyProblem('', 'application/json')).toBe('an empty body');
-    expect(brokenReplyProblem('{"choices":[{"mess', 'application/json')).toMatch(/^truncated or malformed JSON \(SyntaxError/);
-    expect(brokenReplyProblem('<html>502 Bad Gateway</html>', 'text/html')).toBe('a body that is not JSON (text/html: <html>502 Bad Gateway</html>)');
+    expect(brokenReplyProblem('{"choices":[{"mess', 'application/json')).toMatch(
+      /^truncated or malformed JSON \(SyntaxError/,
+    );
+    expect(brokenReplyProblem('<html>502 Bad Gateway</html>', 'text/html')).toBe(
+      'a body that is not JSON (text/html: <html>502 Bad Gateway</html>)',
+    );
     expect(brokenReplyProblem('"ok"', null)).toBe('JSON that is not a chat completion (string)');
     expect(brokenReplyProblem('{"choices":[]}', null)).toBe('no choices');
-    expect(brokenReplyProblem('{"error":{"message":"upstream overloaded"}}', null)).toBe('no choices; its error says: upstream overloaded');
+    expect(brokenReplyProblem('{"error":{"message":"upstream overloaded"}}', null)).toBe(
+      'no choices; its error says: upstream overloaded',
+    );
     expect(brokenReplyProblem('{"choices":[{"index":0}]}', null)).toBe('a choice without a message');
-    expect(brokenReplyProblem('{"choices":[{"message":{"content":[{"type":"text"}]}}]}', null)).toBe('a message whose content is not text (an array)');
+    expect(brokenReplyProblem('{"choices":[{"message":{"content":[{"type":"text"}]}}]}', null)).toBe(
+      'a message whose content is not text (an array)',
+    );
     expect(brokenReplyProblem('{"choices":[{"message":{"content":null,"refusal":"no"}}]}', null)).toBeNull();
   });
 });

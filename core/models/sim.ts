@@ -13,7 +13,14 @@
  */
 import { deriveSeed, Rng } from '../random.ts';
 import type { Candidate, Witness } from '../types.ts';
-import { estimateTokens, ModelCallError, type ChatModel, type ChatReply, type ChatRequest, type SimContext } from './model.ts';
+import {
+  estimateTokens,
+  ModelCallError,
+  type ChatModel,
+  type ChatReply,
+  type ChatRequest,
+  type SimContext,
+} from './model.ts';
 
 export interface SimOptions {
   seed: number;
@@ -46,7 +53,8 @@ export function createSimModel(options: Partial<SimOptions> & { seed: number }):
     const started = performance.now();
     if (request.purpose && request.purpose !== 'solve') return reply(await auxiliary(request), request, started);
     const sim = request.sim;
-    if (!sim) throw new ModelCallError('the sim model only answers inside a Witness episode (no harness context was given)');
+    if (!sim)
+      throw new ModelCallError('the sim model only answers inside a Witness episode (no harness context was given)');
     const turn = sim.disclosures.length + 1;
     let state = episodes.get(sim.episodeKey);
     let program: string;
@@ -82,9 +90,11 @@ export function createSimModel(options: Partial<SimOptions> & { seed: number }):
     const rng = new Rng(deriveSeed(settings.seed, request.purpose ?? '', request.messages.length, last.length));
     switch (request.purpose) {
       case 'judge':
-        return rng.chance(0.5) ? 'sim: mechanical review.\nVERDICT: SUPPORTED' : 'sim: mechanical review.\nVERDICT: UNSUPPORTED';
+        return rng.chance(0.5)
+          ? 'sim: mechanical review.\nVERDICT: SUPPORTED'
+          : 'sim: mechanical review.\nVERDICT: UNSUPPORTED';
       case 'reflect':
-        return mechanicalReflection(request.messages.map((m) => m.content).join("\n"), rng);
+        return mechanicalReflection(request.messages.map((m) => m.content).join('\n'), rng);
       case 'memory': {
         const current = /```cheatsheet\n([\s\S]*?)```/.exec(last)?.[1]?.trim() ?? '';
         return '```cheatsheet\n' + [current, `- ${rng.pick(RULES)}`].filter(Boolean).join('\n') + '\n```';
@@ -105,7 +115,9 @@ export function createSimModel(options: Partial<SimOptions> & { seed: number }):
     if (!sim || !state) return '{"action": "keep", "rationale": "sim: nothing to revise"}';
     const proposals = neighbourhood(sim, state, rng);
     if (proposals.length === 0) return '{"action": "keep", "rationale": "sim: no alternative"}';
-    return '{"action": "revise", "rationale": "sim: a mechanical guess"}\n' + sim.simulator.answer(proposals[0] as string);
+    return (
+      '{"action": "revise", "rationale": "sim: a mechanical guess"}\n' + sim.simulator.answer(proposals[0] as string)
+    );
   }
 
   function firstAttempt(sim: SimContext, rng: Rng): EpisodeState {
@@ -176,7 +188,8 @@ function mechanicalReflection(message: string, rng: Rng): string {
 }
 
 function validate(options: SimOptions): void {
-  if (!(options.skill >= 0 && options.skill <= 1)) throw new Error(`sim skill must be between 0 and 1, got ${options.skill}`);
+  if (!(options.skill >= 0 && options.skill <= 1))
+    throw new Error(`sim skill must be between 0 and 1, got ${options.skill}`);
   if (!Number.isInteger(options.maxMutations) || options.maxMutations < 1) {
     throw new Error(`sim maxMutations must be a positive integer, got ${options.maxMutations}`);
   }

@@ -17,23 +17,41 @@ const post = (baseURL: string, body: unknown, signal?: AbortSignal) =>
 
 describe('startTestModelServer', () => {
   it('answers in the chat-completion shape, records requests, and repeats the last scripted entry', async () => {
-    const server = await startTestModelServer([{ content: 'one' }, { content: 'two', usage: { prompt_tokens: 1, completion_tokens: 2 } }]);
+    const server = await startTestModelServer([
+      { content: 'one' },
+      { content: 'two', usage: { prompt_tokens: 1, completion_tokens: 2 } },
+    ]);
     try {
       expect(server.baseURL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
       const bodies: Body[] = [];
-      for (let i = 0; i < 3; i++) bodies.push(await json(await post(server.baseURL, { model: 'm', messages: [{ role: 'user', content: 'hi' }] })));
+      for (let i = 0; i < 3; i++)
+        bodies.push(
+          await json(await post(server.baseURL, { model: 'm', messages: [{ role: 'user', content: 'hi' }] })),
+        );
       expect(bodies.map((b) => b.choices[0].message.content)).toEqual(['one', 'two', 'two']);
-      expect(bodies[0]).toMatchObject({ object: 'chat.completion', model: 'm', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant' } }] });
+      expect(bodies[0]).toMatchObject({
+        object: 'chat.completion',
+        model: 'm',
+        choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant' } }],
+      });
       expect(bodies[1].usage).toEqual({ prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 });
       expect(server.requests).toHaveLength(3);
-      expect(server.requests[0]).toMatchObject({ method: 'POST', path: '/v1/chat/completions', body: { model: 'm' }, headers: { authorization: 'Bearer k', retryCount: 0 } });
+      expect(server.requests[0]).toMatchObject({
+        method: 'POST',
+        path: '/v1/chat/completions',
+        body: { model: 'm' },
+        headers: { authorization: 'Bearer k', retryCount: 0 },
+      });
     } finally {
       await server.close();
     }
   });
 
   it('lets a function script see each request and its index; leaves usage out on null', async () => {
-    const server = await startTestModelServer((request, index) => ({ content: `${index}:${String(request.body.model)}`, usage: null }));
+    const server = await startTestModelServer((request, index) => ({
+      content: `${index}:${String(request.body.model)}`,
+      usage: null,
+    }));
     try {
       const body = await json(await post(server.baseURL, { model: 'x' }));
       expect(body.choices[0].message.content).toBe('0:x');
@@ -69,7 +87,10 @@ describe('startTestModelServer', () => {
     const server = await startTestModelServer([{ delayMs: 60_000 }]);
     try {
       const controller = new AbortController();
-      const pending = Promise.all([post(server.baseURL, {}, controller.signal), post(server.baseURL, {}, controller.signal)]).catch((e: unknown) => e);
+      const pending = Promise.all([
+        post(server.baseURL, {}, controller.signal),
+        post(server.baseURL, {}, controller.signal),
+      ]).catch((e: unknown) => e);
       while (server.requests.length < 2) await new Promise((r) => setTimeout(r, 5));
       controller.abort();
       expect(await pending).toBeInstanceOf(Error);
@@ -99,7 +120,13 @@ describe('startTestModelServer', () => {
   });
 
   it('sends a choice without a message, an HTML body, and resets the connection before or during the body', async () => {
-    const server = await startTestModelServer([{ noMessage: true }, { nonJson: true }, { reset: 'before-headers' }, { reset: 'mid-body' }, { content: 'fine' }]);
+    const server = await startTestModelServer([
+      { noMessage: true },
+      { nonJson: true },
+      { reset: 'before-headers' },
+      { reset: 'mid-body' },
+      { content: 'fine' },
+    ]);
     try {
       expect((await json(await post(server.baseURL, {}))).choices).toEqual([{ index: 0, finish_reason: 'stop' }]);
       const html = await post(server.baseURL, {});
@@ -121,12 +148,18 @@ describe('startTestModelServer', () => {
       faults: { seed: 3, rate: 1, kinds: FAULT_KINDS, hangMs: 30 },
       delays: { seed: 3, maxMs: 20 },
     });
-    const clean = await startTestModelServer((_request, index) => ({ content: `reply ${index}` }), { faults: { seed: 3, rate: 0 } });
+    const clean = await startTestModelServer((_request, index) => ({ content: `reply ${index}` }), {
+      faults: { seed: 3, rate: 0 },
+    });
     try {
       const statuses: string[] = [];
       for (let i = 0; i < 60; i++) {
         const outcome = await post(server.baseURL, { n: i }).then(
-          async (r) => `${r.status}:${await r.text().then((t) => t.slice(0, 1), () => 'cut')}`,
+          async (r) =>
+            `${r.status}:${await r.text().then(
+              (t) => t.slice(0, 1),
+              () => 'cut',
+            )}`,
           () => 'reset',
         );
         statuses.push(outcome);

@@ -102,7 +102,9 @@ export async function startTestModelServer(script: Script, options: TestServerOp
   let answered = 0;
 
   const pick = (request: RecordedRequest, index: number): ScriptedReply =>
-    typeof script === 'function' ? script(request, index) : (script[Math.min(index, script.length - 1)] as ScriptedReply);
+    typeof script === 'function'
+      ? script(request, index)
+      : (script[Math.min(index, script.length - 1)] as ScriptedReply);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const text = await readBody(req);
@@ -155,7 +157,8 @@ export async function startTestModelServer(script: Script, options: TestServerOp
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent && !res.destroyed) sendJson(res, 500, errorBody(`test server failure: ${String(error)}`, 'server_error'), {});
+      if (!res.headersSent && !res.destroyed)
+        sendJson(res, 500, errorBody(`test server failure: ${String(error)}`, 'server_error'), {});
     });
   });
   server.on('connection', (socket) => {
@@ -194,7 +197,11 @@ export async function startTestModelServer(script: Script, options: TestServerOp
 function faultReply(kind: FaultKind, schedule: FaultSchedule): ScriptedReply {
   switch (kind) {
     case 'rate-limit':
-      return { status: 429, errorMessage: 'injected rate limit', ...(schedule.retryAfterMs !== undefined ? { retryAfterMs: schedule.retryAfterMs } : {}) };
+      return {
+        status: 429,
+        errorMessage: 'injected rate limit',
+        ...(schedule.retryAfterMs !== undefined ? { retryAfterMs: schedule.retryAfterMs } : {}),
+      };
     case 'server-error':
       return { status: 500, errorMessage: 'injected server error' };
     case 'hang':
@@ -225,7 +232,15 @@ function respond(res: ServerResponse, request: RecordedRequest, reply: ScriptedR
   if (reply.retryAfterMs !== undefined) headers['retry-after-ms'] = String(reply.retryAfterMs);
   if (reply.retryAfterSeconds !== undefined) headers['retry-after'] = String(reply.retryAfterSeconds);
   if (status !== 200) {
-    sendJson(res, status, errorBody(reply.errorMessage ?? `scripted status ${status}`, status === 429 ? 'rate_limit_exceeded' : 'server_error'), headers);
+    sendJson(
+      res,
+      status,
+      errorBody(
+        reply.errorMessage ?? `scripted status ${status}`,
+        status === 429 ? 'rate_limit_exceeded' : 'server_error',
+      ),
+      headers,
+    );
     return;
   }
   if (reply.malformed) {
@@ -246,7 +261,11 @@ function respond(res: ServerResponse, request: RecordedRequest, reply: ScriptedR
   if (reply.reset === 'mid-body') {
     // A length larger than what is sent, so the client waits for the rest until the socket dies.
     const partial = '{"id":"chatcmpl-test","object":"chat.completion","choices":[{"index":0,';
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(partial.length * 4), ...headers });
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': String(partial.length * 4),
+      ...headers,
+    });
     res.write(partial, () => setTimeout(() => res.socket?.destroy(), 5));
     return;
   }

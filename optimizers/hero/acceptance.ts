@@ -49,7 +49,12 @@ export function pairedInterval(fixes: number, breaks: number, n: number): Accept
   const m = n + 2;
   const centre = (b - c) / m;
   const half = Z * Math.sqrt((b + c - (b - c) ** 2 / m) / (m * m));
-  return { evaluated: n, mean: (fixes - breaks) / n, low: Math.max(-1, centre - half), high: Math.min(1, centre + half) };
+  return {
+    evaluated: n,
+    mean: (fixes - breaks) / n,
+    low: Math.max(-1, centre - half),
+    high: Math.min(1, centre + half),
+  };
 }
 
 /**
@@ -78,7 +83,12 @@ export async function decideAcceptance(
     if (step.high <= options.margin) return { adopt: false, reason: 'interval at or below margin', ...tally(), steps };
     if (slice >= poolSize) {
       const adopt = step.mean > options.margin;
-      return { adopt, reason: `pool exhausted: mean ${step.mean.toFixed(3)} ${adopt ? '>' : '≤'} margin ${options.margin}`, ...tally(), steps };
+      return {
+        adopt,
+        reason: `pool exhausted: mean ${step.mean.toFixed(3)} ${adopt ? '>' : '≤'} margin ${options.margin}`,
+        ...tally(),
+        steps,
+      };
     }
     slice = Math.min(poolSize, slice * 2);
   }

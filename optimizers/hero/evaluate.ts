@@ -71,7 +71,10 @@ export class PromptEvaluator {
     this.tokens += trajectory.tokens.total;
     this.calls += trajectory.turns.length;
     const verdict = turn?.verdict;
-    const shown = verdict && !verdict.pass ? diagnostic.feedback(verdict, { task: publicView(task), render: this.oracle.render, turn: 1, phase: 'solve' }) : null;
+    const shown =
+      verdict && !verdict.pass
+        ? diagnostic.feedback(verdict, { task: publicView(task), render: this.oracle.render, turn: 1, phase: 'solve' })
+        : null;
     return {
       taskId: task.id,
       statement: task.description,
@@ -84,7 +87,11 @@ export class PromptEvaluator {
 }
 
 /** Evidence for the reflector: up to `perSide` successes and failures, each with program and feedback. */
-export function renderEvidence(results: readonly InstanceResult[], perSide: number, language: string): { text: string; successes: number; failures: number } {
+export function renderEvidence(
+  results: readonly InstanceResult[],
+  perSide: number,
+  language: string,
+): { text: string; successes: number; failures: number } {
   const successes = results.filter((r) => r.pass).slice(0, perSide);
   const failures = results.filter((r) => !r.pass).slice(0, perSide);
   const item = (r: InstanceResult) =>
@@ -95,5 +102,9 @@ export function renderEvidence(results: readonly InstanceResult[], perSide: numb
     ]
       .filter(Boolean)
       .join('\n');
-  return { text: [...failures, ...successes].map(item).join('\n\n'), successes: successes.length, failures: failures.length };
+  return {
+    text: [...failures, ...successes].map(item).join('\n\n'),
+    successes: successes.length,
+    failures: failures.length,
+  };
 }

@@ -4,9 +4,21 @@ import { findLeaks, leakTokens } from './leak.ts';
 
 describe('leak filter', () => {
   const sources = [
-    { statement: "How many schools are in 'Alameda' county?", programs: ["SELECT COUNT(*) FROM schools WHERE county = 'Alameda' AND enrollment > 250"], schema: 'CREATE TABLE schools (county TEXT, enrollment INT)' },
-    { statement: 'Which district has the most students?', programs: ['SELECT district_name FROM frpm ORDER BY students DESC LIMIT 1'], schema: 'CREATE TABLE frpm (district_name TEXT, students INT)' },
-    { statement: 'Oldest school?', programs: ['SELECT s.name FROM schools AS s JOIN openings AS o ON o.sid = s.id ORDER BY o.opened'], schema: 'CREATE TABLE schools (id INT, name TEXT); CREATE TABLE openings (sid INT, opened DATE)' },
+    {
+      statement: "How many schools are in 'Alameda' county?",
+      programs: ["SELECT COUNT(*) FROM schools WHERE county = 'Alameda' AND enrollment > 250"],
+      schema: 'CREATE TABLE schools (county TEXT, enrollment INT)',
+    },
+    {
+      statement: 'Which district has the most students?',
+      programs: ['SELECT district_name FROM frpm ORDER BY students DESC LIMIT 1'],
+      schema: 'CREATE TABLE frpm (district_name TEXT, students INT)',
+    },
+    {
+      statement: 'Oldest school?',
+      programs: ['SELECT s.name FROM schools AS s JOIN openings AS o ON o.sid = s.id ORDER BY o.opened'],
+      schema: 'CREATE TABLE schools (id INT, name TEXT); CREATE TABLE openings (sid INT, opened DATE)',
+    },
   ];
   const leaks = leakTokens(sources);
 
@@ -21,12 +33,20 @@ describe('leak filter', () => {
   it('rejects prompts that mention an instance specific and accepts reusable rules', () => {
     expect(findLeaks("When asked about Alameda, filter county = 'Alameda'.", leaks)).toEqual(['alameda']);
     expect(findLeaks('Use enrollment > 250 for large schools.', leaks)).toEqual(['250']);
-    expect(findLeaks('Always qualify columns with table aliases and use ORDER BY … LIMIT 1 for superlatives.', leaks)).toEqual([]);
-    expect(findLeaks('For example: which district has the most\nstudents?', leaks)).toEqual(['which district has the most students?']);
+    expect(
+      findLeaks('Always qualify columns with table aliases and use ORDER BY … LIMIT 1 for superlatives.', leaks),
+    ).toEqual([]);
+    expect(findLeaks('For example: which district has the most\nstudents?', leaks)).toEqual([
+      'which district has the most students?',
+    ]);
   });
 
   it('treats tokens shared by many diagnosis tasks as vocabulary', () => {
-    const vowelTasks = Array.from({ length: 6 }, (_, i) => ({ statement: `task ${i}`, programs: [`.*[AEIOUaeiou].*x${i}yz`], schema: '' }));
+    const vowelTasks = Array.from({ length: 6 }, (_, i) => ({
+      statement: `task ${i}`,
+      programs: [`.*[AEIOUaeiou].*x${i}yz`],
+      schema: '',
+    }));
     const shared = leakTokens(vowelTasks);
     expect(shared.has('aeiouaeiou')).toBe(false);
     expect(shared.has('x3yz')).toBe(true);
@@ -36,10 +56,14 @@ describe('leak filter', () => {
 describe('adaptive paired acceptance', () => {
   const run = (outcomes: PairedOutcome[], firstSlice = 4) => {
     const asked: number[] = [];
-    return decideAcceptance(outcomes.length, async (i) => {
-      asked.push(i);
-      return outcomes[i] as PairedOutcome;
-    }, { margin: 0, firstSlice }).then((d) => ({ ...d, asked }));
+    return decideAcceptance(
+      outcomes.length,
+      async (i) => {
+        asked.push(i);
+        return outcomes[i] as PairedOutcome;
+      },
+      { margin: 0, firstSlice },
+    ).then((d) => ({ ...d, asked }));
   };
 
   it('computes the Agresti–Min paired interval by hand', () => {
@@ -63,7 +87,24 @@ describe('adaptive paired acceptance', () => {
   });
 
   it('widens while the interval straddles the margin, then decides on the wider slice', async () => {
-    const outcomes: PairedOutcome[] = ['fix', 'unchanged', 'break', 'fix', 'fix', 'fix', 'fix', 'fix', 'fix', 'fix', 'fix', 'fix', 'fix', 'fix', 'fix', 'fix'];
+    const outcomes: PairedOutcome[] = [
+      'fix',
+      'unchanged',
+      'break',
+      'fix',
+      'fix',
+      'fix',
+      'fix',
+      'fix',
+      'fix',
+      'fix',
+      'fix',
+      'fix',
+      'fix',
+      'fix',
+      'fix',
+      'fix',
+    ];
     const d = await run(outcomes, 4);
     // 4: 2 fixes 1 break → centre 0.167 ± 0.640, straddles; 8: 6 fixes 1 break → centre 0.50 ± 0.46 → above 0
     expect(d.steps.map((s) => s.evaluated)).toEqual([4, 8]);

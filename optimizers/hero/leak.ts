@@ -32,7 +32,9 @@ function words(text: string): Set<string> {
 }
 
 function quoted(text: string): string[] {
-  return [...text.matchAll(/'([^'\n]{2,})'|"([^"\n]{2,})"/g)].map((m) => (m[1] ?? m[2] ?? '').trim()).filter((s) => s.length >= 2);
+  return [...text.matchAll(/'([^'\n]{2,})'|"([^"\n]{2,})"/g)]
+    .map((m) => (m[1] ?? m[2] ?? '').trim())
+    .filter((s) => s.length >= 2);
 }
 
 /** The instance specifics of the diagnosis tasks, lower-cased. */
@@ -43,7 +45,8 @@ export function leakTokens(sources: readonly LeakSource[]): Set<string> {
     const mine = new Set<string>();
     const statement = source.statement.trim().toLowerCase().replace(/\s+/g, ' ');
     if (statement.length >= 24) mine.add(statement);
-    for (const literal of [...quoted(source.statement), ...source.programs.flatMap(quoted)]) mine.add(literal.toLowerCase());
+    for (const literal of [...quoted(source.statement), ...source.programs.flatMap(quoted)])
+      mine.add(literal.toLowerCase());
     for (const program of source.programs) {
       for (const m of program.matchAll(/\b\d{2,}(?:\.\d+)?\b/g)) mine.add(m[0]);
       for (const word of words(program.replace(/'[^']*'|"[^"]*"/g, ' '))) {

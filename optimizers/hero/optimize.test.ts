@@ -9,7 +9,24 @@ import { regexOracle } from '../../oracles/regex/oracle.ts';
 import { optimizePrompt, DEFAULT_HERO } from './optimize.ts';
 import { drawPools } from '../../strategies/hero/pools.ts';
 
-const WORDS = ['quokka', 'axolotl', 'narwhal', 'pangolin', 'okapi', 'tapir', 'dugong', 'wombat', 'ibex', 'kinkajou', 'fossa', 'saiga', 'gharial', 'markhor', 'serval', 'jerboa'];
+const WORDS = [
+  'quokka',
+  'axolotl',
+  'narwhal',
+  'pangolin',
+  'okapi',
+  'tapir',
+  'dugong',
+  'wombat',
+  'ibex',
+  'kinkajou',
+  'fossa',
+  'saiga',
+  'gharial',
+  'markhor',
+  'serval',
+  'jerboa',
+];
 const tasks: Task[] = WORDS.map((word, i) => ({
   id: String(i + 1),
   benchmark: 'hero-test',
@@ -17,7 +34,9 @@ const tasks: Task[] = WORDS.map((word, i) => ({
   gold: `.*${word}.*`,
   context: { dialect: 'ecmascript' },
 }));
-const seedPrompt = inlinePrompt('--- system ---\nYou write regular expressions.\n--- user ---\nWrite a {{dialect}} regex for: {{description}}\nAnswer in a ```regex block.\n');
+const seedPrompt = inlinePrompt(
+  '--- system ---\nYou write regular expressions.\n--- user ---\nWrite a {{dialect}} regex for: {{description}}\nAnswer in a ```regex block.\n',
+);
 const reflectPrompt = loadPrompt(new URL('../../prompts/hero/reflect.md', import.meta.url).pathname);
 const oracle = regexOracle();
 const pools = drawPools(tasks, { seed: 3, trainFraction: 0.75 });
@@ -30,7 +49,7 @@ function script(request: RecordedRequest) {
   if (all.includes('Propose')) {
     return {
       content: [
-        '```prompt\nYou write regular expressions. Remember the string \'' + leakyWord + '\'.\n```',
+        "```prompt\nYou write regular expressions. Remember the string '" + leakyWord + "'.\n```",
         '```prompt\nYou write regular expressions. RULE-X: a line "containing" a string matches it anywhere: surround it with .*\n```',
         '```prompt\nYou write regular expressions. Be concise.\n```',
       ].join('\n'),
@@ -48,7 +67,14 @@ afterAll(async () => server.close());
 
 describe('HERO-O', () => {
   it('rejects leaks, adopts a rule that fixes the update pool, rejects a useless one, and selects the learned prompt', async () => {
-    const model = createOpenAIModel({ model: 'scripted', baseURL: server.baseURL, apiKey: 'k', timeoutMs: 5000, maxRetries: 0, concurrency: 4 });
+    const model = createOpenAIModel({
+      model: 'scripted',
+      baseURL: server.baseURL,
+      apiKey: 'k',
+      timeoutMs: 5000,
+      maxRetries: 0,
+      concurrency: 4,
+    });
     const result = await optimizePrompt({
       benchmark: 'hero-test',
       tasks,
@@ -57,10 +83,20 @@ describe('HERO-O', () => {
       model,
       reflector: model,
       reflectPrompt,
-      options: { ...DEFAULT_HERO, rounds: 2, candidates: 3, seed: 3, trainFraction: 0.75, acceptance: { margin: 0, firstSlice: 2 } },
+      options: {
+        ...DEFAULT_HERO,
+        rounds: 2,
+        candidates: 3,
+        seed: 3,
+        trainFraction: 0.75,
+        acceptance: { margin: 0, firstSlice: 2 },
+      },
     });
     expect(result.pools.sharedSelection).toBe(false);
-    expect(new Set([...result.pools.diagnosis, ...result.pools.update, ...result.pools.selection, ...result.pools.test]).size).toBe(16);
+    expect(
+      new Set([...result.pools.diagnosis, ...result.pools.update, ...result.pools.selection, ...result.pools.test])
+        .size,
+    ).toBe(16);
     const [first, second] = result.rounds;
     expect(first!.diagnosisPassRate).toBe(0);
     expect(first!.candidates.map((c) => c.outcome)).toEqual(['rejected-leak', 'adopted', 'rejected']);
@@ -78,7 +114,11 @@ describe('HERO-O', () => {
     expect(result.final.source).toMatch(/^archive 0 \(round 1\)/);
     expect(result.final.template).toContain('RULE-X');
     expect(result.final.template).toContain('{{description}}');
-    expect(result.final.selectionPasses[0]).toEqual({ hash: result.final.hash, passes: result.pools.selection.length, of: result.pools.selection.length });
+    expect(result.final.selectionPasses[0]).toEqual({
+      hash: result.final.hash,
+      passes: result.pools.selection.length,
+      of: result.pools.selection.length,
+    });
     expect(result.verifiedExamples.length).toBeGreaterThan(0);
     expect(result.verifiedExamples.every((e) => !result.pools.test.includes(e.taskId))).toBe(true);
     expect(result.calls.reflector.count).toBe(2);

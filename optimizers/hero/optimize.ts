@@ -32,7 +32,13 @@ export interface HeroOptions {
   trainFraction?: number;
 }
 
-export const DEFAULT_HERO: HeroOptions = { rounds: 5, candidates: 4, evidencePerSide: 32, acceptance: DEFAULT_ACCEPTANCE, seed: 1 };
+export const DEFAULT_HERO: HeroOptions = {
+  rounds: 5,
+  candidates: 4,
+  evidencePerSide: 32,
+  acceptance: DEFAULT_ACCEPTANCE,
+  seed: 1,
+};
 
 export interface CandidateRecord {
   index: number;
@@ -82,7 +88,13 @@ export interface HeroResult {
   seed: { hash: string; tokens: number };
   rounds: RoundRecord[];
   archive: { hash: string; tokens: number; round: number; text: string }[];
-  final: { hash: string; tokens: number; source: string; selectionPasses: { hash: string; passes: number; of: number }[]; template: string };
+  final: {
+    hash: string;
+    tokens: number;
+    source: string;
+    selectionPasses: { hash: string; passes: number; of: number }[];
+    template: string;
+  };
   calls: { reflector: { count: number; tokens: number; meanPerCall: number }; task: { count: number; tokens: number } };
   /** Training tasks the final prompt solved, with the verified program: HERO-T's retrieval pool. */
   verifiedExamples: VerifiedExample[];
@@ -94,7 +106,10 @@ const tokensOf = (template: PromptTemplate) => estimateTokens(instructionsOf(tem
 export async function optimizePrompt(input: HeroRunInput): Promise<HeroResult> {
   const { options, oracle } = input;
   const say = input.onProgress ?? (() => {});
-  const pools: HeroPools<Task> = drawPools(input.tasks, { seed: options.seed, ...(options.trainFraction ? { trainFraction: options.trainFraction } : {}) });
+  const pools: HeroPools<Task> = drawPools(input.tasks, {
+    seed: options.seed,
+    ...(options.trainFraction ? { trainFraction: options.trainFraction } : {}),
+  });
   const evaluator = new PromptEvaluator(oracle, input.model, options.seed);
   let current = input.seedPrompt;
   const archive: HeroResult['archive'] = [];
@@ -107,7 +122,9 @@ export async function optimizePrompt(input: HeroRunInput): Promise<HeroResult> {
   for (let round = 1; round <= options.rounds; round++) {
     const diagnosis = await evaluator.evaluateAll(current, pools.diagnosis);
     const passRate = diagnosis.filter((r) => r.pass).length / Math.max(1, diagnosis.length);
-    say(`round ${round}/${options.rounds}: current prompt passes ${(100 * passRate).toFixed(0)}% of the diagnosis pool`);
+    say(
+      `round ${round}/${options.rounds}: current prompt passes ${(100 * passRate).toFixed(0)}% of the diagnosis pool`,
+    );
     const evidence = renderEvidence(diagnosis, options.evidencePerSide, oracle.language);
     const messages = renderPrompt(input.reflectPrompt, {
       language: oracle.language,
@@ -117,19 +134,46 @@ export async function optimizePrompt(input: HeroRunInput): Promise<HeroResult> {
       failures: String(evidence.failures),
       evidence: evidence.text || '(none)',
     });
-    const record: RoundRecord = { round, currentHash: current.hash, diagnosisPassRate: passRate, reflectorCall: null, candidates: [], adoptedIndex: null, cumulative: { fixes, breaks, ratio: fixes / Math.max(1, breaks) } };
+    const record: RoundRecord = {
+      round,
+      currentHash: current.hash,
+      diagnosisPassRate: passRate,
+      reflectorCall: null,
+      candidates: [],
+      adoptedIndex: null,
+      cumulative: { fixes, breaks, ratio: fixes / Math.max(1, breaks) },
+    };
     let proposals: string[] = [];
     try {
       const reply = await input.reflector.complete({ messages, trial: 0, purpose: 'reflect' });
       reflectorCalls++;
       reflectorTokens += reply.usage.promptTokens + reply.usage.completionTokens;
-      record.reflectorCall = { promptTokens: reply.usage.promptTokens, completionTokens: reply.usage.completionTokens, estimated: reply.usage.estimated === true };
-      proposals = [...new Set(codeBlocks(reply.content).filter((b) => b.language === 'prompt').map((b) => b.body.trim()).filter(Boolean))].slice(0, options.candidates);
-      if (proposals.length === 0 && pickCodeBlock(reply.content, ['prompt'])) proposals = [pickCodeBlock(reply.content, ['prompt'])!.body.trim()];
+      record.reflectorCall = {
+        promptTokens: reply.usage.promptTokens,
+        completionTokens: reply.usage.completionTokens,
+        estimated: reply.usage.estimated === true,
+      };
+      proposals = [
+        ...new Set(
+          codeBlocks(reply.content)
+            .filter((b) => b.language === 'prompt')
+            .map((b) => b.body.trim())
+            .filter(Boolean),
+        ),
+      ].slice(0, options.candidates);
+      if (proposals.length === 0 && pickCodeBlock(reply.content, ['prompt']))
+        proposals = [pickCodeBlock(reply.content, ['prompt'])!.body.trim()];
     } catch (error) {
       record.reflectorError = (error as Error).message;
     }
-    const leaks = leakTokens(await leakSources(pools.diagnosis, diagnosis.map((r) => r.program), evaluator, oracle));
+    const leaks = leakTokens(
+      await leakSources(
+        pools.diagnosis,
+        diagnosis.map((r) => r.program),
+        evaluator,
+        oracle,
+      ),
+    );
     let best: { index: number; template: PromptTemplate; decision: AcceptanceDecision } | null = null;
     for (const [index, text] of proposals.entries()) {
       const base: CandidateRecord = { index, tokens: estimateTokens(text), outcome: 'rejected', text };
@@ -149,7 +193,10 @@ export async function optimizePrompt(input: HeroRunInput): Promise<HeroResult> {
         pools.update.length,
         async (i) => {
           const task = pools.update[i] as Task;
-          const [before, after] = await Promise.all([evaluator.evaluate(current, task), evaluator.evaluate(template, task)]);
+          const [before, after] = await Promise.all([
+            evaluator.evaluate(current, task),
+            evaluator.evaluate(template, task),
+          ]);
           return before.pass === after.pass ? 'unchanged' : after.pass ? 'fix' : 'break';
         },
         options.acceptance,
@@ -159,7 +206,8 @@ export async function optimizePrompt(input: HeroRunInput): Promise<HeroResult> {
         archive.push({ hash: template.hash, tokens: tokensOf(template), round, text: template.text });
         const mean = decision.steps.at(-1)?.mean ?? 0;
         const bestMean = best?.decision.steps.at(-1)?.mean ?? -Infinity;
-        if (!best || mean > bestMean || (mean === bestMean && tokensOf(template) < tokensOf(best.template))) best = { index, template, decision };
+        if (!best || mean > bestMean || (mean === bestMean && tokensOf(template) < tokensOf(best.template)))
+          best = { index, template, decision };
       }
     }
     if (best) {
@@ -170,18 +218,28 @@ export async function optimizePrompt(input: HeroRunInput): Promise<HeroResult> {
     }
     record.cumulative = { fixes, breaks, ratio: fixes / Math.max(1, breaks) };
     rounds.push(record);
-    say(`round ${round}: ${proposals.length} proposals, ${record.candidates.filter((c) => c.outcome === 'adopted').length} adopted`);
+    say(
+      `round ${round}: ${proposals.length} proposals, ${record.candidates.filter((c) => c.outcome === 'adopted').length} adopted`,
+    );
   }
 
-  const contenders = [{ template: input.seedPrompt, order: 0 }, ...archive.map((a, i) => ({ template: { file: `archive ${i}`, text: a.text, hash: a.hash }, order: i + 1 }))];
+  const contenders = [
+    { template: input.seedPrompt, order: 0 },
+    ...archive.map((a, i) => ({ template: { file: `archive ${i}`, text: a.text, hash: a.hash }, order: i + 1 })),
+  ];
   const scored = await Promise.all(
-    contenders.map(async (c) => ({ ...c, passes: (await evaluator.evaluateAll(c.template, pools.selection)).filter((r) => r.pass).length })),
+    contenders.map(async (c) => ({
+      ...c,
+      passes: (await evaluator.evaluateAll(c.template, pools.selection)).filter((r) => r.pass).length,
+    })),
   );
   scored.sort((a, b) => b.passes - a.passes || tokensOf(a.template) - tokensOf(b.template) || a.order - b.order);
   const winner = scored[0] as (typeof scored)[number];
   const train = [...pools.diagnosis, ...pools.update, ...(pools.sharedSelection ? [] : pools.selection)];
   const finalResults = await evaluator.evaluateAll(winner.template, train);
-  const verifiedExamples = finalResults.filter((r) => r.pass && r.program !== null).map((r) => ({ taskId: r.taskId, statement: r.statement, program: r.program as string }));
+  const verifiedExamples = finalResults
+    .filter((r) => r.pass && r.program !== null)
+    .map((r) => ({ taskId: r.taskId, statement: r.statement, program: r.program as string }));
 
   return {
     schema: 'witness.hero-o',
@@ -193,31 +251,51 @@ export async function optimizePrompt(input: HeroRunInput): Promise<HeroResult> {
       ? 'The task model is the privileged sim model, which cannot read prompts: HERO ran mechanically and these numbers mean nothing about prompt quality.'
       : null,
     options,
-    pools: { diagnosis: ids(pools.diagnosis), update: ids(pools.update), selection: ids(pools.selection), test: ids(pools.test), sharedSelection: pools.sharedSelection },
+    pools: {
+      diagnosis: ids(pools.diagnosis),
+      update: ids(pools.update),
+      selection: ids(pools.selection),
+      test: ids(pools.test),
+      sharedSelection: pools.sharedSelection,
+    },
     seed: { hash: input.seedPrompt.hash, tokens: tokensOf(input.seedPrompt) },
     rounds,
     archive,
     final: {
       hash: winner.template.hash,
       tokens: tokensOf(winner.template),
-      source: winner.order === 0 ? 'seed prompt' : `archive ${winner.order - 1} (round ${archive[winner.order - 1]?.round})`,
+      source:
+        winner.order === 0 ? 'seed prompt' : `archive ${winner.order - 1} (round ${archive[winner.order - 1]?.round})`,
       selectionPasses: scored.map((s) => ({ hash: s.template.hash, passes: s.passes, of: pools.selection.length })),
       template: winner.template.text,
     },
     calls: {
-      reflector: { count: reflectorCalls, tokens: reflectorTokens, meanPerCall: reflectorCalls ? reflectorTokens / reflectorCalls : 0 },
+      reflector: {
+        count: reflectorCalls,
+        tokens: reflectorTokens,
+        meanPerCall: reflectorCalls ? reflectorTokens / reflectorCalls : 0,
+      },
       task: { count: evaluator.calls, tokens: evaluator.tokens },
     },
     verifiedExamples,
   };
 }
 
-async function leakSources(tasks: readonly Task[], programs: (string | null)[], evaluator: PromptEvaluator, oracle: Oracle<PreparedTask>): Promise<LeakSource[]> {
+async function leakSources(
+  tasks: readonly Task[],
+  programs: (string | null)[],
+  evaluator: PromptEvaluator,
+  oracle: Oracle<PreparedTask>,
+): Promise<LeakSource[]> {
   return Promise.all(
     tasks.map(async (task, i) => {
       const prepared = await evaluator.prepare(task);
       const schema = oracle.observer ? await oracle.observer.describe(prepared) : '';
-      return { statement: task.description, programs: [task.gold, programs[i]].filter((p): p is string => typeof p === 'string'), schema };
+      return {
+        statement: task.description,
+        programs: [task.gold, programs[i]].filter((p): p is string => typeof p === 'string'),
+        schema,
+      };
     }),
   );
 }

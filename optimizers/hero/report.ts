@@ -21,8 +21,14 @@ export function renderHeroReport(result: HeroResult): string {
   for (const r of result.rounds) {
     const leaks = r.candidates.filter((c) => c.outcome === 'rejected-leak').length;
     const adopted = r.candidates.filter((c) => c.outcome === 'adopted').length;
-    const tokens = r.reflectorCall ? `${r.reflectorCall.estimated ? '~' : ''}${r.reflectorCall.promptTokens + r.reflectorCall.completionTokens}` : r.reflectorError ? 'failed' : '—';
-    lines.push(`| ${r.round} | ${pct(r.diagnosisPassRate)} | ${r.candidates.length} | ${leaks} | ${adopted} | ${r.cumulative.fixes} / ${r.cumulative.breaks} (${r.cumulative.ratio.toFixed(2)}) | ${tokens} |`);
+    const tokens = r.reflectorCall
+      ? `${r.reflectorCall.estimated ? '~' : ''}${r.reflectorCall.promptTokens + r.reflectorCall.completionTokens}`
+      : r.reflectorError
+        ? 'failed'
+        : '—';
+    lines.push(
+      `| ${r.round} | ${pct(r.diagnosisPassRate)} | ${r.candidates.length} | ${leaks} | ${adopted} | ${r.cumulative.fixes} / ${r.cumulative.breaks} (${r.cumulative.ratio.toFixed(2)}) | ${tokens} |`,
+    );
   }
   lines.push('', '## Decisions', '');
   for (const r of result.rounds) {

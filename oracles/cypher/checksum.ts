@@ -22,7 +22,13 @@ function strict(value: unknown): string {
   if (typeof value === 'string') return `s${JSON.stringify(value)}`;
   if (typeof value === 'boolean') return `b${value}`;
   if (Array.isArray(value)) return `[${value.map(strict).join(',')}]`;
-  if (neo4j.isDate(value) || neo4j.isDateTime(value) || neo4j.isLocalDateTime(value) || neo4j.isDuration(value) || neo4j.isPoint(value)) {
+  if (
+    neo4j.isDate(value) ||
+    neo4j.isDateTime(value) ||
+    neo4j.isLocalDateTime(value) ||
+    neo4j.isDuration(value) ||
+    neo4j.isPoint(value)
+  ) {
     return `t${value.constructor.name}:${String(value)}`;
   }
   if (typeof value === 'object') {
@@ -34,7 +40,11 @@ function strict(value: unknown): string {
 
 /** Counts and a content hash of the whole database. */
 export async function graphChecksum(driver: Driver, database?: string): Promise<GraphChecksum> {
-  const nodes = await driver.executeQuery('MATCH (n) RETURN labels(n) AS labels, properties(n) AS props', {}, { database, routing: 'READ' });
+  const nodes = await driver.executeQuery(
+    'MATCH (n) RETURN labels(n) AS labels, properties(n) AS props',
+    {},
+    { database, routing: 'READ' },
+  );
   const rels = await driver.executeQuery(
     'MATCH (a)-[r]->(b) RETURN coalesce(a.eid, elementId(a)) AS a, type(r) AS type, coalesce(b.eid, elementId(b)) AS b, properties(r) AS props',
     {},
@@ -44,5 +54,9 @@ export async function graphChecksum(driver: Driver, database?: string): Promise<
     ...nodes.records.map((r) => `N ${strict([...(r.get('labels') as string[])].sort())} ${strict(r.get('props'))}`),
     ...rels.records.map((r) => `R ${r.get('a')} ${r.get('type')} ${r.get('b')} ${strict(r.get('props'))}`),
   ].sort();
-  return { nodes: nodes.records.length, relationships: rels.records.length, sha256: createHash('sha256').update(lines.join('\n')).digest('hex') };
+  return {
+    nodes: nodes.records.length,
+    relationships: rels.records.length,
+    sha256: createHash('sha256').update(lines.join('\n')).digest('hex'),
+  };
 }

@@ -22,29 +22,80 @@ describe('orderMattersFor', () => {
 
 describe('compareResults', () => {
   it('ignores column names and finds permuted columns', () => {
-    const gold = table(['name', 'n'], [['a', 1], ['b', 2]]);
-    const pred = table(['count', 'airline'], [[2, 'b'], [1, 'a']]);
+    const gold = table(
+      ['name', 'n'],
+      [
+        ['a', 1],
+        ['b', 2],
+      ],
+    );
+    const pred = table(
+      ['count', 'airline'],
+      [
+        [2, 'b'],
+        [1, 'a'],
+      ],
+    );
     expect(compareResults(gold, pred, unordered)).toEqual({ equal: true, reason: 'equal', permutation: [1, 0] });
   });
 
   it('needs one permutation for all rows, not one per row', () => {
     // Each row of pred is a permutation of a gold row, but no single column order works.
-    const gold = table(['x', 'y'], [[1, 2], [3, 4]]);
-    const pred = table(['x', 'y'], [[1, 2], [4, 3]]);
+    const gold = table(
+      ['x', 'y'],
+      [
+        [1, 2],
+        [3, 4],
+      ],
+    );
+    const pred = table(
+      ['x', 'y'],
+      [
+        [1, 2],
+        [4, 3],
+      ],
+    );
     expect(compareResults(gold, pred, unordered)).toEqual({ equal: false, reason: 'no-permutation' });
   });
 
   it('compares rows as a multiset: duplicate rows must match in number', () => {
     const gold = table(['a'], [['x'], ['x'], ['y']]);
     expect(compareResults(gold, table(['a'], [['y'], ['x'], ['x']]), unordered).equal).toBe(true);
-    expect(compareResults(gold, table(['a'], [['x'], ['y'], ['y']]), unordered)).toEqual({ equal: false, reason: 'no-permutation' });
-    expect(compareResults(gold, table(['a'], [['x'], ['y']]), unordered)).toEqual({ equal: false, reason: 'row-count' });
+    expect(compareResults(gold, table(['a'], [['x'], ['y'], ['y']]), unordered)).toEqual({
+      equal: false,
+      reason: 'no-permutation',
+    });
+    expect(compareResults(gold, table(['a'], [['x'], ['y']]), unordered)).toEqual({
+      equal: false,
+      reason: 'row-count',
+    });
   });
 
   it('compares rows as a list when the gold has ORDER BY', () => {
-    const gold = table(['name', 'n'], [['a', 3], ['b', 2], ['c', 1]]);
-    const sameOrder = table(['n', 'name'], [[3, 'a'], [2, 'b'], [1, 'c']]);
-    const otherOrder = table(['name', 'n'], [['c', 1], ['b', 2], ['a', 3]]);
+    const gold = table(
+      ['name', 'n'],
+      [
+        ['a', 3],
+        ['b', 2],
+        ['c', 1],
+      ],
+    );
+    const sameOrder = table(
+      ['n', 'name'],
+      [
+        [3, 'a'],
+        [2, 'b'],
+        [1, 'c'],
+      ],
+    );
+    const otherOrder = table(
+      ['name', 'n'],
+      [
+        ['c', 1],
+        ['b', 2],
+        ['a', 3],
+      ],
+    );
     expect(compareResults(gold, sameOrder, ordered).equal).toBe(true);
     expect(compareResults(gold, otherOrder, ordered).equal).toBe(false);
     expect(compareResults(gold, otherOrder, unordered).equal).toBe(true);
@@ -77,25 +128,69 @@ describe('compareResults', () => {
   });
 
   it('treats NULL as an ordinary value', () => {
-    const gold = table(['name', 'ceo'], [['a', null], ['b', 'x']]);
-    expect(compareResults(gold, table(['ceo', 'name'], [['x', 'b'], [null, 'a']]), unordered).equal).toBe(true);
-    expect(compareResults(gold, table(['name', 'ceo'], [['a', 'x'], ['b', null]]), unordered).equal).toBe(false);
+    const gold = table(
+      ['name', 'ceo'],
+      [
+        ['a', null],
+        ['b', 'x'],
+      ],
+    );
+    expect(
+      compareResults(
+        gold,
+        table(
+          ['ceo', 'name'],
+          [
+            ['x', 'b'],
+            [null, 'a'],
+          ],
+        ),
+        unordered,
+      ).equal,
+    ).toBe(true);
+    expect(
+      compareResults(
+        gold,
+        table(
+          ['name', 'ceo'],
+          [
+            ['a', 'x'],
+            ['b', null],
+          ],
+        ),
+        unordered,
+      ).equal,
+    ).toBe(false);
     expect(compareResults(table(['x'], [[null]]), table(['x'], [['null']]), unordered).equal).toBe(false);
   });
 
   it('keeps booleans apart from numbers unless asked for Python equality', () => {
     expect(compareResults(table(['b'], [[true]]), table(['b'], [[1]]), unordered).equal).toBe(false);
-    expect(compareResults(table(['b'], [[true]]), table(['b'], [[1]]), { orderMatters: false, boolEqualsInt: true }).equal).toBe(true);
+    expect(
+      compareResults(table(['b'], [[true]]), table(['b'], [[1]]), { orderMatters: false, boolEqualsInt: true }).equal,
+    ).toBe(true);
   });
 
   it('counts both empty as correct, one empty as wrong, whatever the columns', () => {
-    expect(compareResults(table(['a', 'b'], []), table(['x'], []), unordered)).toEqual({ equal: true, reason: 'both-empty' });
-    expect(compareResults(table(['a'], []), table(['a'], [[1]]), unordered)).toEqual({ equal: false, reason: 'one-empty' });
-    expect(compareResults(table(['a'], [[1]]), table(['a'], []), unordered)).toEqual({ equal: false, reason: 'one-empty' });
+    expect(compareResults(table(['a', 'b'], []), table(['x'], []), unordered)).toEqual({
+      equal: true,
+      reason: 'both-empty',
+    });
+    expect(compareResults(table(['a'], []), table(['a'], [[1]]), unordered)).toEqual({
+      equal: false,
+      reason: 'one-empty',
+    });
+    expect(compareResults(table(['a'], [[1]]), table(['a'], []), unordered)).toEqual({
+      equal: false,
+      reason: 'one-empty',
+    });
   });
 
   it('requires equal column counts', () => {
-    expect(compareResults(table(['a'], [[1]]), table(['a', 'b'], [[1, 1]]), unordered)).toEqual({ equal: false, reason: 'column-count' });
+    expect(compareResults(table(['a'], [[1]]), table(['a', 'b'], [[1, 1]]), unordered)).toEqual({
+      equal: false,
+      reason: 'column-count',
+    });
   });
 
   it('refuses relationships, paths and other opaque values like the original (TypeError)', () => {
@@ -107,13 +202,17 @@ describe('compareResults', () => {
 describe('findColumnPermutation', () => {
   it('finds the permutation for many columns without sampling', () => {
     const width = 9;
-    const gold = Array.from({ length: 30 }, (_, r) => Array.from({ length: width }, (_, c) => `v${(r * 7 + c * 3) % 5}`));
+    const gold = Array.from({ length: 30 }, (_, r) =>
+      Array.from({ length: width }, (_, c) => `v${(r * 7 + c * 3) % 5}`),
+    );
     const perm = [4, 8, 0, 2, 7, 1, 6, 3, 5];
-    const pred = gold.map((row) => {
-      const out = new Array<string>(width);
-      perm.forEach((j, i) => (out[j] = row[i] as string));
-      return out;
-    }).reverse();
+    const pred = gold
+      .map((row) => {
+        const out = new Array<string>(width);
+        perm.forEach((j, i) => (out[j] = row[i] as string));
+        return out;
+      })
+      .reverse();
     const found = findColumnPermutation(gold, pred, false);
     expect(found).not.toBeNull();
     const rebuilt = pred.map((row) => (found as number[]).map((j) => row[j]));
@@ -126,16 +225,36 @@ describe('findColumnPermutation', () => {
   });
 
   it('rejects when columns have the same value multisets but no joint arrangement', () => {
-    const gold = [['1', 'a', 'p'], ['2', 'b', 'q']];
-    const pred = [['1', 'b', 'p'], ['2', 'a', 'q']];
+    const gold = [
+      ['1', 'a', 'p'],
+      ['2', 'b', 'q'],
+    ];
+    const pred = [
+      ['1', 'b', 'p'],
+      ['2', 'a', 'q'],
+    ];
     expect(findColumnPermutation(gold, pred, false)).toBeNull();
   });
 });
 
 describe('diffResults', () => {
   it('names missing and unexpected rows in the candidate’s own column order', () => {
-    const gold = table(['name', 'n'], [['a', 1], ['b', 2], ['b', 2]]);
-    const pred = table(['count', 'airline'], [[2, 'b'], [5, 'c'], [1, 'a']]);
+    const gold = table(
+      ['name', 'n'],
+      [
+        ['a', 1],
+        ['b', 2],
+        ['b', 2],
+      ],
+    );
+    const pred = table(
+      ['count', 'airline'],
+      [
+        [2, 'b'],
+        [5, 'c'],
+        [1, 'a'],
+      ],
+    );
     const diff = diffResults(gold, pred, unordered);
     expect(diff.permutation).toEqual([1, 0]);
     expect(diff.alignedColumns).toEqual(['airline', 'count']);

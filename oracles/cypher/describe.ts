@@ -17,7 +17,13 @@ interface PropertyInfo {
   samples: string[];
 }
 
-async function properties(driver: Driver, match: string, variable: string, database?: string, samples = 3): Promise<PropertyInfo[]> {
+async function properties(
+  driver: Driver,
+  match: string,
+  variable: string,
+  database?: string,
+  samples = 3,
+): Promise<PropertyInfo[]> {
   const keys = await driver.executeQuery(
     `${match} WITH ${variable} LIMIT 2000 UNWIND keys(${variable}) AS k WITH k, ${variable} WHERE NOT k IN $hidden RETURN k, collect(DISTINCT valueType(${variable}[k])) AS types ORDER BY k`,
     { hidden: HIDDEN },
@@ -26,7 +32,11 @@ async function properties(driver: Driver, match: string, variable: string, datab
   const out: PropertyInfo[] = [];
   for (const record of keys.records) {
     const key = record.get('k') as string;
-    const values = await driver.executeQuery(`${match} WHERE ${variable}[$k] IS NOT NULL RETURN DISTINCT ${variable}[$k] AS v LIMIT ${samples}`, { k: key }, { database, routing: 'READ' });
+    const values = await driver.executeQuery(
+      `${match} WHERE ${variable}[$k] IS NOT NULL RETURN DISTINCT ${variable}[$k] AS v LIMIT ${samples}`,
+      { k: key },
+      { database, routing: 'READ' },
+    );
     out.push({
       key,
       types: (record.get('types') as string[]).map((t) => t.replace(/ NOT NULL$/, '')),
@@ -37,17 +47,28 @@ async function properties(driver: Driver, match: string, variable: string, datab
 }
 
 function propertyLines(list: PropertyInfo[]): string[] {
-  return list.map((p) => `    ${p.key}: ${p.types.join(' | ')}${p.samples.length ? `, e.g. ${p.samples.join(', ')}` : ''}`);
+  return list.map(
+    (p) => `    ${p.key}: ${p.types.join(' | ')}${p.samples.length ? `, e.g. ${p.samples.join(', ')}` : ''}`,
+  );
 }
 
 /** A text description of the graph in the database: schema and sample values. */
-export async function describeGraph(driver: Driver, options: { name?: string; database?: string } = {}): Promise<string> {
+export async function describeGraph(
+  driver: Driver,
+  options: { name?: string; database?: string } = {},
+): Promise<string> {
   const database = options.database;
   const read = (query: string) => driver.executeQuery(query, {}, { database, routing: 'READ' });
-  const totals = await read('MATCH (n) WITH count(n) AS nodes OPTIONAL MATCH ()-[r]->() RETURN nodes, count(r) AS rels');
+  const totals = await read(
+    'MATCH (n) WITH count(n) AS nodes OPTIONAL MATCH ()-[r]->() RETURN nodes, count(r) AS rels',
+  );
   const nodes = Number(totals.records[0]?.get('nodes') ?? 0);
   const rels = Number(totals.records[0]?.get('rels') ?? 0);
-  const lines = [`Graph${options.name ? ` ${options.name}` : ''} (Neo4j 5.20): ${nodes} nodes, ${rels} relationships.`, '', 'Node labels:'];
+  const lines = [
+    `Graph${options.name ? ` ${options.name}` : ''} (Neo4j 5.20): ${nodes} nodes, ${rels} relationships.`,
+    '',
+    'Node labels:',
+  ];
   const labels = await read('MATCH (n) UNWIND labels(n) AS label RETURN label, count(*) AS n ORDER BY label');
   for (const record of labels.records) {
     const label = record.get('label') as string;
@@ -55,7 +76,9 @@ export async function describeGraph(driver: Driver, options: { name?: string; da
     lines.push(...propertyLines(await properties(driver, `MATCH (n:${quote(label)})`, 'n', database)));
   }
   lines.push('', 'Relationship types (with the labels they connect):');
-  const types = await read('MATCH (a)-[r]->(b) RETURN head(labels(a)) AS from, type(r) AS type, head(labels(b)) AS to, count(*) AS n ORDER BY type, from, to');
+  const types = await read(
+    'MATCH (a)-[r]->(b) RETURN head(labels(a)) AS from, type(r) AS type, head(labels(b)) AS to, count(*) AS n ORDER BY type, from, to',
+  );
   const described = new Set<string>();
   for (const record of types.records) {
     const type = record.get('type') as string;

@@ -88,7 +88,10 @@ function bestPermutation(gold: string[][], pred: string[][], width: number): num
     let bestScore = -1;
     for (let j = 0; j < width; j++) {
       if (used.has(j)) continue;
-      const score = overlap(goldColumn, pred.map((r) => r[j] as string));
+      const score = overlap(
+        goldColumn,
+        pred.map((r) => r[j] as string),
+      );
       if (score > bestScore) {
         bestJ = j;
         bestScore = score;
@@ -149,7 +152,11 @@ export function diffResults(gold: ResultTable, pred: ResultTable, options: Compa
   if (options.orderMatters && missing.length === 0 && extra.length === 0) {
     const position = goldRowKeys.findIndex((k, i) => k !== predRowKeys[i]);
     if (position >= 0) {
-      diff.misordered = { position, expected: [...(gold.rows[position] as Cell[])], actual: predRowsAligned[position] as Cell[] };
+      diff.misordered = {
+        position,
+        expected: [...(gold.rows[position] as Cell[])],
+        actual: predRowsAligned[position] as Cell[],
+      };
     }
   }
   return diff;

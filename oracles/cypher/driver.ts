@@ -15,7 +15,10 @@ const noAuth = (): AuthToken => (neo4j.auth as unknown as { none(): AuthToken })
 
 /** A driver for `uri`, with the configured credentials when given. */
 export function createDriver(uri: string, credentials: Neo4jAuth = processLoadedConfig().config.neo4j): Driver {
-  const auth = credentials.username && credentials.password ? neo4j.auth.basic(credentials.username, credentials.password) : noAuth();
+  const auth =
+    credentials.username && credentials.password
+      ? neo4j.auth.basic(credentials.username, credentials.password)
+      : noAuth();
   return neo4j.driver(uri, auth, {
     userAgent: 'witness-cypher-oracle',
     maxConnectionPoolSize: 32,
@@ -41,7 +44,9 @@ export async function waitForBolt(uri: string, timeoutMs: number, credentials?: 
     }
     await new Promise((r) => setTimeout(r, 500));
   }
-  throw new Error(`no Bolt answer at ${uri} within ${Math.round(timeoutMs / 1000)} s: ${last instanceof Error ? last.message : String(last)}`);
+  throw new Error(
+    `no Bolt answer at ${uri} within ${Math.round(timeoutMs / 1000)} s: ${last instanceof Error ? last.message : String(last)}`,
+  );
 }
 
 /** The Bolt protocol version and server agent the driver negotiated (e.g. 5.4, Neo4j/5.20.0). */

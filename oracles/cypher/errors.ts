@@ -22,9 +22,18 @@ const firstSentence = (text: string) => /^[^.]*\.?/.exec(text)?.[0] ?? text;
 const BY_CODE: Record<string, (message: string, code: string) => VerdictError> = {
   'Neo.ClientError.Statement.SyntaxError': (message) => ({ kind: 'syntax', message }),
   [RESULT_TOO_LARGE_CODE]: (message) => ({ kind: 'too-large', message }),
-  'Neo.TransientError.General.OutOfMemoryError': (_message, code) => ({ kind: 'too-large', message: `Neo4j ran out of memory running the query: it builds values too large for the server (${code})` }),
-  'Neo.TransientError.General.MemoryPoolOutOfMemoryError': (message, code) => ({ kind: 'too-large', message: `the query needs more memory than Neo4j allows a transaction (${code}: ${firstSentence(message)})` }),
-  'Neo.TransientError.General.StackOverFlowError': (_message, code) => ({ kind: 'too-complex', message: `the query is nested too deeply for Neo4j to plan or run it (${code})` }),
+  'Neo.TransientError.General.OutOfMemoryError': (_message, code) => ({
+    kind: 'too-large',
+    message: `Neo4j ran out of memory running the query: it builds values too large for the server (${code})`,
+  }),
+  'Neo.TransientError.General.MemoryPoolOutOfMemoryError': (message, code) => ({
+    kind: 'too-large',
+    message: `the query needs more memory than Neo4j allows a transaction (${code}: ${firstSentence(message)})`,
+  }),
+  'Neo.TransientError.General.StackOverFlowError': (_message, code) => ({
+    kind: 'too-complex',
+    message: `the query is nested too deeply for Neo4j to plan or run it (${code})`,
+  }),
 };
 
 /** A driver or server error as a verdict error (syntax, timeout, unsafe, too-large, too-complex or runtime). */
@@ -36,9 +45,12 @@ export function classifyError(error: unknown): VerdictError {
     const verdict = known(message, code);
     return { ...verdict, message: trimMessage(verdict.message) };
   }
-  if (error instanceof RangeError && /call stack/i.test(message)) return { kind: 'too-large', message: 'the result nests lists or maps too deeply to be read' };
-  if (code.includes('TransactionTimedOut') || /has been terminated|timed out/i.test(code)) return { kind: 'timeout', message: trimMessage(`${message} (${code})`) };
-  if (code === 'Neo.ClientError.Statement.AccessMode' || code.startsWith('Neo.ClientError.Security.')) return { kind: 'unsafe', message: trimMessage(message) };
+  if (error instanceof RangeError && /call stack/i.test(message))
+    return { kind: 'too-large', message: 'the result nests lists or maps too deeply to be read' };
+  if (code.includes('TransactionTimedOut') || /has been terminated|timed out/i.test(code))
+    return { kind: 'timeout', message: trimMessage(`${message} (${code})`) };
+  if (code === 'Neo.ClientError.Statement.AccessMode' || code.startsWith('Neo.ClientError.Security.'))
+    return { kind: 'unsafe', message: trimMessage(message) };
   return { kind: 'runtime', message: trimMessage(code ? `${code}: ${message}` : message) };
 }
 
@@ -46,7 +58,11 @@ export function classifyError(error: unknown): VerdictError {
 export function isConnectionLoss(error: unknown): boolean {
   const code = codeOf(error);
   // A connection closed while the driver waited for a response can also surface as a ProtocolError.
-  return code === 'ServiceUnavailable' || code === 'SessionExpired' || (code === 'ProtocolError' && /connection\b.*\bclosed/i.test(messageOf(error)));
+  return (
+    code === 'ServiceUnavailable' ||
+    code === 'SessionExpired' ||
+    (code === 'ProtocolError' && /connection\b.*\bclosed/i.test(messageOf(error)))
+  );
 }
 
 /**
@@ -55,13 +71,20 @@ export function isConnectionLoss(error: unknown): boolean {
  */
 export function isStoppedByServer(error: unknown): boolean {
   const code = codeOf(error);
-  return isConnectionLoss(error) || code === 'Neo.ClientError.Transaction.Terminated' || code === 'Neo.TransientError.Transaction.Terminated';
+  return (
+    isConnectionLoss(error) ||
+    code === 'Neo.ClientError.Transaction.Terminated' ||
+    code === 'Neo.TransientError.Transaction.Terminated'
+  );
 }
 
 /** Memory errors of any kind (the query's own limit, a shared pool, the heap). */
 export function isMemoryError(error: unknown): boolean {
   const code = codeOf(error);
-  return code === 'Neo.TransientError.General.OutOfMemoryError' || code === 'Neo.TransientError.General.MemoryPoolOutOfMemoryError';
+  return (
+    code === 'Neo.TransientError.General.OutOfMemoryError' ||
+    code === 'Neo.TransientError.General.MemoryPoolOutOfMemoryError'
+  );
 }
 
 /**
@@ -71,7 +94,10 @@ export function isMemoryError(error: unknown): boolean {
  */
 export function isSharedMemoryError(error: unknown): boolean {
   if (!isMemoryError(error)) return false;
-  return !(codeOf(error) === 'Neo.TransientError.General.MemoryPoolOutOfMemoryError' && /\bdb\.memory\.transaction\.max\b/.test(messageOf(error)));
+  return !(
+    codeOf(error) === 'Neo.TransientError.General.MemoryPoolOutOfMemoryError' &&
+    /\bdb\.memory\.transaction\.max\b/.test(messageOf(error))
+  );
 }
 
 /** Neo4j stopped answering: a harness error (the run's infrastructure), never a model failure. */

@@ -93,14 +93,37 @@ export interface EvaluateCypherBenchOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-const STATUSES: ItemStatus[] = ['exact', 'correct', 'wrong', 'syntax', 'runtime', 'timeout', 'unsafe', 'too-large', 'too-complex', 'no-prediction', 'invalid-prediction', 'invalid-gold', 'invalid-question', 'harness-error'];
+const STATUSES: ItemStatus[] = [
+  'exact',
+  'correct',
+  'wrong',
+  'syntax',
+  'runtime',
+  'timeout',
+  'unsafe',
+  'too-large',
+  'too-complex',
+  'no-prediction',
+  'invalid-prediction',
+  'invalid-gold',
+  'invalid-question',
+  'harness-error',
+];
 
 /** The SimpleKG file of a graph: given with --graph, or in the usual places next to the data file. */
-function findGraphFile(graph: string, data: string, given: Map<string, { file: string; kg: SimpleKG }>): { file: string; kg: SimpleKG } | null {
+function findGraphFile(
+  graph: string,
+  data: string,
+  given: Map<string, { file: string; kg: SimpleKG }>,
+): { file: string; kg: SimpleKG } | null {
   const known = given.get(graph);
   if (known) return known;
   const dir = dirname(data);
-  for (const file of [join(dir, 'graphs', `${graph}_simplekg.json`), join(dir, 'graphs', 'simplekg', `${graph}_simplekg.json`), join(dir, `${graph}_simplekg.json`)]) {
+  for (const file of [
+    join(dir, 'graphs', `${graph}_simplekg.json`),
+    join(dir, 'graphs', 'simplekg', `${graph}_simplekg.json`),
+    join(dir, `${graph}_simplekg.json`),
+  ]) {
     if (existsSync(file)) return { file, kg: readSimpleKG(file) };
   }
   return null;
@@ -138,17 +161,25 @@ async function mapLimit<T, R>(items: T[], limit: number, work: (item: T) => Prom
 export async function evaluateCypherBench(options: EvaluateCypherBenchOptions): Promise<CypherBenchEvaluation> {
   const log = options.log ?? (() => {});
   const loaded = loadCypherBenchFile(options.data);
-  if (loaded.itemCount === 0 && loaded.issues.length > 0 && loaded.issues[0]?.item === options.data) throw new Error(loaded.issues[0].message);
+  if (loaded.itemCount === 0 && loaded.issues.length > 0 && loaded.issues[0]?.item === options.data)
+    throw new Error(loaded.issues[0].message);
   // Positional predictions may follow the file's items, unusable ones included.
   const positions = Array.from({ length: loaded.itemCount }, (): string | null => null);
   for (const task of loaded.tasks) positions[Number(task.meta?.index)] = task.id;
-  const predictions = readPredictions(options.predictions, loaded.tasks.map((t) => t.id), positions);
-  const given = new Map((options.graphFiles ?? []).map((file) => {
-    const kg = readSimpleKG(file);
-    return [kg.schema.name, { file, kg }] as const;
-  }));
+  const predictions = readPredictions(
+    options.predictions,
+    loaded.tasks.map((t) => t.id),
+    positions,
+  );
+  const given = new Map(
+    (options.graphFiles ?? []).map((file) => {
+      const kg = readSimpleKG(file);
+      return [kg.schema.name, { file, kg }] as const;
+    }),
+  );
   const byGraph = new Map<string, Task[]>();
-  for (const task of loaded.tasks) byGraph.set(String(task.context?.graph), [...(byGraph.get(String(task.context?.graph)) ?? []), task]);
+  for (const task of loaded.tasks)
+    byGraph.set(String(task.context?.graph), [...(byGraph.get(String(task.context?.graph)) ?? []), task]);
 
   const server: Neo4jServer = options.uri
     ? { uri: options.uri, way: 'uri', startupMs: 0, describe: `the server at ${options.uri}`, stop: async () => {} }
@@ -169,9 +200,23 @@ export async function evaluateCypherBench(options: EvaluateCypherBenchOptions): 
   try {
     for (const [graph, tasks] of byGraph) {
       const found = findGraphFile(graph, options.data, given);
-      const fail = (message: string) => tasks.map((t): ItemResult => ({ index: indexOf(t), qid: t.id, graph, category: category(t), correct: false, executable: false, status: 'invalid-gold', message }));
+      const fail = (message: string) =>
+        tasks.map((t): ItemResult => ({
+          index: indexOf(t),
+          qid: t.id,
+          graph,
+          category: category(t),
+          correct: false,
+          executable: false,
+          status: 'invalid-gold',
+          message,
+        }));
       if (owned && !found) {
-        items.push(...fail(`no SimpleKG file for graph ${graph}: give it with --graph FILE (or run against a loaded server with --uri)`));
+        items.push(
+          ...fail(
+            `no SimpleKG file for graph ${graph}: give it with --graph FILE (or run against a loaded server with --uri)`,
+          ),
+        );
         continue;
       }
       if (found) {
@@ -213,7 +258,10 @@ export async function evaluateCypherBench(options: EvaluateCypherBenchOptions): 
     if (owned) await server.stop();
   }
   items.sort((a, b) => a.index - b.index);
-  const byStatus = Object.fromEntries(STATUSES.map((s) => [s, items.filter((i) => i.status === s).length])) as Record<ItemStatus, number>;
+  const byStatus = Object.fromEntries(STATUSES.map((s) => [s, items.filter((i) => i.status === s).length])) as Record<
+    ItemStatus,
+    number
+  >;
   const executable = items.filter((i) => i.executable).length;
   return {
     ...score(items),
@@ -237,17 +285,23 @@ function category(task: Task): string | null {
   return typeof task.meta?.match_category === 'string' ? task.meta.match_category : null;
 }
 
-async function scoreItem(oracle: ReturnType<typeof cypherOracle>, task: Task, predictions: Predictions): Promise<ItemResult> {
+async function scoreItem(
+  oracle: ReturnType<typeof cypherOracle>,
+  task: Task,
+  predictions: Predictions,
+): Promise<ItemResult> {
   const base = { index: indexOf(task), qid: task.id, graph: String(task.context?.graph), category: category(task) };
   const invalid = predictions.invalid.get(task.id);
-  if (invalid !== undefined) return { ...base, correct: false, executable: false, status: 'invalid-prediction', message: invalid };
+  if (invalid !== undefined)
+    return { ...base, correct: false, executable: false, status: 'invalid-prediction', message: invalid };
   const prediction = predictions.queries.get(task.id);
   if (prediction === undefined) return { ...base, correct: false, executable: false, status: 'no-prediction' };
   let prepared;
   try {
     prepared = await oracle.prepare(task);
   } catch (error) {
-    if (error instanceof TaskInputError) return { ...base, correct: false, executable: false, status: 'invalid-gold', message: error.message };
+    if (error instanceof TaskInputError)
+      return { ...base, correct: false, executable: false, status: 'invalid-gold', message: error.message };
     throw error;
   }
   let verdict;
@@ -256,12 +310,27 @@ async function scoreItem(oracle: ReturnType<typeof cypherOracle>, task: Task, pr
   } catch (error) {
     // Neo4j gone: every later item would fail the same way. Anything else is a bug, named on its item.
     if (error instanceof Neo4jUnreachableError) throw error;
-    return { ...base, correct: false, executable: false, status: 'harness-error', message: `question ${task.id}: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ...base,
+      correct: false,
+      executable: false,
+      status: 'harness-error',
+      message: `question ${task.id}: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   const detail = verdict.detail ?? {};
-  const rows = typeof detail.rows === 'object' && detail.rows !== null && !Array.isArray(detail.rows) ? (detail.rows as { expected: number; actual: number }) : undefined;
+  const rows =
+    typeof detail.rows === 'object' && detail.rows !== null && !Array.isArray(detail.rows)
+      ? (detail.rows as { expected: number; actual: number })
+      : undefined;
   if (verdict.error) {
-    return { ...base, correct: false, executable: false, status: verdict.error.kind === 'no-artifact' ? 'runtime' : verdict.error.kind, message: verdict.error.message };
+    return {
+      ...base,
+      correct: false,
+      executable: false,
+      status: verdict.error.kind === 'no-artifact' ? 'runtime' : verdict.error.kind,
+      message: verdict.error.message,
+    };
   }
   const status: ItemStatus = verdict.pass ? (detail.exactMatch === true ? 'exact' : 'correct') : 'wrong';
   return { ...base, correct: verdict.pass, executable: true, status, ...(rows ? { rows } : {}) };

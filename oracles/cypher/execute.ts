@@ -40,7 +40,8 @@ const HEALTH_CHECK_MS = 15_000;
 /** The verdict error of a query the server stopped twice (closed its connection or terminated it) while it still answers others. */
 export const CONNECTION_DROPPED: VerdictError = {
   kind: 'too-large',
-  message: 'Neo4j stopped the query twice while it ran (it closed the connection or terminated the transaction), and answers other queries: the server stops queries that fill its memory',
+  message:
+    'Neo4j stopped the query twice while it ran (it closed the connection or terminated the transaction), and answers other queries: the server stops queries that fill its memory',
 };
 
 /** True when the server still accepts connections and answers. */
@@ -71,16 +72,25 @@ export function runError(error: unknown): VerdictError {
 }
 
 /** Streams a query's result inside an open transaction into a table, stopping at the row and byte caps. */
-export async function collect(tx: Transaction | ManagedTransaction, query: string, limits: ResultLimits, parameters: Record<string, unknown> = {}): Promise<ResultTable> {
+export async function collect(
+  tx: Transaction | ManagedTransaction,
+  query: string,
+  limits: ResultLimits,
+  parameters: Record<string, unknown> = {},
+): Promise<ResultTable> {
   const result = tx.run(query, parameters);
   const columns = [...(await result.keys())];
   const rows: ResultTable['rows'] = [];
   let bytes = 0;
   for await (const record of result) {
-    if (rows.length >= limits.maxRows) throw new ResultTooLargeError(`the query returned more than ${limits.maxRows.toLocaleString('en-US')} rows`);
+    if (rows.length >= limits.maxRows)
+      throw new ResultTooLargeError(`the query returned more than ${limits.maxRows.toLocaleString('en-US')} rows`);
     const row = columns.map((c) => fromNeo4j(record.get(c)));
     bytes += row.reduce<number>((n, cell) => n + cellBytes(cell), ROW_BYTES);
-    if (bytes > limits.maxBytes) throw new ResultTooLargeError(`the result is larger than ${limits.maxBytes.toLocaleString('en-US')} bytes (counting 8 bytes per value plus the bytes of strings)`);
+    if (bytes > limits.maxBytes)
+      throw new ResultTooLargeError(
+        `the result is larger than ${limits.maxBytes.toLocaleString('en-US')} bytes (counting 8 bytes per value plus the bytes of strings)`,
+      );
     rows.push(row);
   }
   return { columns, rows, bytes };
@@ -103,7 +113,10 @@ type Attempt = { ok: true; table: ResultTable } | { ok: false; thrown: unknown }
 
 async function attemptRead(driver: Driver, query: string, options: ExecuteOptions): Promise<Attempt> {
   const session = driver.session({ defaultAccessMode: neo4j.session.READ, database: options.database });
-  const limits = { maxRows: options.maxRows ?? DEFAULT_MAX_ROWS, maxBytes: options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES };
+  const limits = {
+    maxRows: options.maxRows ?? DEFAULT_MAX_ROWS,
+    maxBytes: options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
+  };
   const work = (async (): Promise<Attempt> => {
     try {
       const tx = session.beginTransaction({ timeout: options.timeoutMs, metadata: { app: 'witness-cypher-oracle' } });
@@ -151,6 +164,10 @@ export async function runReadQuery(driver: Driver, query: string, options: Execu
       await sleep(delay);
       continue;
     }
-    return { ok: false, error: cause === 'stopped' ? CONNECTION_DROPPED : runError(thrown), ms: performance.now() - started };
+    return {
+      ok: false,
+      error: cause === 'stopped' ? CONNECTION_DROPPED : runError(thrown),
+      ms: performance.now() - started,
+    };
   }
 }

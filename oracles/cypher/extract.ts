@@ -6,7 +6,8 @@
 import { pickCodeBlock } from '../../core/extract.ts';
 import type { Candidate } from '../../core/types.ts';
 
-const STARTS_LIKE_CYPHER = /^(MATCH|OPTIONAL\s+MATCH|WITH|UNWIND|CALL|RETURN|CREATE|MERGE|USE|LOAD\s+CSV|EXPLAIN|PROFILE|CYPHER|SHOW|DETACH|DELETE|FOREACH)\b/i;
+const STARTS_LIKE_CYPHER =
+  /^(MATCH|OPTIONAL\s+MATCH|WITH|UNWIND|CALL|RETURN|CREATE|MERGE|USE|LOAD\s+CSV|EXPLAIN|PROFILE|CYPHER|SHOW|DETACH|DELETE|FOREACH)\b/i;
 
 function tidy(text: string): string {
   return text

@@ -2,6 +2,8 @@
 import { fileURLToPath } from 'node:url';
 
 /** The skyways graph in SimpleKG format. */
-export const SKYWAYS_GRAPH_FILE = fileURLToPath(new URL('../../fixtures/cypherbench/graphs/skyways_simplekg.json', import.meta.url));
+export const SKYWAYS_GRAPH_FILE = fileURLToPath(
+  new URL('../../fixtures/cypherbench/graphs/skyways_simplekg.json', import.meta.url),
+);
 /** The skyways questions in CypherBench's item format. */
 export const SKYWAYS_QUESTIONS_FILE = fileURLToPath(new URL('../../fixtures/cypherbench/test.json', import.meta.url));

@@ -38,19 +38,26 @@ afterAll(async () => {
   await driver?.close();
 });
 
-const read = async (query: string, params: Record<string, unknown> = {}) => (await driver.executeQuery(query, params, { routing: 'READ' })).records;
+const read = async (query: string, params: Record<string, unknown> = {}) =>
+  (await driver.executeQuery(query, params, { routing: 'READ' })).records;
 
 describe('the SimpleKG loader', () => {
   it('loads every entity and relation with typed properties, like CypherBench’s loader', async () => {
     expect(before).toMatchObject({ nodes: kg.entities.length, relationships: kg.relations.length });
-    const [airline] = await read("MATCH (n:Airline {name: 'Pavotaes Airlines'}) RETURN n, valueType(n.founded) AS d, valueType(n.fleet_size) AS i");
+    const [airline] = await read(
+      "MATCH (n:Airline {name: 'Pavotaes Airlines'}) RETURN n, valueType(n.founded) AS d, valueType(n.fleet_size) AS i",
+    );
     const node = airline!.get('n');
     const source = kg.entities.find((e) => e.name === 'Pavotaes Airlines')!;
-    expect(Object.keys(node.properties).sort()).toEqual(['aliases', 'description', 'eid', 'name', 'provenance', ...Object.keys(source.properties)].sort());
+    expect(Object.keys(node.properties).sort()).toEqual(
+      ['aliases', 'description', 'eid', 'name', 'provenance', ...Object.keys(source.properties)].sort(),
+    );
     expect(node.properties.eid).toBe(source.eid);
     expect(airline!.get('d')).toBe('DATE NOT NULL');
     expect(airline!.get('i')).toBe('INTEGER NOT NULL');
-    const [model] = await read('MATCH (m:AircraftModel) WHERE size(m.variants) > 0 RETURN valueType(m.variants) AS v, valueType(m.wingspan_metre) AS f LIMIT 1');
+    const [model] = await read(
+      'MATCH (m:AircraftModel) WHERE size(m.variants) > 0 RETURN valueType(m.variants) AS v, valueType(m.wingspan_metre) AS f LIMIT 1',
+    );
     expect(model!.get('v')).toBe('LIST<STRING NOT NULL> NOT NULL');
     expect(model!.get('f')).toBe('FLOAT NOT NULL');
     const [rel] = await read('MATCH ()-[r:serves]->() RETURN keys(r) AS keys, valueType(r.since) AS since LIMIT 1');
@@ -59,18 +66,30 @@ describe('the SimpleKG loader', () => {
   });
 
   it('indexes eid, name, description, aliases, provenance and every declared property', async () => {
-    const records = await read("SHOW INDEXES YIELD labelsOrTypes, properties, type WHERE type = 'RANGE' RETURN labelsOrTypes[0] AS on, properties[0] AS key");
+    const records = await read(
+      "SHOW INDEXES YIELD labelsOrTypes, properties, type WHERE type = 'RANGE' RETURN labelsOrTypes[0] AS on, properties[0] AS key",
+    );
     const indexed = new Set(records.map((r) => `${r.get('on')}.${r.get('key')}`));
     for (const e of kg.schema.entities) {
-      for (const key of ['eid', 'name', 'description', 'aliases', 'provenance', ...Object.keys(e.properties)]) expect(indexed, `${e.label}.${key}`).toContain(`${e.label}.${key}`);
+      for (const key of ['eid', 'name', 'description', 'aliases', 'provenance', ...Object.keys(e.properties)])
+        expect(indexed, `${e.label}.${key}`).toContain(`${e.label}.${key}`);
     }
     expect(indexed).toContain('memberOf.joined');
   });
 
   it('reuses a database holding the graph and refuses to overwrite one holding other data', async () => {
     expect(await ensureGraph(driver, kg)).toBe('reused');
-    const other = parseSimpleKG({ schema: { name: 'other', entities: [{ label: 'X', properties: {} }], relations: [] }, entities: [{ eid: 'X#1', label: 'X', name: 'x' }], relations: [] }, 'other');
-    await expect(ensureGraph(driver, other)).rejects.toThrow(/the database holds other data \(427 nodes, 1505 relationships\), not graph other; .*never overwrites a server it did not start/);
+    const other = parseSimpleKG(
+      {
+        schema: { name: 'other', entities: [{ label: 'X', properties: {} }], relations: [] },
+        entities: [{ eid: 'X#1', label: 'X', name: 'x' }],
+        relations: [],
+      },
+      'other',
+    );
+    await expect(ensureGraph(driver, other)).rejects.toThrow(
+      /the database holds other data \(427 nodes, 1505 relationships\), not graph other; .*never overwrites a server it did not start/,
+    );
   });
 });
 
@@ -81,9 +100,21 @@ describe('values from the driver', () => {
     );
     const { fromNeo4j, OpaqueValue } = await import('./values.ts');
     const cells = Object.fromEntries(r!.keys.map((k) => [k, fromNeo4j(r!.get(k))]));
-    expect(cells).toMatchObject({ small: 42, float: 2 ** 53, big: 2n ** 53n + 1n, d: '2001-09-11', ds: ['1999-01-02'], nothing: null, m: { b: [2, 1], a: 'x' } });
-    expect(cells.c).toMatchObject({ eid: expect.stringMatching(/^Country#W/), population: expect.any(Number), area_km2: expect.any(Number) });
-    const [t] = await read('RETURN datetime(\'2020-01-01T10:00:00Z\') AS dt, point({x: 1, y: 2}) AS p');
+    expect(cells).toMatchObject({
+      small: 42,
+      float: 2 ** 53,
+      big: 2n ** 53n + 1n,
+      d: '2001-09-11',
+      ds: ['1999-01-02'],
+      nothing: null,
+      m: { b: [2, 1], a: 'x' },
+    });
+    expect(cells.c).toMatchObject({
+      eid: expect.stringMatching(/^Country#W/),
+      population: expect.any(Number),
+      area_km2: expect.any(Number),
+    });
+    const [t] = await read("RETURN datetime('2020-01-01T10:00:00Z') AS dt, point({x: 1, y: 2}) AS p");
     expect(fromNeo4j(t!.get('dt'))).toBeInstanceOf(OpaqueValue);
     expect(fromNeo4j(t!.get('p'))).toBeInstanceOf(OpaqueValue);
   });
@@ -91,23 +122,43 @@ describe('values from the driver', () => {
 
 describe('graph variants', () => {
   it('apply inside a transaction and vanish when it rolls back', async () => {
-    const [r] = await read("MATCH (:Airline {name: 'Pavotaes Airlines'})-[r:serves]->(a:Airport) RETURN elementId(r) AS id, a.name AS airport ORDER BY airport LIMIT 1");
+    const [r] = await read(
+      "MATCH (:Airline {name: 'Pavotaes Airlines'})-[r:serves]->(a:Airport) RETURN elementId(r) AS id, a.name AS airport ORDER BY airport LIMIT 1",
+    );
     const [n] = await read("MATCH (n:Airline {name: 'Pavotaes Airlines'}) RETURN elementId(n) AS id");
     const variant: GraphVariant = {
       ops: [
         { op: 'duplicate-relationship', id: r!.get('id'), type: 'serves', text: 'dup' },
-        { op: 'set-property', target: 'node', id: n!.get('id'), key: 'founded', value: { type: 'date', value: '2000-01-01' }, text: 'set' },
-        { op: 'set-property', target: 'node', id: n!.get('id'), key: 'fleet_size', value: { type: 'null', value: null }, text: 'unset' },
+        {
+          op: 'set-property',
+          target: 'node',
+          id: n!.get('id'),
+          key: 'founded',
+          value: { type: 'date', value: '2000-01-01' },
+          text: 'set',
+        },
+        {
+          op: 'set-property',
+          target: 'node',
+          id: n!.get('id'),
+          key: 'fleet_size',
+          value: { type: 'null', value: null },
+          text: 'unset',
+        },
       ],
     };
     const session = driver.session({ defaultAccessMode: neo4j.session.WRITE });
     const tx = session.beginTransaction();
     try {
       await applyVariant(tx, variant);
-      const inside = await tx.run("MATCH (n:Airline {name: 'Pavotaes Airlines'}) RETURN toString(n.founded) AS f, n.fleet_size AS s, COUNT { (n)-[:serves]->() } AS serves");
+      const inside = await tx.run(
+        "MATCH (n:Airline {name: 'Pavotaes Airlines'}) RETURN toString(n.founded) AS f, n.fleet_size AS s, COUNT { (n)-[:serves]->() } AS serves",
+      );
       expect(inside.records[0]!.get('f')).toBe('2000-01-01');
       expect(inside.records[0]!.get('s')).toBeNull();
-      const [outside] = await read("MATCH (n:Airline {name: 'Pavotaes Airlines'}) RETURN COUNT { (n)-[:serves]->() } AS serves");
+      const [outside] = await read(
+        "MATCH (n:Airline {name: 'Pavotaes Airlines'}) RETURN COUNT { (n)-[:serves]->() } AS serves",
+      );
       expect(Number(inside.records[0]!.get('serves'))).toBe(Number(outside!.get('serves')) + 1);
     } finally {
       await tx.rollback();
@@ -125,21 +176,28 @@ describe('hardening', () => {
     expect((await oracle.check(prepared, boundary)).pass).toBe(true); // no accident on exactly 2000-01-01
     const rng = new Rng(3);
     let report = await oracle.hardener!.probe(prepared, boundary, { rng, maxProbes: 320, round: 1 });
-    for (let round = 2; report.disagreements.length === 0 && round < 8; round++) report = await oracle.hardener!.probe(prepared, boundary, { rng, maxProbes: 320, round });
+    for (let round = 2; report.disagreements.length === 0 && round < 8; round++)
+      report = await oracle.hardener!.probe(prepared, boundary, { rng, maxProbes: 320, round });
     expect(report.probed).toBeGreaterThan(0);
     const witness = report.disagreements[0]!;
     expect(witness.kind).toBe('missing-row');
-    expect(oracle.render.witness(witness)).toMatch(/^the row \{n\.flight_number: "PF\d+"\} is missing from your result \(on a variant of the graph where .*2000-01-01/);
+    expect(oracle.render.witness(witness)).toMatch(
+      /^the row \{n\.flight_number: "PF\d+"\} is missing from your result \(on a variant of the graph where .*2000-01-01/,
+    );
 
     const extended = oracle.hardener!.extend(prepared, [witness]);
     expect(extended.caseIds.at(-1)).toBe('variant-1');
     const verdict = await oracle.check(extended, boundary);
     expect(verdict.pass).toBe(false);
     expect(verdict.cases.filter((c) => !c.pass).map((c) => c.id)).toEqual(['variant-1']);
-    expect(oracle.render.failureSummary(verdict)).toBe("Your query's result is wrong: on 1 variant of the graph it differs from the expected result.");
+    expect(oracle.render.failureSummary(verdict)).toBe(
+      "Your query's result is wrong: on 1 variant of the graph it differs from the expected result.",
+    );
     expect((await oracle.check(extended, { source: `${q.gold} `, extraction: 'code-block' })).pass).toBe(true);
     expect(await oracle.simulator.agrees(extended, boundary, witness)).toBe(false);
-    expect(await oracle.simulator.agrees(extended, { source: `${q.gold} `, extraction: 'code-block' }, witness)).toBe(true);
+    expect(await oracle.simulator.agrees(extended, { source: `${q.gold} `, extraction: 'code-block' }, witness)).toBe(
+      true,
+    );
     expect(await graphChecksum(driver)).toEqual(before);
   }, 120_000);
 });
@@ -147,7 +205,10 @@ describe('hardening', () => {
 describe('the Observer', () => {
   it('runs a candidate and shows its first rows, or its error, without judging', async () => {
     const prepared = await oracle.prepare(byId('skyways-014'));
-    const seen = await oracle.observer!.observe(prepared, { source: 'MATCH (n:FlightAccident) RETURN n.flight_number AS flight, n.date AS date ORDER BY flight', extraction: 'code-block' });
+    const seen = await oracle.observer!.observe(prepared, {
+      source: 'MATCH (n:FlightAccident) RETURN n.flight_number AS flight, n.date AS date ORDER BY flight',
+      extraction: 'code-block',
+    });
     expect(seen.ok).toBe(true);
     expect(seen.shape).toEqual({ rows: 140, columns: 2 });
     const lines = seen.output.split('\n');

@@ -23,7 +23,10 @@ export function queryTooLong(query: string, maxBytes: number): VerdictError | nu
   if (query.length <= maxBytes / 3) return null; // at most 3 UTF-8 bytes per UTF-16 unit: surely short enough
   const bytes = Buffer.byteLength(query, 'utf8');
   if (bytes <= maxBytes) return null;
-  return { kind: 'too-complex', message: `the query is ${bytes.toLocaleString('en-US')} bytes long; queries longer than ${maxBytes.toLocaleString('en-US')} bytes are not run` };
+  return {
+    kind: 'too-complex',
+    message: `the query is ${bytes.toLocaleString('en-US')} bytes long; queries longer than ${maxBytes.toLocaleString('en-US')} bytes are not run`,
+  };
 }
 
 const ALLOWED_PROCEDURES: readonly string[] = [
@@ -48,19 +51,26 @@ function operators(plan: PlanNode | undefined | false): PlanNode[] {
   return [plan, ...(plan.children ?? []).flatMap((c) => operators(c))];
 }
 
-const QUERY_TYPES: Record<string, string> = { rw: 'reads and writes', w: 'writes', s: 'changes the schema or administers the database' };
+const QUERY_TYPES: Record<string, string> = {
+  rw: 'reads and writes',
+  w: 'writes',
+  s: 'changes the schema or administers the database',
+};
 
 /** Why a plan is unsafe, or null when it is a plain read. Pure: the policy over EXPLAIN's answer. */
 function unsafeReason(queryType: string, plan: PlanNode | undefined | false): string | null {
-  if (queryType !== 'r') return `the query ${QUERY_TYPES[queryType] ?? `has query type ${JSON.stringify(queryType)}`} (EXPLAIN query type "${queryType}"); only read-only queries are run`;
+  if (queryType !== 'r')
+    return `the query ${QUERY_TYPES[queryType] ?? `has query type ${JSON.stringify(queryType)}`} (EXPLAIN query type "${queryType}"); only read-only queries are run`;
   for (const op of operators(plan)) {
     const name = trimMessage(op.operatorType.replace(/@.*$/, ''), 100);
     if (name === 'LoadCSV') return 'LOAD CSV reads files or URLs; only queries over the graph are run';
-    if (/^(Show|Terminate|AdministrationCommand)/.test(name)) return `the query runs a ${name} command; only queries over the graph are run`;
+    if (/^(Show|Terminate|AdministrationCommand)/.test(name))
+      return `the query runs a ${name} command; only queries over the graph are run`;
     if (name === 'ProcedureCall') {
       const details = String(op.arguments?.Details ?? op.arguments?.Signature ?? '');
       const procedure = trimMessage(/^([\w.]+)\s*\(/.exec(details)?.[1] ?? details, 200);
-      if (!ALLOWED_PROCEDURES.includes(procedure)) return `the query calls the procedure ${procedure || '(unknown)'}; only ${ALLOWED_PROCEDURES.join(', ')} may be called`;
+      if (!ALLOWED_PROCEDURES.includes(procedure))
+        return `the query calls the procedure ${procedure || '(unknown)'}; only ${ALLOWED_PROCEDURES.join(', ')} may be called`;
     }
   }
   return null;
@@ -69,7 +79,8 @@ function unsafeReason(queryType: string, plan: PlanNode | undefined | false): st
 /** The verdict error of a query whose planning the server stopped twice while it answers others. */
 const PLANNING_STOPPED: VerdictError = {
   kind: 'too-complex',
-  message: 'Neo4j stopped planning the query twice (it closed the connection or terminated the transaction), and answers other queries: planning it fills the server\'s memory',
+  message:
+    "Neo4j stopped planning the query twice (it closed the connection or terminated the transaction), and answers other queries: planning it fills the server's memory",
 };
 
 /**
@@ -78,44 +89,74 @@ const PLANNING_STOPPED: VerdictError = {
  * are tried again as queries are (retry.ts); a server that no longer answers throws
  * Neo4jUnreachableError.
  */
-export async function checkReadOnly(driver: Driver, query: string, options: { timeoutMs: number; database?: string }): Promise<GuardResult> {
+export async function checkReadOnly(
+  driver: Driver,
+  query: string,
+  options: { timeoutMs: number; database?: string },
+): Promise<GuardResult> {
   const started = performance.now();
   const retries = noRetries();
   for (;;) {
     const outcome = await explainOnce(driver, query, options);
     if (!('thrown' in outcome)) return outcome;
     const cause = failureCause(outcome.thrown);
-    if (cause === 'stopped' && !(await serverAnswers(driver))) throw new Neo4jUnreachableError('the read-only check', outcome.thrown);
+    if (cause === 'stopped' && !(await serverAnswers(driver)))
+      throw new Neo4jUnreachableError('the read-only check', outcome.thrown);
     const delay = retryDelayMs(cause, retries);
     if (delay !== null && cause !== 'own') {
       retries[cause]++;
       await sleep(delay);
       continue;
     }
-    return { ok: false, error: cause === 'stopped' ? PLANNING_STOPPED : classifyError(outcome.thrown), ms: performance.now() - started };
+    return {
+      ok: false,
+      error: cause === 'stopped' ? PLANNING_STOPPED : classifyError(outcome.thrown),
+      ms: performance.now() - started,
+    };
   }
 }
 
-async function explainOnce(driver: Driver, query: string, options: { timeoutMs: number; database?: string }): Promise<GuardResult | { thrown: unknown }> {
+async function explainOnce(
+  driver: Driver,
+  query: string,
+  options: { timeoutMs: number; database?: string },
+): Promise<GuardResult | { thrown: unknown }> {
   const started = performance.now();
   const trimmed = query.trim();
   if (/^(EXPLAIN|PROFILE)\b/i.test(trimmed)) {
-    return { ok: false, error: { kind: 'syntax', message: 'give the query itself, without EXPLAIN or PROFILE' }, ms: performance.now() - started };
+    return {
+      ok: false,
+      error: { kind: 'syntax', message: 'give the query itself, without EXPLAIN or PROFILE' },
+      ms: performance.now() - started,
+    };
   }
   const session = driver.session({ defaultAccessMode: neo4j.session.READ, database: options.database });
   const work = (async (): Promise<GuardResult | { thrown: unknown }> => {
     try {
       const result = await session.run(`EXPLAIN ${trimmed}`, {}, { timeout: options.timeoutMs });
       const reason = unsafeReason(result.summary.queryType, result.summary.plan as PlanNode | false);
-      return reason ? { ok: false, error: { kind: 'unsafe', message: reason }, ms: performance.now() - started } : { ok: true, ms: performance.now() - started };
+      return reason
+        ? { ok: false, error: { kind: 'unsafe', message: reason }, ms: performance.now() - started }
+        : { ok: true, ms: performance.now() - started };
     } catch (error) {
       if (failureCause(error) !== 'own') return { thrown: error };
       return { ok: false, error: classifyError(error), ms: performance.now() - started };
     }
   })();
-  const outcome = await withDeadline(work, options.timeoutMs + CLIENT_GRACE_MS, () => void work.catch(() => {}).finally(() => session.close().catch(() => {})));
+  const outcome = await withDeadline(
+    work,
+    options.timeoutMs + CLIENT_GRACE_MS,
+    () => void work.catch(() => {}).finally(() => session.close().catch(() => {})),
+  );
   if (outcome === 'deadline') {
-    return { ok: false, error: { kind: 'timeout', message: `Neo4j did not finish planning the query within ${Math.round(options.timeoutMs / 1000)} s` }, ms: performance.now() - started };
+    return {
+      ok: false,
+      error: {
+        kind: 'timeout',
+        message: `Neo4j did not finish planning the query within ${Math.round(options.timeoutMs / 1000)} s`,
+      },
+      ms: performance.now() - started,
+    };
   }
   await session.close().catch(() => {});
   return outcome;

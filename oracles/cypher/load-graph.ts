@@ -39,7 +39,8 @@ function toDate(iso: string) {
 /** A SimpleKG value as a driver parameter of the declared type (ints as Neo4j integers, dates as dates). */
 function toParameter(dtype: SimpleDtype, value: SimpleValue): unknown {
   const scalar = dtype.startsWith('list[') ? dtype.slice(5, -1) : dtype;
-  const convert = (v: unknown) => (scalar === 'int' ? neo4j.int(v as number) : scalar === 'date' ? toDate(v as string) : v);
+  const convert = (v: unknown) =>
+    scalar === 'int' ? neo4j.int(v as number) : scalar === 'date' ? toDate(v as string) : v;
   return Array.isArray(value) ? value.map(convert) : convert(value);
 }
 
@@ -52,7 +53,11 @@ function chunks<T>(items: T[], size: number): T[][] {
 /** The fingerprint a database holding exactly this graph has. */
 export function graphFingerprint(kg: SimpleKG): GraphFingerprint {
   const eids = kg.entities.map((e) => e.eid).sort();
-  return { nodes: kg.entities.length, relationships: kg.relations.length, eids: createHash('sha256').update(eids.join('\n')).digest('hex').slice(0, 16) };
+  return {
+    nodes: kg.entities.length,
+    relationships: kg.relations.length,
+    eids: createHash('sha256').update(eids.join('\n')).digest('hex').slice(0, 16),
+  };
 }
 
 /** The fingerprint of what the database holds now. */
@@ -68,7 +73,8 @@ export async function databaseFingerprint(driver: Driver, database?: string): Pr
   };
 }
 
-const sameFingerprint = (a: GraphFingerprint, b: GraphFingerprint) => a.nodes === b.nodes && a.relationships === b.relationships && a.eids === b.eids;
+const sameFingerprint = (a: GraphFingerprint, b: GraphFingerprint) =>
+  a.nodes === b.nodes && a.relationships === b.relationships && a.eids === b.eids;
 
 /** Loads `kg` into an empty database. Throws if the database is not empty. */
 export async function loadSimpleKG(driver: Driver, kg: SimpleKG, options: LoadOptions = {}): Promise<GraphFingerprint> {
@@ -76,7 +82,9 @@ export async function loadSimpleKG(driver: Driver, kg: SimpleKG, options: LoadOp
   const database = options.database;
   const before = await databaseFingerprint(driver, database);
   if (before.nodes > 0 || before.relationships > 0) {
-    throw new Error(`cannot load graph ${kg.schema.name}: the database is not empty (${before.nodes} nodes, ${before.relationships} relationships)`);
+    throw new Error(
+      `cannot load graph ${kg.schema.name}: the database is not empty (${before.nodes} nodes, ${before.relationships} relationships)`,
+    );
   }
   const session = driver.session({ database, defaultAccessMode: neo4j.session.WRITE });
   try {
@@ -84,12 +92,20 @@ export async function loadSimpleKG(driver: Driver, kg: SimpleKG, options: LoadOp
     // times faster than one by one) while the database is still empty.
     const indexes: string[] = [];
     for (const entitySchema of kg.schema.entities) {
-      for (const key of ['eid', 'name', 'description', 'aliases', 'provenance', ...Object.keys(entitySchema.properties)]) {
+      for (const key of [
+        'eid',
+        'name',
+        'description',
+        'aliases',
+        'provenance',
+        ...Object.keys(entitySchema.properties),
+      ]) {
         indexes.push(`CREATE INDEX IF NOT EXISTS FOR (n:${quote(entitySchema.label)}) ON (n.${quote(key)})`);
       }
     }
     for (const relationSchema of kg.schema.relations) {
-      for (const key of Object.keys(relationSchema.properties)) indexes.push(`CREATE INDEX IF NOT EXISTS FOR ()-[r:${quote(relationSchema.label)}]-() ON (r.${quote(key)})`);
+      for (const key of Object.keys(relationSchema.properties))
+        indexes.push(`CREATE INDEX IF NOT EXISTS FOR ()-[r:${quote(relationSchema.label)}]-() ON (r.${quote(key)})`);
     }
     await session.executeWrite(async (tx) => {
       for (const statement of new Set(indexes)) await tx.run(statement);
@@ -98,32 +114,53 @@ export async function loadSimpleKG(driver: Driver, kg: SimpleKG, options: LoadOp
     // One query text for all nodes and one for all relationships (labels and types chosen with
     // FOREACH): a cold server plans each distinct text slowly, and a graph has dozens of triples.
     const entitySchemas = new Map(kg.schema.entities.map((e) => [e.label, e]));
-    const setLabel = kg.schema.entities.map((e) => `FOREACH (_ IN CASE WHEN row.label = ${cypherString(e.label)} THEN [1] ELSE [] END | SET n:${quote(e.label)})`).join(' ');
+    const setLabel = kg.schema.entities
+      .map(
+        (e) =>
+          `FOREACH (_ IN CASE WHEN row.label = ${cypherString(e.label)} THEN [1] ELSE [] END | SET n:${quote(e.label)})`,
+      )
+      .join(' ');
     const nodeRows = kg.entities.map((e) => {
       const declared = (entitySchemas.get(e.label) as EntitySchema).properties;
       const props: Record<string, unknown> = { eid: e.eid, aliases: e.aliases, provenance: e.provenance };
       if (e.name !== null) props.name = e.name;
       if (e.description !== null) props.description = e.description;
-      for (const [key, value] of Object.entries(e.properties)) props[key] = toParameter(declared[key] as SimpleDtype, value);
+      for (const [key, value] of Object.entries(e.properties))
+        props[key] = toParameter(declared[key] as SimpleDtype, value);
       return { label: e.label, props };
     });
     const ids = new Map<string, string>();
     for (const batch of chunks(nodeRows, batchSize)) {
-      const result = await session.executeWrite((tx) => tx.run(`UNWIND $rows AS row CREATE (n) SET n = row.props ${setLabel} RETURN n.eid AS eid, elementId(n) AS id`, { rows: batch }));
+      const result = await session.executeWrite((tx) =>
+        tx.run(`UNWIND $rows AS row CREATE (n) SET n = row.props ${setLabel} RETURN n.eid AS eid, elementId(n) AS id`, {
+          rows: batch,
+        }),
+      );
       for (const r of result.records) ids.set(r.get('eid'), r.get('id'));
     }
-    const relationSchemas = new Map(kg.schema.relations.map((r) => [`${r.label}\u0000${r.subj_label}\u0000${r.obj_label}`, r]));
+    const relationSchemas = new Map(
+      kg.schema.relations.map((r) => [`${r.label}\u0000${r.subj_label}\u0000${r.obj_label}`, r]),
+    );
     const labelOf = new Map(kg.entities.map((e) => [e.eid, e.label]));
     const types = [...new Set(kg.schema.relations.map((r) => r.label))];
-    const createTyped = types.map((t) => `FOREACH (_ IN CASE WHEN row.type = ${cypherString(t)} THEN [1] ELSE [] END | CREATE (a)-[r:${quote(t)}]->(b) SET r = row.props)`).join(' ');
+    const createTyped = types
+      .map(
+        (t) =>
+          `FOREACH (_ IN CASE WHEN row.type = ${cypherString(t)} THEN [1] ELSE [] END | CREATE (a)-[r:${quote(t)}]->(b) SET r = row.props)`,
+      )
+      .join(' ');
     const relationRows = kg.relations.map((r) => {
-      const declared = relationSchemas.get(`${r.label}\u0000${labelOf.get(r.subj_id)}\u0000${labelOf.get(r.obj_id)}`) as RelationSchema;
+      const declared = relationSchemas.get(
+        `${r.label}\u0000${labelOf.get(r.subj_id)}\u0000${labelOf.get(r.obj_id)}`,
+      ) as RelationSchema;
       const props: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(r.properties)) props[key] = toParameter(declared.properties[key] as SimpleDtype, value);
+      for (const [key, value] of Object.entries(r.properties))
+        props[key] = toParameter(declared.properties[key] as SimpleDtype, value);
       return { a: ids.get(r.subj_id), b: ids.get(r.obj_id), type: r.label, props };
     });
     const relationQuery = `UNWIND $rows AS row MATCH (a) WHERE elementId(a) = row.a MATCH (b) WHERE elementId(b) = row.b ${createTyped}`;
-    for (const batch of chunks(relationRows, batchSize)) await session.executeWrite((tx) => tx.run(relationQuery, { rows: batch }));
+    for (const batch of chunks(relationRows, batchSize))
+      await session.executeWrite((tx) => tx.run(relationQuery, { rows: batch }));
     await session.run('CALL db.awaitIndexes(300)');
   } finally {
     await session.close();
@@ -131,7 +168,9 @@ export async function loadSimpleKG(driver: Driver, kg: SimpleKG, options: LoadOp
   const after = await databaseFingerprint(driver, database);
   const expected = graphFingerprint(kg);
   if (!sameFingerprint(after, expected)) {
-    throw new Error(`loading graph ${kg.schema.name} gave ${after.nodes} nodes and ${after.relationships} relationships, expected ${expected.nodes} and ${expected.relationships}`);
+    throw new Error(
+      `loading graph ${kg.schema.name} gave ${after.nodes} nodes and ${after.relationships} relationships, expected ${expected.nodes} and ${expected.relationships}`,
+    );
   }
   return after;
 }
@@ -156,7 +195,11 @@ export type EnsureOutcome = 'loaded' | 'reused' | 'replaced';
  * Makes the database hold `kg`: loads it into an empty database, reuses a database that already
  * holds it, and replaces other contents only when `replace` is set. Throws otherwise.
  */
-export async function ensureGraph(driver: Driver, kg: SimpleKG, options: LoadOptions & { replace?: boolean } = {}): Promise<EnsureOutcome> {
+export async function ensureGraph(
+  driver: Driver,
+  kg: SimpleKG,
+  options: LoadOptions & { replace?: boolean } = {},
+): Promise<EnsureOutcome> {
   const current = await databaseFingerprint(driver, options.database);
   if (sameFingerprint(current, graphFingerprint(kg))) return 'reused';
   if (current.nodes === 0 && current.relationships === 0) {

@@ -16,7 +16,12 @@ export interface CypherBenchItem {
   answer_json?: string | null;
   gold_match_cypher?: string | null;
   nl_question_raw?: string | null;
-  from_template?: { match_category?: string; match_cypher?: string; return_pattern_id?: string; return_cypher?: string };
+  from_template?: {
+    match_category?: string;
+    match_cypher?: string;
+    return_pattern_id?: string;
+    return_cypher?: string;
+  };
   /** Prediction files add these. */
   pred_cypher?: string | null;
 }
@@ -41,12 +46,15 @@ function parseItem(raw: unknown, where: string): CypherBenchItem | TaskIssue {
   const item = typeof raw.qid === 'string' && raw.qid ? `question ${raw.qid}` : where;
   if (typeof raw.qid !== 'string' || !raw.qid) return { item, message: 'qid is missing' };
   for (const field of ['graph', 'gold_cypher', 'nl_question'] as const) {
-    if (typeof raw[field] !== 'string' || !(raw[field] as string).trim()) return { item, message: `${field} is missing or not a string` };
+    if (typeof raw[field] !== 'string' || !(raw[field] as string).trim())
+      return { item, message: `${field} is missing or not a string` };
   }
   for (const field of ['answer_json', 'gold_match_cypher', 'nl_question_raw', 'pred_cypher'] as const) {
-    if (raw[field] !== undefined && raw[field] !== null && typeof raw[field] !== 'string') return { item, message: `${field} must be a string` };
+    if (raw[field] !== undefined && raw[field] !== null && typeof raw[field] !== 'string')
+      return { item, message: `${field} must be a string` };
   }
-  if (raw.from_template !== undefined && raw.from_template !== null && !isObject(raw.from_template)) return { item, message: 'from_template must be an object' };
+  if (raw.from_template !== undefined && raw.from_template !== null && !isObject(raw.from_template))
+    return { item, message: 'from_template must be an object' };
   return raw as unknown as CypherBenchItem;
 }
 
@@ -55,7 +63,14 @@ function toTask(item: CypherBenchItem, file: string, index: number): Task {
   if (item.from_template?.match_category) meta.match_category = item.from_template.match_category;
   if (item.from_template?.return_pattern_id) meta.return_pattern_id = item.from_template.return_pattern_id;
   if (typeof item.answer_json === 'string') meta.answer_json = item.answer_json;
-  return { id: item.qid, benchmark: 'cypherbench', description: item.nl_question, gold: item.gold_cypher, context: { graph: item.graph }, meta };
+  return {
+    id: item.qid,
+    benchmark: 'cypherbench',
+    description: item.nl_question,
+    gold: item.gold_cypher,
+    context: { graph: item.graph },
+    meta,
+  };
 }
 
 /** An item of the question file that cannot be used, at its position, with what can be read of it. */
@@ -95,12 +110,19 @@ export function loadCypherBenchFile(file: string, options: { graphs?: readonly s
     issues.push(issue);
     if (options.graphs && graph !== null && !options.graphs.includes(graph)) return;
     const template = isObject(fields.from_template) ? fields.from_template : {};
-    invalid.push({ index, qid: stringOrNull(fields.qid), graph, category: stringOrNull(template.match_category), issue });
+    invalid.push({
+      index,
+      qid: stringOrNull(fields.qid),
+      graph,
+      category: stringOrNull(template.match_category),
+      issue,
+    });
   };
   items.forEach((raw, index) => {
     const parsed = parseItem(raw, `${file} item ${index}`);
     if ('message' in parsed) return refuse(raw, index, parsed);
-    if (seen.has(parsed.qid)) return refuse(raw, index, { item: `question ${parsed.qid}`, message: `qid appears more than once in ${file}` });
+    if (seen.has(parsed.qid))
+      return refuse(raw, index, { item: `question ${parsed.qid}`, message: `qid appears more than once in ${file}` });
     seen.add(parsed.qid);
     if (options.graphs && !options.graphs.includes(parsed.graph)) return;
     tasks.push(toTask(parsed, file, index));

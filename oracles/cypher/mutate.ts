@@ -15,7 +15,25 @@ export interface CypherMutation {
   apply(tokens: readonly Token[], site: number, rng: Rng): Token[] | null;
 }
 
-const CLAUSE_END = ['RETURN', 'WITH', 'MATCH', 'OPTIONAL', 'ORDER', 'UNWIND', 'CALL', 'UNION', 'LIMIT', 'SKIP', 'CREATE', 'MERGE', 'SET', 'DELETE', 'DETACH', 'REMOVE', 'FOREACH'];
+const CLAUSE_END = [
+  'RETURN',
+  'WITH',
+  'MATCH',
+  'OPTIONAL',
+  'ORDER',
+  'UNWIND',
+  'CALL',
+  'UNION',
+  'LIMIT',
+  'SKIP',
+  'CREATE',
+  'MERGE',
+  'SET',
+  'DELETE',
+  'DETACH',
+  'REMOVE',
+  'FOREACH',
+];
 const punct = (text: string): Token => ({ kind: 'punct', text });
 const word = (text: string): Token => ({ kind: 'word', text });
 const space: Token = { kind: 'space', text: ' ' };
@@ -78,7 +96,10 @@ function clauseEnd(tokens: readonly Token[], from: number, stops: readonly strin
 
 const flipDirection: CypherMutation = {
   name: 'relationship-direction',
-  sites: (tokens) => tokens.flatMap((t, i) => (t.kind === 'punct' && (t.text === '->' || t.text === '<-') && arrowPartner(tokens, i) >= 0 ? [i] : [])),
+  sites: (tokens) =>
+    tokens.flatMap((t, i) =>
+      t.kind === 'punct' && (t.text === '->' || t.text === '<-') && arrowPartner(tokens, i) >= 0 ? [i] : [],
+    ),
   apply(tokens, site) {
     const partner = arrowPartner(tokens, site);
     const out = [...tokens];
@@ -125,7 +146,10 @@ const comparisonBoundary: CypherMutation = {
 const AGGREGATION: Record<string, string> = { MIN: 'max', MAX: 'min', SUM: 'avg', AVG: 'sum' };
 const wrongAggregation: CypherMutation = {
   name: 'wrong-aggregation',
-  sites: (tokens) => tokens.flatMap((t, i) => (t.kind === 'word' && AGGREGATION[t.text.toUpperCase()] && tokens[nextSig(tokens, i, 1)]?.text === '(' ? [i] : [])),
+  sites: (tokens) =>
+    tokens.flatMap((t, i) =>
+      t.kind === 'word' && AGGREGATION[t.text.toUpperCase()] && tokens[nextSig(tokens, i, 1)]?.text === '(' ? [i] : [],
+    ),
   apply(tokens, site) {
     const out = [...tokens];
     out[site] = word(AGGREGATION[(tokens[site] as Token).text.toUpperCase()] as string);
@@ -138,13 +162,19 @@ const distinct: CypherMutation = {
   sites: (tokens) =>
     tokens.flatMap((t, i) => {
       if (isKeyword(t, 'RETURN', 'WITH')) return [i];
-      if (isKeyword(t, 'COUNT', 'COLLECT') && tokens[nextSig(tokens, i, 1)]?.text === '(' && tokens[nextSig(tokens, nextSig(tokens, i, 1), 1)]?.text !== '*') return [i];
+      if (
+        isKeyword(t, 'COUNT', 'COLLECT') &&
+        tokens[nextSig(tokens, i, 1)]?.text === '(' &&
+        tokens[nextSig(tokens, nextSig(tokens, i, 1), 1)]?.text !== '*'
+      )
+        return [i];
       return [];
     }),
   apply(tokens, site) {
     const at = isKeyword(tokens[site], 'RETURN', 'WITH') ? site : nextSig(tokens, site, 1);
     const after = nextSig(tokens, at, 1);
-    if (isKeyword(tokens[after], 'DISTINCT')) return [...tokens.slice(0, after), ...tokens.slice(tokens[after + 1]?.kind === 'space' ? after + 2 : after + 1)];
+    if (isKeyword(tokens[after], 'DISTINCT'))
+      return [...tokens.slice(0, after), ...tokens.slice(tokens[after + 1]?.kind === 'space' ? after + 2 : after + 1)];
     const inserted = tokens[at]?.text === '(' ? [word('DISTINCT'), space] : [space, word('DISTINCT')];
     return [...tokens.slice(0, at + 1), ...inserted, ...tokens.slice(at + 1)];
   },
@@ -152,13 +182,15 @@ const distinct: CypherMutation = {
 
 const orderDirection: CypherMutation = {
   name: 'order-direction',
-  sites: (tokens) => tokens.flatMap((t, i) => (isKeyword(t, 'ORDER') && isKeyword(tokens[nextSig(tokens, i, 1)], 'BY') ? [i] : [])),
+  sites: (tokens) =>
+    tokens.flatMap((t, i) => (isKeyword(t, 'ORDER') && isKeyword(tokens[nextSig(tokens, i, 1)], 'BY') ? [i] : [])),
   apply(tokens, site) {
     const by = nextSig(tokens, site, 1);
     const end = clauseEnd(tokens, by, [...CLAUSE_END, ',']);
     const last = nextSig(tokens, end, -1);
     const out = [...tokens];
-    if (isKeyword(tokens[last], 'DESC', 'DESCENDING')) return [...tokens.slice(0, tokens[last - 1]?.kind === 'space' ? last - 1 : last), ...tokens.slice(last + 1)];
+    if (isKeyword(tokens[last], 'DESC', 'DESCENDING'))
+      return [...tokens.slice(0, tokens[last - 1]?.kind === 'space' ? last - 1 : last), ...tokens.slice(last + 1)];
     if (isKeyword(tokens[last], 'ASC', 'ASCENDING')) {
       out[last] = word('DESC');
       return out;
@@ -169,7 +201,8 @@ const orderDirection: CypherMutation = {
 
 const limit: CypherMutation = {
   name: 'limit',
-  sites: (tokens) => tokens.flatMap((t, i) => (isKeyword(t, 'LIMIT') && tokens[nextSig(tokens, i, 1)]?.kind === 'number' ? [i] : [])),
+  sites: (tokens) =>
+    tokens.flatMap((t, i) => (isKeyword(t, 'LIMIT') && tokens[nextSig(tokens, i, 1)]?.kind === 'number' ? [i] : [])),
   apply(tokens, site, rng) {
     const numberAt = nextSig(tokens, site, 1);
     const n = Number(tokens[numberAt]?.text);
@@ -181,10 +214,22 @@ const limit: CypherMutation = {
   },
 };
 
-export const CYPHER_MUTATIONS: readonly CypherMutation[] = [flipDirection, dropFilter, comparisonBoundary, wrongAggregation, distinct, orderDirection, limit];
+export const CYPHER_MUTATIONS: readonly CypherMutation[] = [
+  flipDirection,
+  dropFilter,
+  comparisonBoundary,
+  wrongAggregation,
+  distinct,
+  orderDirection,
+  limit,
+];
 
 /** One random mutation that changes the query's text, or null when none applies. */
-export function mutateCypher(query: string, rng: Rng, operators: readonly CypherMutation[] = CYPHER_MUTATIONS): { operator: string; query: string } | null {
+export function mutateCypher(
+  query: string,
+  rng: Rng,
+  operators: readonly CypherMutation[] = CYPHER_MUTATIONS,
+): { operator: string; query: string } | null {
   const tokens = tokenize(query);
   for (const op of rng.shuffle(operators)) {
     const sites = op.sites(tokens);

@@ -30,7 +30,11 @@ export function formatTable(table: ResultTable, maxRows = OBSERVED_ROWS): string
     length += line.length + 1;
   }
   const more = table.rows.length - maxRows;
-  lines.push(more > 0 ? `… ${more} more rows (${table.rows.length} in all)` : `(${table.rows.length} row${table.rows.length === 1 ? '' : 's'})`);
+  lines.push(
+    more > 0
+      ? `… ${more} more rows (${table.rows.length} in all)`
+      : `(${table.rows.length} row${table.rows.length === 1 ? '' : 's'})`,
+  );
   return lines.join('\n');
 }
 
@@ -39,10 +43,15 @@ export function cypherObserver(runner: CypherRunner): Observer<CypherPrepared> {
   return {
     async observe(_prepared, candidate): Promise<Observation> {
       const guard = await runner.guard(candidate.source);
-      if (!guard.ok) return { ok: false, error: guard.error, output: `not run (${guard.error.kind}): ${guard.error.message}` };
+      if (!guard.ok)
+        return { ok: false, error: guard.error, output: `not run (${guard.error.kind}): ${guard.error.message}` };
       const run = await runner.run(candidate.source, 'candidate');
       if (!run.ok) return { ok: false, error: run.error, output: `${run.error.kind} error: ${run.error.message}` };
-      return { ok: true, output: formatTable(run.table), shape: { rows: run.table.rows.length, columns: run.table.columns.length } };
+      return {
+        ok: true,
+        output: formatTable(run.table),
+        shape: { rows: run.table.rows.length, columns: run.table.columns.length },
+      };
     },
     describe(prepared) {
       let d = descriptions.get(prepared.graph);

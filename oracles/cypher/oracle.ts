@@ -29,7 +29,10 @@ export type { CypherOracleOptions, CypherPrepared } from './prepared.ts';
 function answerTable(answerJson: string, columns: string[]): ResultTable {
   const parsed = JSON.parse(answerJson) as unknown;
   if (!Array.isArray(parsed)) throw new Error('answer_json is not a JSON list of rows');
-  const rows = parsed.map((row) => (Array.isArray(row) ? row : typeof row === 'object' && row !== null ? Object.values(row) : [row]) as Cell[]);
+  const rows = parsed.map(
+    (row) =>
+      (Array.isArray(row) ? row : typeof row === 'object' && row !== null ? Object.values(row) : [row]) as Cell[],
+  );
   return { columns: rows[0] ? rows[0].map((_, i) => columns[i] ?? `column ${i + 1}`) : columns, rows };
 }
 
@@ -83,19 +86,24 @@ export function cypherOracle(options: CypherOracleOptions): Oracle<CypherPrepare
     const kg = graphs.get(graph);
     const trusted = options.trustedGraphs?.includes(graph) ?? false;
     if (!kg && !trusted) {
-      throw new TaskInputError(item, `graph ${JSON.stringify(graph)} is not one of the loaded graphs (${[...graphs.keys(), ...(options.trustedGraphs ?? [])].join(', ') || 'none'})`);
+      throw new TaskInputError(
+        item,
+        `graph ${JSON.stringify(graph)} is not one of the loaded graphs (${[...graphs.keys(), ...(options.trustedGraphs ?? [])].join(', ') || 'none'})`,
+      );
     }
     const problem = kg ? await graphProblem(kg) : null;
     if (problem) throw new TaskInputError(item, problem);
     const guard = await runner.guard(task.gold, 'gold');
-    if (!guard.ok) throw new TaskInputError(item, `the gold query cannot be used (${guard.error.kind}): ${guard.error.message}`);
+    if (!guard.ok)
+      throw new TaskInputError(item, `the gold query cannot be used (${guard.error.kind}): ${guard.error.message}`);
     const gold = await runner.run(task.gold, 'gold');
     if (!gold.ok) throw new TaskInputError(item, `the gold query fails (${gold.error.kind}): ${gold.error.message}`);
     const orderMatters = orderMattersFor(task.gold);
     try {
       keyRows(gold.table, comparison);
     } catch (error) {
-      if (error instanceof UncomparableValueError) throw new TaskInputError(item, `the gold result cannot be compared: ${error.message}`);
+      if (error instanceof UncomparableValueError)
+        throw new TaskInputError(item, `the gold result cannot be compared: ${error.message}`);
       throw error;
     }
     const answer = task.meta?.answer_json;
@@ -107,7 +115,10 @@ export function cypherOracle(options: CypherOracleOptions): Oracle<CypherPrepare
         throw new TaskInputError(item, `answer_json cannot be read: ${(error as Error).message}`);
       }
       if (!compareResults(expected, gold.table, { orderMatters, ...comparison }).equal) {
-        throw new TaskInputError(item, `the gold query returns ${gold.table.rows.length} rows on the loaded graph that differ from answer_json (${expected.rows.length} rows): is this the graph the answers were computed on?`);
+        throw new TaskInputError(
+          item,
+          `the gold query returns ${gold.table.rows.length} rows on the loaded graph that differ from answer_json (${expected.rows.length} rows): is this the graph the answers were computed on?`,
+        );
       }
     }
     const rows = rowCases(gold.table.rows.length);
@@ -120,7 +131,13 @@ export function cypherOracle(options: CypherOracleOptions): Oracle<CypherPrepare
     const times: Record<string, number> = {};
     const timings = () => ({ totalMs: performance.now() - started, ...times });
     if (settings.exactStringShortcut && candidate.source === prepared.task.gold) {
-      return { pass: true, cases: prepared.caseIds.map((id) => ({ id, pass: true })), witnesses: [], timings: timings(), detail: { exactMatch: true } };
+      return {
+        pass: true,
+        cases: prepared.caseIds.map((id) => ({ id, pass: true })),
+        witnesses: [],
+        timings: timings(),
+        detail: { exactMatch: true },
+      };
     }
     const guard = await runner.guard(candidate.source);
     times.guardMs = guard.ms;
@@ -153,7 +170,13 @@ export function cypherOracle(options: CypherOracleOptions): Oracle<CypherPrepare
       cases.push({ id, pass });
     }
     if (prepared.variants.length) times.variantsMs = performance.now() - variantsStarted;
-    return { pass: cases.every((c) => c.pass), cases, witnesses, timings: timings(), detail: { ...detail, variantsFailed } };
+    return {
+      pass: cases.every((c) => c.pass),
+      cases,
+      witnesses,
+      timings: timings(),
+      detail: { ...detail, variantsFailed },
+    };
   }
 
   const runtime: CypherRuntime = { runner, variantsPerRound: settings.variantsPerRound, comparison };

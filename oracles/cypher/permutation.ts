@@ -73,7 +73,9 @@ export function findColumnPermutation(gold: KeyTable, pred: KeyTable, ordered: b
     return perm;
   }
 
-  const order = goldColumns.map((_, i) => i).sort((a, b) => (candidates[a] as number[]).length - (candidates[b] as number[]).length || a - b);
+  const order = goldColumns
+    .map((_, i) => i)
+    .sort((a, b) => (candidates[a] as number[]).length - (candidates[b] as number[]).length || a - b);
   const perm: number[] = new Array(width).fill(-1);
   const used = new Set<number>();
   const rows = gold.length;

@@ -103,7 +103,8 @@ function shiftDate(iso: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-const show = (v: TypedValue) => (v.type === 'null' ? 'no value' : v.type === 'str' ? JSON.stringify(v.value) : String(v.value));
+const show = (v: TypedValue) =>
+  v.type === 'null' ? 'no value' : v.type === 'str' ? JSON.stringify(v.value) : String(v.value);
 const same = (a: TypedValue, b: TypedValue) => JSON.stringify(a) === JSON.stringify(b);
 
 function addTo(map: Map<string, TypedValue[]>, key: string, value: TypedValue): void {
@@ -113,22 +114,37 @@ function addTo(map: Map<string, TypedValue[]>, key: string, value: TypedValue): 
 }
 
 /** Relationships and properties the queries touch, near the entities they name; values to set. */
-export async function buildPools(driver: Driver, queries: string[], options: { database?: string; limit?: number } = {}): Promise<Pools> {
+export async function buildPools(
+  driver: Driver,
+  queries: string[],
+  options: { database?: string; limit?: number } = {},
+): Promise<Pools> {
   const limit = neo4j.int(options.limit ?? 400);
   const m = queries.map(mentions);
   const names = [...new Set(m.flatMap((x) => [...x.strings]))];
   const types = [...new Set(m.flatMap((x) => [...x.types]))];
   const labels = [...new Set(m.flatMap((x) => [...x.labels]))];
   const keys = [...new Set(m.flatMap((x) => [...x.properties]))].filter((k) => !['name', 'eid'].includes(k));
-  const run = (query: string) => driver.executeQuery(query, { names, types, labels, keys, limit }, { database: options.database, routing: 'READ' });
+  const run = (query: string) =>
+    driver.executeQuery(query, { names, types, labels, keys, limit }, { database: options.database, routing: 'READ' });
 
   const ends = 'coalesce(startNode(r).name, startNode(r).eid) AS from, coalesce(endNode(r).name, endNode(r).eid) AS to';
   const nearRels = `MATCH (x) WHERE x.name IN $names MATCH (x)-[*0..1]-(n)-[r]-() WHERE size($types) = 0 OR type(r) IN $types WITH DISTINCT r RETURN elementId(r) AS id, type(r) AS type, ${ends} ORDER BY id LIMIT $limit`;
   const allRels = `MATCH ()-[r]->() WHERE size($types) > 0 AND type(r) IN $types RETURN elementId(r) AS id, type(r) AS type, ${ends} ORDER BY id LIMIT $limit`;
   const relationships = new Map<string, RelationshipRef>();
-  for (const [query, near] of [[nearRels, true], [allRels, false]] as const) {
+  for (const [query, near] of [
+    [nearRels, true],
+    [allRels, false],
+  ] as const) {
     for (const r of (await run(query)).records) {
-      if (!relationships.has(r.get('id'))) relationships.set(r.get('id'), { id: r.get('id'), type: r.get('type'), from: String(r.get('from')), to: String(r.get('to')), near });
+      if (!relationships.has(r.get('id')))
+        relationships.set(r.get('id'), {
+          id: r.get('id'),
+          type: r.get('type'),
+          from: String(r.get('from')),
+          to: String(r.get('to')),
+          near,
+        });
     }
   }
 
@@ -142,12 +158,22 @@ export async function buildPools(driver: Driver, queries: string[], options: { d
     const rels =
       'MATCH (a)-[r]->(b) WHERE any(k IN $keys WHERE r[k] IS NOT NULL) WITH a, r, b, a.name IN $names OR b.name IN $names AS near ORDER BY near DESC, elementId(r) LIMIT $limit ' +
       "RETURN elementId(r) AS id, type(r) + ' from ' + coalesce(a.name, a.eid) + ' to ' + coalesce(b.name, b.eid) AS owner, near, [k IN $keys WHERE r[k] IS NOT NULL | [k, r[k]]] AS props";
-    for (const [query, target] of [[nodes, 'node'], [rels, 'relationship']] as const) {
+    for (const [query, target] of [
+      [nodes, 'node'],
+      [rels, 'relationship'],
+    ] as const) {
       for (const r of (await run(query)).records) {
         for (const [key, raw] of r.get('props') as [string, unknown][]) {
           const current = typed(fromNeo4j(raw));
           if (current.type === 'list') continue;
-          properties.push({ target, id: r.get('id'), owner: String(r.get('owner')), key, current, near: r.get('near') === true });
+          properties.push({
+            target,
+            id: r.get('id'),
+            owner: String(r.get('owner')),
+            key,
+            current,
+            near: r.get('near') === true,
+          });
           addTo(seen, key, current);
         }
       }
@@ -156,9 +182,15 @@ export async function buildPools(driver: Driver, queries: string[], options: { d
   const boundary = new Map<string, TypedValue[]>();
   for (const [key, values] of seen) {
     const kind = (values[0] as TypedValue).type;
-    if (kind === 'date') for (const d of m.flatMap((x) => [...x.dates])) for (const shift of [0, -1, 1]) addTo(boundary, key, { type: 'date', value: shiftDate(d, shift) });
-    if (kind === 'int' || kind === 'float') for (const n of m.flatMap((x) => [...x.numbers])) for (const shift of [0, -1, 1]) addTo(boundary, key, { type: Number.isInteger(n + shift) ? kind : 'float', value: n + shift });
-    if (kind === 'str') for (const text of m.flatMap((x) => [...x.strings])) addTo(boundary, key, { type: 'str', value: text });
+    if (kind === 'date')
+      for (const d of m.flatMap((x) => [...x.dates]))
+        for (const shift of [0, -1, 1]) addTo(boundary, key, { type: 'date', value: shiftDate(d, shift) });
+    if (kind === 'int' || kind === 'float')
+      for (const n of m.flatMap((x) => [...x.numbers]))
+        for (const shift of [0, -1, 1])
+          addTo(boundary, key, { type: Number.isInteger(n + shift) ? kind : 'float', value: n + shift });
+    if (kind === 'str')
+      for (const text of m.flatMap((x) => [...x.strings])) addTo(boundary, key, { type: 'str', value: text });
     addTo(boundary, key, { type: 'null', value: null });
   }
   return { relationships: [...relationships.values()], properties, boundary, seen };
@@ -180,8 +212,23 @@ export function variantArbitrary(pools: Pools): fc.Arbitrary<GraphVariant> | nul
   const ops: { weight: number; arbitrary: fc.Arbitrary<PerturbationOp> }[] = [];
   const rel = preferNear(pools.relationships);
   if (rel) {
-    ops.push({ weight: 1, arbitrary: rel.map((r): PerturbationOp => ({ op: 'remove-relationship', id: r.id, text: `the ${r.type} relationship from ${r.from} to ${r.to} is removed` })) });
-    ops.push({ weight: 1, arbitrary: rel.map((r): PerturbationOp => ({ op: 'duplicate-relationship', id: r.id, type: r.type, text: `the ${r.type} relationship from ${r.from} to ${r.to} appears twice` })) });
+    ops.push({
+      weight: 1,
+      arbitrary: rel.map((r): PerturbationOp => ({
+        op: 'remove-relationship',
+        id: r.id,
+        text: `the ${r.type} relationship from ${r.from} to ${r.to} is removed`,
+      })),
+    });
+    ops.push({
+      weight: 1,
+      arbitrary: rel.map((r): PerturbationOp => ({
+        op: 'duplicate-relationship',
+        id: r.id,
+        type: r.type,
+        text: `the ${r.type} relationship from ${r.from} to ${r.to} appears twice`,
+      })),
+    });
   }
   const prop = preferNear(pools.properties);
   if (prop) {
@@ -193,26 +240,41 @@ export function variantArbitrary(pools: Pools): fc.Arbitrary<GraphVariant> | nul
         ...(seen.length ? [{ weight: 1, arbitrary: fc.constantFrom(...seen) }] : []),
       ];
       if (!values.length) return fc.constant(null);
-      return fc.oneof(...values).map((value): PerturbationOp => ({ op: 'set-property', target: p.target, id: p.id, key: p.key, value, text: `${p.owner} has ${p.key} = ${show(value)} (instead of ${show(p.current)})` }));
+      return fc.oneof(...values).map((value): PerturbationOp => ({
+        op: 'set-property',
+        target: p.target,
+        id: p.id,
+        key: p.key,
+        value,
+        text: `${p.owner} has ${p.key} = ${show(value)} (instead of ${show(p.current)})`,
+      }));
     });
     const weight = [...pools.boundary.values()].some((list) => list.length > 1) ? 2 : 1;
     ops.push({ weight, arbitrary: set.filter((op): op is PerturbationOp => op !== null) });
   }
   if (ops.length === 0) return null;
-  return fc
-    .array(fc.oneof(...ops), { minLength: 1, maxLength: 3 })
-    .map((list) => ({ ops: list.filter((o, i) => list.findIndex((x) => x.id === o.id && ('key' in x ? x.key : '') === ('key' in o ? o.key : '')) === i) }));
+  return fc.array(fc.oneof(...ops), { minLength: 1, maxLength: 3 }).map((list) => ({
+    ops: list.filter(
+      (o, i) => list.findIndex((x) => x.id === o.id && ('key' in x ? x.key : '') === ('key' in o ? o.key : '')) === i,
+    ),
+  }));
 }
 
 /** Applies a variant's operations inside an open write transaction. */
 export async function applyVariant(tx: Transaction, variant: GraphVariant): Promise<void> {
   for (const op of variant.ops) {
-    if (op.op === 'remove-relationship') await tx.run('MATCH ()-[r]->() WHERE elementId(r) = $id DELETE r', { id: op.id });
+    if (op.op === 'remove-relationship')
+      await tx.run('MATCH ()-[r]->() WHERE elementId(r) = $id DELETE r', { id: op.id });
     else if (op.op === 'duplicate-relationship') {
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(op.type)) throw new Error(`relationship type ${JSON.stringify(op.type)} cannot be duplicated`);
-      await tx.run(`MATCH (a)-[r]->(b) WHERE elementId(r) = $id CREATE (a)-[c:\`${op.type}\`]->(b) SET c = properties(r)`, { id: op.id });
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(op.type))
+        throw new Error(`relationship type ${JSON.stringify(op.type)} cannot be duplicated`);
+      await tx.run(
+        `MATCH (a)-[r]->(b) WHERE elementId(r) = $id CREATE (a)-[c:\`${op.type}\`]->(b) SET c = properties(r)`,
+        { id: op.id },
+      );
     } else {
-      const match = op.target === 'node' ? 'MATCH (x) WHERE elementId(x) = $id' : 'MATCH ()-[x]->() WHERE elementId(x) = $id';
+      const match =
+        op.target === 'node' ? 'MATCH (x) WHERE elementId(x) = $id' : 'MATCH ()-[x]->() WHERE elementId(x) = $id';
       await tx.run(`${match} SET x += $props`, { id: op.id, props: { [op.key]: parameter(op.value) } });
     }
   }

@@ -23,7 +23,8 @@ export interface Predictions {
 }
 
 const clean = (query: string) => query.replace(/<end_of_turn>\s*$/, '').trim();
-const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
+const typeName = (v: unknown) =>
+  v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 
 /** The keys of a JSON object text's top level, in order, repeats included (JSON.parse keeps only the last). */
 export function topLevelKeys(text: string): string[] {
@@ -51,7 +52,11 @@ export function topLevelKeys(text: string): string[] {
  * null for an unusable one) and the count matches it, to the file's items: those of unusable items are
  * dropped, as their questions score 0 anyway. Throws an Error naming the file when it cannot be read or aligned at all.
  */
-export function readPredictions(file: string, qids: readonly string[], positions: readonly (string | null)[] = qids): Predictions {
+export function readPredictions(
+  file: string,
+  qids: readonly string[],
+  positions: readonly (string | null)[] = qids,
+): Predictions {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -70,7 +75,8 @@ export function readPredictions(file: string, qids: readonly string[], positions
   const isItem = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
   if (Array.isArray(json) && json.length > 0 && json.every(isItem)) {
     for (const [i, item] of json.entries()) {
-      if (typeof item.qid !== 'string' || !item.qid) out.issues.push({ item: `${file} item ${i}`, message: 'has no qid: ignored' });
+      if (typeof item.qid !== 'string' || !item.qid)
+        out.issues.push({ item: `${file} item ${i}`, message: 'has no qid: ignored' });
       else entries.push({ qid: item.qid, value: item.pred_cypher, where: `item ${i}` });
     }
   } else if (isItem(json)) {
@@ -79,8 +85,11 @@ export function readPredictions(file: string, qids: readonly string[], positions
     // Every occurrence of a repeated key is an entry, so the repeat is seen (JSON.parse kept the last value).
     keys.forEach((qid, i) => entries.push({ qid, value: map[qid], where: `key ${i + 1}` }));
   } else {
-    const list = Array.isArray(json) ? json : text.split(/\r?\n/).filter((line, i, all) => !(i === all.length - 1 && line === ''));
-    if (list.length === qids.length) list.forEach((value, i) => entries.push({ qid: qids[i] as string, value, where: `prediction ${i + 1}` }));
+    const list = Array.isArray(json)
+      ? json
+      : text.split(/\r?\n/).filter((line, i, all) => !(i === all.length - 1 && line === ''));
+    if (list.length === qids.length)
+      list.forEach((value, i) => entries.push({ qid: qids[i] as string, value, where: `prediction ${i + 1}` }));
     else if (list.length === positions.length) {
       list.forEach((value, i) => {
         const qid = positions[i];
@@ -88,7 +97,9 @@ export function readPredictions(file: string, qids: readonly string[], positions
       });
     } else {
       const items = positions.length === qids.length ? '' : ` (in ${positions.length} items)`;
-      throw new Error(`${file} has ${list.length} predictions but the question file has ${qids.length} questions${items}; give one per question, in order (or use qids)`);
+      throw new Error(
+        `${file} has ${list.length} predictions but the question file has ${qids.length} questions${items}; give one per question, in order (or use qids)`,
+      );
     }
   }
 
@@ -96,10 +107,22 @@ export function readPredictions(file: string, qids: readonly string[], positions
   for (const entry of entries) byQid.set(entry.qid, [...(byQid.get(entry.qid) ?? []), entry]);
   for (const [qid, list] of byQid) {
     const first = list[0] as (typeof entries)[number];
-    if (!known.has(qid)) out.issues.push({ item: `${file} ${first.where}`, message: `a prediction for ${JSON.stringify(qid)}, which is not a question of the question file: ignored` });
-    else if (list.length > 1) out.invalid.set(qid, `${file} predicts ${qid} ${list.length} times (${list.map((e) => e.where).join(', ')}); one prediction per question`);
+    if (!known.has(qid))
+      out.issues.push({
+        item: `${file} ${first.where}`,
+        message: `a prediction for ${JSON.stringify(qid)}, which is not a question of the question file: ignored`,
+      });
+    else if (list.length > 1)
+      out.invalid.set(
+        qid,
+        `${file} predicts ${qid} ${list.length} times (${list.map((e) => e.where).join(', ')}); one prediction per question`,
+      );
     else if (typeof first.value === 'string') out.queries.set(qid, clean(first.value));
-    else if (first.value !== null && first.value !== undefined) out.invalid.set(qid, `${file} ${first.where}: the prediction for ${qid} is ${typeName(first.value)}, not a string`);
+    else if (first.value !== null && first.value !== undefined)
+      out.invalid.set(
+        qid,
+        `${file} ${first.where}: the prediction for ${qid} is ${typeName(first.value)}, not a string`,
+      );
   }
   return out;
 }

@@ -11,7 +11,10 @@ const isObject = (v: Json | undefined): v is JsonObject => typeof v === 'object'
 function formatValue(value: Json): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(formatValue).join(', ')}]`;
-  if (isObject(value)) return `{${Object.entries(value).map(([k, v]) => `${k}: ${formatValue(v)}`).join(', ')}}`;
+  if (isObject(value))
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${k}: ${formatValue(v)}`)
+      .join(', ')}}`;
   return String(value);
 }
 
@@ -67,12 +70,15 @@ export function formatSummary(verdict: Verdict): string {
     if (rows) {
       const actual = Number(rows.actual);
       const expected = Number(rows.expected);
-      if (actual !== expected) parts.push(`it has ${plural(actual, 'row')}, the expected result has ${plural(expected, 'row')}`);
+      if (actual !== expected)
+        parts.push(`it has ${plural(actual, 'row')}, the expected result has ${plural(expected, 'row')}`);
       else if (detail.orderWrong === true) parts.push('it has the right rows in the wrong order');
       else parts.push(`it has the right number of rows (${actual}) but not the right rows`);
     }
     if (columns && Number(columns.actual) !== Number(columns.expected)) {
-      parts.push(`it has ${plural(Number(columns.actual), 'column')}, the expected result has ${plural(Number(columns.expected), 'column')}`);
+      parts.push(
+        `it has ${plural(Number(columns.actual), 'column')}, the expected result has ${plural(Number(columns.expected), 'column')}`,
+      );
     }
   }
   const variants = Number(detail.variantsFailed ?? 0);

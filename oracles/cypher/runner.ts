@@ -12,7 +12,14 @@ import { BoundedCache } from '../../core/bounded-cache.ts';
 import { proxyTarget, startResultCapProxy, type ResultCapProxy } from './bolt/result-cap.ts';
 import { createDriver, type Neo4jAuth } from './driver.ts';
 import { Neo4jUnreachableError } from './errors.ts';
-import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_MAX_ROWS, MAX_VALUE_NESTING, runReadQuery, type Execution, type ResultLimits } from './execute.ts';
+import {
+  DEFAULT_MAX_RESULT_BYTES,
+  DEFAULT_MAX_ROWS,
+  MAX_VALUE_NESTING,
+  runReadQuery,
+  type Execution,
+  type ResultLimits,
+} from './execute.ts';
 import { checkReadOnly, DEFAULT_MAX_QUERY_BYTES, queryTooLong, type GuardResult } from './guard.ts';
 import { variantKey, type GraphVariant } from './perturb.ts';
 import { executeOnVariant } from './variant-execution.ts';
@@ -35,7 +42,8 @@ export interface RunnerOptions {
 /** Candidate results longer or bigger than this are not kept in the caches (memory: thousands of them over a run). */
 const CACHED_ROWS = 10_000;
 const CACHED_BYTES = 1024 * 1024;
-const tooBigToKeep = (run: Execution) => run.ok && (run.table.rows.length > CACHED_ROWS || (run.table.bytes ?? 0) > CACHED_BYTES);
+const tooBigToKeep = (run: Execution) =>
+  run.ok && (run.table.rows.length > CACHED_ROWS || (run.table.bytes ?? 0) > CACHED_BYTES);
 
 export class CypherRunner {
   private connection: Driver | undefined;
@@ -51,7 +59,10 @@ export class CypherRunner {
   }
 
   private get limits(): ResultLimits {
-    return { maxRows: this.options.maxRows ?? DEFAULT_MAX_ROWS, maxBytes: this.options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES };
+    return {
+      maxRows: this.options.maxRows ?? DEFAULT_MAX_ROWS,
+      maxBytes: this.options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
+    };
   }
 
   /** The driver whose results pass the byte cap on the wire (direct when the URI is encrypted: then only the client-side count applies). */
@@ -59,7 +70,10 @@ export class CypherRunner {
     this.capped ??= (async () => {
       const target = proxyTarget(this.options.uri);
       if (!target) return { driver: this.driver, proxy: null };
-      const proxy = await startResultCapProxy(target, { maxBytes: this.limits.maxBytes, maxNesting: MAX_VALUE_NESTING });
+      const proxy = await startResultCapProxy(target, {
+        maxBytes: this.limits.maxBytes,
+        maxNesting: MAX_VALUE_NESTING,
+      });
       return { driver: createDriver(proxy.uri, this.options.auth), proxy };
     })();
     return this.capped.then((c) => c.driver);
@@ -93,7 +107,9 @@ export class CypherRunner {
     if (!cached) {
       const timeoutMs = role === 'gold' ? this.options.goldTimeoutMs : this.options.timeoutMs;
       const { maxRows, maxBytes } = this.limits;
-      cached = this.cappedDriver().then((driver) => runReadQuery(driver, query, { timeoutMs, maxRows, maxResultBytes: maxBytes, database: this.options.database }));
+      cached = this.cappedDriver().then((driver) =>
+        runReadQuery(driver, query, { timeoutMs, maxRows, maxResultBytes: maxBytes, database: this.options.database }),
+      );
       this.results.set(key, cached);
       cached.then(
         (run) => {
@@ -106,22 +122,42 @@ export class CypherRunner {
   }
 
   /** Runs queries on a variant of the graph: one transaction, rolled back whatever happens (cached per query). */
-  async runOnVariant(variant: GraphVariant, queries: { query: string; role: 'gold' | 'candidate' }[]): Promise<Execution[]> {
+  async runOnVariant(
+    variant: GraphVariant,
+    queries: { query: string; role: 'gold' | 'candidate' }[],
+  ): Promise<Execution[]> {
     const vkey = variantKey(variant);
     const keyOf = (q: { query: string; role: string }) => `${vkey}\u0000${q.role}\u0000${q.query}`;
     const missing = queries.filter((q) => !this.variantResults.get(keyOf(q)));
     if (missing.length > 0) {
-      const timeoutMs = missing.some((q) => q.role === 'candidate') ? this.options.timeoutMs : this.options.goldTimeoutMs;
-      const run = this.cappedDriver().then((driver) => executeOnVariant(driver, variant, missing, { timeoutMs, limits: this.limits, database: this.options.database }));
+      const timeoutMs = missing.some((q) => q.role === 'candidate')
+        ? this.options.timeoutMs
+        : this.options.goldTimeoutMs;
+      const run = this.cappedDriver().then((driver) =>
+        executeOnVariant(driver, variant, missing, { timeoutMs, limits: this.limits, database: this.options.database }),
+      );
       const batch = run.catch((error: unknown) => {
         if (error instanceof Neo4jUnreachableError) throw error;
-        return missing.map((): Execution => ({ ok: false, error: { kind: 'runtime', message: `the graph variant could not be set up: ${(error as Error).message}` }, ms: 0 }));
+        return missing.map((): Execution => ({
+          ok: false,
+          error: { kind: 'runtime', message: `the graph variant could not be set up: ${(error as Error).message}` },
+          ms: 0,
+        }));
       });
       batch.then(
-        (all) => missing.forEach((q, i) => q.role === 'candidate' && tooBigToKeep(all[i] as Execution) && this.variantResults.delete(keyOf(q))),
+        (all) =>
+          missing.forEach(
+            (q, i) =>
+              q.role === 'candidate' && tooBigToKeep(all[i] as Execution) && this.variantResults.delete(keyOf(q)),
+          ),
         () => missing.forEach((q) => this.variantResults.delete(keyOf(q))),
       );
-      missing.forEach((q, i) => this.variantResults.set(keyOf(q), batch.then((all) => all[i] as Execution)));
+      missing.forEach((q, i) =>
+        this.variantResults.set(
+          keyOf(q),
+          batch.then((all) => all[i] as Execution),
+        ),
+      );
     }
     return Promise.all(queries.map((q) => this.variantResults.get(keyOf(q)) as Promise<Execution>));
   }

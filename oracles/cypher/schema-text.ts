@@ -6,7 +6,8 @@
  */
 import type { SimpleKGSchema } from './simplekg.ts';
 
-const sortedProperties = (properties: Record<string, string>) => Object.fromEntries(Object.entries(properties).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+const sortedProperties = (properties: Record<string, string>) =>
+  Object.fromEntries(Object.entries(properties).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 /** CypherBench's `schema.to_str(exclude_description=True)`. */
 export function schemaText(schema: SimpleKGSchema): string {
@@ -16,6 +17,11 @@ export function schemaText(schema: SimpleKGSchema): string {
   const key = (r: SimpleKGSchema['relations'][number]) => [r.label, r.subj_label, r.obj_label].join('\u0000');
   const relations = [...schema.relations]
     .sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
-    .map((r) => ({ label: r.label, subj_label: r.subj_label, obj_label: r.obj_label, properties: sortedProperties(r.properties) }));
+    .map((r) => ({
+      label: r.label,
+      subj_label: r.subj_label,
+      obj_label: r.obj_label,
+      properties: sortedProperties(r.properties),
+    }));
   return JSON.stringify({ name: schema.name, entities, relations }, null, 2);
 }

@@ -7,7 +7,18 @@
  */
 import { readFileSync } from 'node:fs';
 
-const SIMPLE_DTYPES = ['str', 'int', 'float', 'bool', 'date', 'list[str]', 'list[int]', 'list[float]', 'list[bool]', 'list[date]'] as const;
+const SIMPLE_DTYPES = [
+  'str',
+  'int',
+  'float',
+  'bool',
+  'date',
+  'list[str]',
+  'list[int]',
+  'list[float]',
+  'list[bool]',
+  'list[date]',
+] as const;
 export type SimpleDtype = (typeof SIMPLE_DTYPES)[number];
 
 export type SimpleValue = string | number | boolean | string[] | number[] | boolean[];
@@ -63,7 +74,9 @@ export class SimpleKGError extends Error {
     readonly issues: string[],
   ) {
     const shown = issues.slice(0, 10);
-    super(`${source} is not a valid SimpleKG graph (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n  ${shown.join('\n  ')}${issues.length > shown.length ? `\n  … and ${issues.length - shown.length} more` : ''}`);
+    super(
+      `${source} is not a valid SimpleKG graph (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n  ${shown.join('\n  ')}${issues.length > shown.length ? `\n  … and ${issues.length - shown.length} more` : ''}`,
+    );
     this.name = 'SimpleKGError';
   }
 }
@@ -107,7 +120,12 @@ function valueFits(dtype: SimpleDtype, value: unknown): boolean {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
 
-function parseProperties(declared: Record<string, SimpleDtype>, raw: unknown, item: string, issues: string[]): Record<string, SimpleValue> {
+function parseProperties(
+  declared: Record<string, SimpleDtype>,
+  raw: unknown,
+  item: string,
+  issues: string[],
+): Record<string, SimpleValue> {
   const out: Record<string, SimpleValue> = {};
   if (raw === undefined || raw === null) return out;
   if (!isObject(raw)) {
@@ -133,7 +151,10 @@ function parseDtypes(raw: unknown, item: string, issues: string[]): Record<strin
   }
   for (const [key, dtype] of Object.entries(raw)) {
     if (!NAME.test(key)) issues.push(`${item}: property name ${JSON.stringify(key)} is not a plain identifier`);
-    else if (!(SIMPLE_DTYPES as readonly unknown[]).includes(dtype)) issues.push(`${item}: property ${key} has unknown type ${JSON.stringify(dtype)} (known: ${SIMPLE_DTYPES.join(', ')})`);
+    else if (!(SIMPLE_DTYPES as readonly unknown[]).includes(dtype))
+      issues.push(
+        `${item}: property ${key} has unknown type ${JSON.stringify(dtype)} (known: ${SIMPLE_DTYPES.join(', ')})`,
+      );
     else out[key] = dtype as SimpleDtype;
   }
   return out;
@@ -156,21 +177,37 @@ function parseSchema(raw: unknown, issues: string[]): SimpleKGSchema {
     }
     if (labels.has(e.label)) issues.push(`${item}: label ${e.label} declared twice`);
     labels.add(e.label);
-    schema.entities.push({ label: e.label, description: typeof e.description === 'string' ? e.description : null, properties: parseDtypes(e.properties, `${item} (${e.label})`, issues) });
+    schema.entities.push({
+      label: e.label,
+      description: typeof e.description === 'string' ? e.description : null,
+      properties: parseDtypes(e.properties, `${item} (${e.label})`, issues),
+    });
   }
   if (!Array.isArray(raw.entities)) issues.push('schema.entities: missing or not a list');
   const triples = new Set<string>();
   for (const [i, r] of (Array.isArray(raw.relations) ? raw.relations : []).entries()) {
     const item = `schema.relations[${i}]`;
-    if (!isObject(r) || typeof r.label !== 'string' || !NAME.test(r.label) || typeof r.subj_label !== 'string' || typeof r.obj_label !== 'string') {
+    if (
+      !isObject(r) ||
+      typeof r.label !== 'string' ||
+      !NAME.test(r.label) ||
+      typeof r.subj_label !== 'string' ||
+      typeof r.obj_label !== 'string'
+    ) {
       issues.push(`${item}: label, subj_label and obj_label are required (plain identifiers)`);
       continue;
     }
-    for (const end of [r.subj_label, r.obj_label]) if (!labels.has(end)) issues.push(`${item} (${r.label}): entity label ${end} is not declared`);
+    for (const end of [r.subj_label, r.obj_label])
+      if (!labels.has(end)) issues.push(`${item} (${r.label}): entity label ${end} is not declared`);
     const key = `${r.label}\u0000${r.subj_label}\u0000${r.obj_label}`;
     if (triples.has(key)) issues.push(`${item}: ${r.subj_label}-[${r.label}]->${r.obj_label} declared twice`);
     triples.add(key);
-    schema.relations.push({ label: r.label, subj_label: r.subj_label, obj_label: r.obj_label, properties: parseDtypes(r.properties, `${item} (${r.label})`, issues) });
+    schema.relations.push({
+      label: r.label,
+      subj_label: r.subj_label,
+      obj_label: r.obj_label,
+      properties: parseDtypes(r.properties, `${item} (${r.label})`, issues),
+    });
   }
   if (!Array.isArray(raw.relations)) issues.push('schema.relations: missing or not a list');
   return schema;
@@ -179,10 +216,13 @@ function parseSchema(raw: unknown, issues: string[]): SimpleKGSchema {
 /** Validates parsed JSON as a SimpleKG graph; `source` names it in errors. Throws SimpleKGError. */
 export function parseSimpleKG(raw: unknown, source: string): SimpleKG {
   const issues: string[] = [];
-  if (!isObject(raw)) throw new SimpleKGError(source, ['the top level must be an object with schema, entities and relations']);
+  if (!isObject(raw))
+    throw new SimpleKGError(source, ['the top level must be an object with schema, entities and relations']);
   const schema = parseSchema(raw.schema, issues);
   const entitySchemas = new Map(schema.entities.map((e) => [e.label, e]));
-  const relationSchemas = new Map(schema.relations.map((r) => [`${r.label}\u0000${r.subj_label}\u0000${r.obj_label}`, r]));
+  const relationSchemas = new Map(
+    schema.relations.map((r) => [`${r.label}\u0000${r.subj_label}\u0000${r.obj_label}`, r]),
+  );
 
   const entities: SimpleEntity[] = [];
   const labelOf = new Map<string, string>();
@@ -200,10 +240,14 @@ export function parseSimpleKG(raw: unknown, source: string): SimpleKG {
       continue;
     }
     if (labelOf.has(e.eid)) issues.push(`${named}: eid appears twice`);
-    if (e.name !== undefined && e.name !== null && typeof e.name !== 'string') issues.push(`${named}: name must be a string`);
-    if (e.aliases !== undefined && e.aliases !== null && !isStringList(e.aliases)) issues.push(`${named}: aliases must be a list of strings`);
-    if (e.provenance !== undefined && e.provenance !== null && !isStringList(e.provenance)) issues.push(`${named}: provenance must be a list of strings`);
-    if (e.description !== undefined && e.description !== null && typeof e.description !== 'string') issues.push(`${named}: description must be a string`);
+    if (e.name !== undefined && e.name !== null && typeof e.name !== 'string')
+      issues.push(`${named}: name must be a string`);
+    if (e.aliases !== undefined && e.aliases !== null && !isStringList(e.aliases))
+      issues.push(`${named}: aliases must be a list of strings`);
+    if (e.provenance !== undefined && e.provenance !== null && !isStringList(e.provenance))
+      issues.push(`${named}: provenance must be a list of strings`);
+    if (e.description !== undefined && e.description !== null && typeof e.description !== 'string')
+      issues.push(`${named}: description must be a string`);
     labelOf.set(e.eid, declared.label);
     entities.push({
       eid: e.eid,

@@ -16,9 +16,16 @@ const jsonRowKey = (row: readonly Json[]) => row.map((v) => cellKey(v as Cell)).
 const cellRowKey = (row: readonly Cell[]) => row.map((v) => cellKey(v)).join(SEP);
 
 /** Does the candidate's result contain (or lack) the witness's row as the gold's does, on the witness's graph? */
-async function agrees(runtime: CypherRuntime, prepared: CypherPrepared, candidate: Candidate, witness: Witness): Promise<boolean> {
+async function agrees(
+  runtime: CypherRuntime,
+  prepared: CypherPrepared,
+  candidate: Candidate,
+  witness: Witness,
+): Promise<boolean> {
   const { runner, comparison } = runtime;
-  const input = (typeof witness.input === 'object' && witness.input !== null && !Array.isArray(witness.input) ? witness.input : {}) as JsonObject;
+  const input = (
+    typeof witness.input === 'object' && witness.input !== null && !Array.isArray(witness.input) ? witness.input : {}
+  ) as JsonObject;
   if (!(await runner.guard(candidate.source)).ok) return false;
   const variant = variantFromJson(input.variant);
   let gold: ResultTable;

@@ -39,13 +39,15 @@ export function tokenize(source: string): Token[] {
     const rest = source.slice(i);
     if (/\s/.test(c)) push('space', i + (/^\s+/.exec(rest) as RegExpExecArray)[0].length);
     else if (rest.startsWith('//')) push('comment', rest.includes('\n') ? i + rest.indexOf('\n') : source.length);
-    else if (rest.startsWith('/*')) push('comment', rest.includes('*/', 2) ? i + rest.indexOf('*/', 2) + 2 : source.length);
+    else if (rest.startsWith('/*'))
+      push('comment', rest.includes('*/', 2) ? i + rest.indexOf('*/', 2) + 2 : source.length);
     else if (c === "'" || c === '"') push('string', quoted(source, i, c));
     else if (c === '`') push('name', quoted(source, i, '`'));
     else if (c === '$') {
       const m = /^\$(`[^`]*`|\w+)/.exec(rest);
       push('param', i + (m ? m[0].length : 1));
-    } else if (/\d/.test(c)) push('number', i + (/^\d+(\.\d+)?([eE][+-]?\d+)?/.exec(rest) as RegExpExecArray)[0].length);
+    } else if (/\d/.test(c))
+      push('number', i + (/^\d+(\.\d+)?([eE][+-]?\d+)?/.exec(rest) as RegExpExecArray)[0].length);
     else if (/[A-Za-z_]/.test(c)) push('word', i + (/^\w+/.exec(rest) as RegExpExecArray)[0].length);
     else if (rest.startsWith('<-') && (rest[2] === '[' || rest[2] === '-')) push('punct', i + 2);
     else push('punct', i + (MULTI.find((m) => rest.startsWith(m))?.length ?? 1));
@@ -87,7 +89,14 @@ export interface Mentions {
 export function mentions(query: string): Mentions {
   const tokens = tokenize(query);
   const sig = significant(tokens).map((i) => tokens[i] as Token);
-  const out: Mentions = { labels: new Set(), types: new Set(), properties: new Set(), strings: new Set(), numbers: new Set(), dates: new Set() };
+  const out: Mentions = {
+    labels: new Set(),
+    types: new Set(),
+    properties: new Set(),
+    strings: new Set(),
+    numbers: new Set(),
+    dates: new Set(),
+  };
   let bracket = 0;
   let paren = 0;
   for (let k = 0; k < sig.length; k++) {
@@ -99,8 +108,15 @@ export function mentions(query: string): Mentions {
     else if (t.text === ')') paren--;
     else if ((t.text === ':' || t.text === '|') && next && (next.kind === 'word' || next.kind === 'name')) {
       (bracket > 0 ? out.types : paren > 0 ? out.labels : out.labels).add(nameText(next));
-    } else if (t.text === '.' && next && (next.kind === 'word' || next.kind === 'name')) out.properties.add(nameText(next));
-    else if ((t.text === '{' || t.text === ',') && next && (next.kind === 'word' || next.kind === 'name') && sig[k + 2]?.text === ':') out.properties.add(nameText(next));
+    } else if (t.text === '.' && next && (next.kind === 'word' || next.kind === 'name'))
+      out.properties.add(nameText(next));
+    else if (
+      (t.text === '{' || t.text === ',') &&
+      next &&
+      (next.kind === 'word' || next.kind === 'name') &&
+      sig[k + 2]?.text === ':'
+    )
+      out.properties.add(nameText(next));
     else if (t.kind === 'string') {
       const value = t.text.slice(1, -1);
       if (/^\d{4}-\d{2}-\d{2}$/.test(value) && /^date$/i.test(sig[k - 2]?.text ?? '')) out.dates.add(value);

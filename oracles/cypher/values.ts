@@ -52,7 +52,11 @@ export function fromNeo4j(value: unknown): Cell {
   if (Array.isArray(value)) return value.map(fromNeo4j);
   if (neo4j.isDate(value)) return value.toString();
   if (neo4j.isNode(value)) return fromMap(value.properties as Record<string, unknown>);
-  if (neo4j.isRelationship(value)) return new OpaqueValue('relationship', `[:${value.type} ${JSON.stringify(toJson(fromMap(value.properties as Record<string, unknown>)))}]`);
+  if (neo4j.isRelationship(value))
+    return new OpaqueValue(
+      'relationship',
+      `[:${value.type} ${JSON.stringify(toJson(fromMap(value.properties as Record<string, unknown>)))}]`,
+    );
   if (neo4j.isPath(value)) return new OpaqueValue('path', `path of ${value.length} relationships`);
   if (neo4j.isDateTime(value)) return new OpaqueValue('DateTime', value.toString());
   if (neo4j.isLocalDateTime(value)) return new OpaqueValue('LocalDateTime', value.toString());
@@ -75,7 +79,8 @@ export function cellBytes(cell: Cell): number {
   if (typeof cell === 'string') return 8 + Buffer.byteLength(cell, 'utf8');
   if (cell instanceof OpaqueValue) return 8 + Buffer.byteLength(cell.text, 'utf8');
   if (Array.isArray(cell)) return cell.reduce<number>((n, c) => n + cellBytes(c), 8);
-  if (cell !== null && typeof cell === 'object') return Object.entries(cell).reduce((n, [k, v]) => n + 8 + Buffer.byteLength(k, 'utf8') + cellBytes(v), 8);
+  if (cell !== null && typeof cell === 'object')
+    return Object.entries(cell).reduce((n, [k, v]) => n + 8 + Buffer.byteLength(k, 'utf8') + cellBytes(v), 8);
   return 8;
 }
 
@@ -104,7 +109,11 @@ export function cellKey(cell: Cell, options: KeyOptions = {}): string {
   if (typeof cell === 'bigint') return `n:${cell}`;
   if (typeof cell === 'string') return `s:${JSON.stringify(cell)}`;
   if (cell instanceof OpaqueValue) throw new UncomparableValueError(cell.type);
-  if (Array.isArray(cell)) return `l:[${cell.map((c) => cellKey(c, options)).sort().join(',')}]`;
+  if (Array.isArray(cell))
+    return `l:[${cell
+      .map((c) => cellKey(c, options))
+      .sort()
+      .join(',')}]`;
   const entries = Object.entries(cell)
     .map(([k, v]) => `${JSON.stringify(k)}=${cellKey(v, options)}`)
     .sort();
@@ -133,15 +142,26 @@ const WITNESS_LIST = 20;
 
 /** A cell as JSON for a witness: strings past 200 characters and lists past 20 elements are cut, and say so. */
 function witnessJson(cell: Cell): Json {
-  if (typeof cell === 'string') return cell.length > WITNESS_STRING ? `${cell.slice(0, WITNESS_STRING)}… (${cell.length.toLocaleString('en-US')} characters)` : cell;
+  if (typeof cell === 'string')
+    return cell.length > WITNESS_STRING
+      ? `${cell.slice(0, WITNESS_STRING)}… (${cell.length.toLocaleString('en-US')} characters)`
+      : cell;
   if (Array.isArray(cell)) {
     const shown = cell.slice(0, WITNESS_LIST).map(witnessJson);
-    return cell.length > WITNESS_LIST ? [...shown, `… (${(cell.length - WITNESS_LIST).toLocaleString('en-US')} more)`] : shown;
+    return cell.length > WITNESS_LIST
+      ? [...shown, `… (${(cell.length - WITNESS_LIST).toLocaleString('en-US')} more)`]
+      : shown;
   }
   if (cell !== null && typeof cell === 'object' && !(cell instanceof OpaqueValue)) {
     const entries = Object.entries(cell);
-    const shown = entries.slice(0, WITNESS_LIST).map(([k, v]): [string, Json] => [k.length > WITNESS_STRING ? `${k.slice(0, WITNESS_STRING)}…` : k, witnessJson(v)]);
-    if (entries.length > WITNESS_LIST) shown.push(['…', `${(entries.length - WITNESS_LIST).toLocaleString('en-US')} more keys`]);
+    const shown = entries
+      .slice(0, WITNESS_LIST)
+      .map(([k, v]): [string, Json] => [
+        k.length > WITNESS_STRING ? `${k.slice(0, WITNESS_STRING)}…` : k,
+        witnessJson(v),
+      ]);
+    if (entries.length > WITNESS_LIST)
+      shown.push(['…', `${(entries.length - WITNESS_LIST).toLocaleString('en-US')} more keys`]);
     return Object.fromEntries(shown);
   }
   const json = toJson(cell);

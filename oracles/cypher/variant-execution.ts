@@ -8,7 +8,15 @@
  */
 import neo4j, { type Driver } from 'neo4j-driver';
 import { Neo4jUnreachableError } from './errors.ts';
-import { collect, CONNECTION_DROPPED, runError, serverAnswers, withDeadline, type Execution, type ResultLimits } from './execute.ts';
+import {
+  collect,
+  CONNECTION_DROPPED,
+  runError,
+  serverAnswers,
+  withDeadline,
+  type Execution,
+  type ResultLimits,
+} from './execute.ts';
 import { applyVariant, type GraphVariant } from './perturb.ts';
 import { failureCause, noRetries, retryDelayMs, sleep } from './retry.ts';
 
@@ -19,15 +27,28 @@ export interface VariantQuery {
 
 const CLIENT_GRACE_MS = 5_000;
 const TRANSIENT_RETRIES = 4;
-const NOT_RUN: Execution = { ok: false, error: { kind: 'runtime', message: 'not run: an earlier query in the same variant failed' }, ms: 0 };
+const NOT_RUN: Execution = {
+  ok: false,
+  error: { kind: 'runtime', message: 'not run: an earlier query in the same variant failed' },
+  ms: 0,
+};
 
 type Attempt = { done: Execution[] } | { lost: number; error: unknown } | { transient: unknown };
 
 function timedOut(timeoutMs: number, ms: number): Execution {
-  return { ok: false, error: { kind: 'timeout', message: `the query did not finish within ${Math.round(timeoutMs / 1000)} s` }, ms };
+  return {
+    ok: false,
+    error: { kind: 'timeout', message: `the query did not finish within ${Math.round(timeoutMs / 1000)} s` },
+    ms,
+  };
 }
 
-async function attemptOnVariant(driver: Driver, variant: GraphVariant, queries: VariantQuery[], options: { timeoutMs: number; limits: ResultLimits; database?: string }): Promise<Attempt> {
+async function attemptOnVariant(
+  driver: Driver,
+  variant: GraphVariant,
+  queries: VariantQuery[],
+  options: { timeoutMs: number; limits: ResultLimits; database?: string },
+): Promise<Attempt> {
   const session = driver.session({ defaultAccessMode: neo4j.session.WRITE, database: options.database });
   const out: Execution[] = [];
   let current = -1;
@@ -40,7 +61,11 @@ async function attemptOnVariant(driver: Driver, variant: GraphVariant, queries: 
         current = i;
         currentStarted = performance.now();
         try {
-          out.push({ ok: true, table: await collect(tx, q.query, options.limits), ms: performance.now() - currentStarted });
+          out.push({
+            ok: true,
+            table: await collect(tx, q.query, options.limits),
+            ms: performance.now() - currentStarted,
+          });
         } catch (error) {
           const cause = failureCause(error);
           if (cause === 'own') {
@@ -65,7 +90,11 @@ async function attemptOnVariant(driver: Driver, variant: GraphVariant, queries: 
       await tx.rollback().catch(() => {});
     }
   })();
-  const outcome = await withDeadline(work, options.timeoutMs + CLIENT_GRACE_MS, () => void work.catch(() => {}).finally(() => session.close().catch(() => {})));
+  const outcome = await withDeadline(
+    work,
+    options.timeoutMs + CLIENT_GRACE_MS,
+    () => void work.catch(() => {}).finally(() => session.close().catch(() => {})),
+  );
   if (outcome === 'deadline') {
     const partial = out.slice(0, Math.max(0, current));
     partial.push(timedOut(options.timeoutMs, performance.now() - currentStarted));
@@ -77,7 +106,12 @@ async function attemptOnVariant(driver: Driver, variant: GraphVariant, queries: 
 }
 
 /** Runs the queries on the variant; throws Neo4jUnreachableError when the server is gone, and non-transient setup errors. */
-export async function executeOnVariant(driver: Driver, variant: GraphVariant, queries: VariantQuery[], options: { timeoutMs: number; limits: ResultLimits; database?: string }): Promise<Execution[]> {
+export async function executeOnVariant(
+  driver: Driver,
+  variant: GraphVariant,
+  queries: VariantQuery[],
+  options: { timeoutMs: number; limits: ResultLimits; database?: string },
+): Promise<Execution[]> {
   let lost = 0;
   const retries = noRetries();
   for (let attempt = 1; ; attempt++) {
@@ -95,9 +129,16 @@ export async function executeOnVariant(driver: Driver, variant: GraphVariant, qu
     } else {
       if (!(await serverAnswers(driver))) throw new Neo4jUnreachableError('a query on a graph variant', outcome.error);
       if (++lost >= 2 && outcome.lost >= 0) {
-        const out: Execution[] = queries.map((_, i) => (i < outcome.lost ? NOT_RUN : i === outcome.lost ? { ok: false, error: CONNECTION_DROPPED, ms: 0 } : NOT_RUN));
+        const out: Execution[] = queries.map((_, i) =>
+          i < outcome.lost ? NOT_RUN : i === outcome.lost ? { ok: false, error: CONNECTION_DROPPED, ms: 0 } : NOT_RUN,
+        );
         // The queries before the one that dropped the connection did run: run them once more without it.
-        if (outcome.lost > 0) out.splice(0, outcome.lost, ...(await executeOnVariant(driver, variant, queries.slice(0, outcome.lost), options)));
+        if (outcome.lost > 0)
+          out.splice(
+            0,
+            outcome.lost,
+            ...(await executeOnVariant(driver, variant, queries.slice(0, outcome.lost), options)),
+          );
         return out;
       }
       if (lost >= 3) throw new Neo4jUnreachableError('a query on a graph variant', outcome.error);

@@ -43,7 +43,8 @@ export function judge(gold: ResultTable, candidate: ResultTable, options: Compar
     const outcome = compareResults(gold, candidate, options);
     return { outcome, diff: outcome.equal ? null : diffResults(gold, candidate, options) };
   } catch (error) {
-    if (error instanceof UncomparableValueError) return { outcome: null, diff: null, error: { kind: 'runtime', message: error.message } };
+    if (error instanceof UncomparableValueError)
+      return { outcome: null, diff: null, error: { kind: 'runtime', message: error.message } };
     throw error;
   }
 }
@@ -59,12 +60,24 @@ export function rowWitnesses(judgement: Judgement, variant: GraphVariant | null,
   const where: JsonObject = variant ? { variant: variantJson(variant) } : {};
   const columns = diff.alignedColumns && diff.aligned ? diff.alignedColumns : null;
   const extraColumns = diff.aligned ? columns : null;
-  const missing = diff.missing.map(
-    (row): Witness => ({ kind: 'missing-row', label: 'missing from the result', input: { row: witnessRow(row), columns, ...where }, expected: true, actual: false, size: size(row), ...(caseId ? { caseId } : {}) }),
-  );
-  const extra = diff.extra.map(
-    (row): Witness => ({ kind: 'extra-row', label: 'not expected in the result', input: { row: witnessRow(row), columns: extraColumns, ...where }, expected: false, actual: true, size: size(row), ...(caseId ? { caseId } : {}) }),
-  );
+  const missing = diff.missing.map((row): Witness => ({
+    kind: 'missing-row',
+    label: 'missing from the result',
+    input: { row: witnessRow(row), columns, ...where },
+    expected: true,
+    actual: false,
+    size: size(row),
+    ...(caseId ? { caseId } : {}),
+  }));
+  const extra = diff.extra.map((row): Witness => ({
+    kind: 'extra-row',
+    label: 'not expected in the result',
+    input: { row: witnessRow(row), columns: extraColumns, ...where },
+    expected: false,
+    actual: true,
+    size: size(row),
+    ...(caseId ? { caseId } : {}),
+  }));
   const byLength = (a: Witness, b: Witness) => a.size - b.size;
   const out = [...missing.sort(byLength), ...extra.sort(byLength)];
   if (diff.misordered) {
@@ -84,7 +97,8 @@ export function rowWitnesses(judgement: Judgement, variant: GraphVariant | null,
 export function graphCases(rowCaseList: RowCase[], orderMatters: boolean, judgement: Judgement | null): CaseResult[] {
   const equal = judgement?.outcome?.equal === true;
   const diff = judgement?.diff ?? null;
-  const present = (rows: number[]) => equal || (diff !== null && diff.aligned && rows.every((r) => diff.goldPresent[r] === true));
+  const present = (rows: number[]) =>
+    equal || (diff !== null && diff.aligned && rows.every((r) => diff.goldPresent[r] === true));
   const cases: CaseResult[] = rowCaseList.map((c) => ({ id: c.id, pass: present(c.rows) }));
   cases.push({ id: 'no-extra-rows', pass: equal || (diff !== null && diff.aligned && diff.extra.length === 0) });
   if (orderMatters) cases.push({ id: 'row-order', pass: equal });
@@ -92,8 +106,20 @@ export function graphCases(rowCaseList: RowCase[], orderMatters: boolean, judgem
 }
 
 /** The verdict when the candidate could not be run or compared. */
-export function errorVerdict(caseIds: string[], error: VerdictError, timings: Verdict['timings'], detail?: JsonObject): Verdict {
-  return { pass: false, cases: caseIds.map((id) => ({ id, pass: false })), witnesses: [], error, timings, ...(detail ? { detail } : {}) };
+export function errorVerdict(
+  caseIds: string[],
+  error: VerdictError,
+  timings: Verdict['timings'],
+  detail?: JsonObject,
+): Verdict {
+  return {
+    pass: false,
+    cases: caseIds.map((id) => ({ id, pass: false })),
+    witnesses: [],
+    error,
+    timings,
+    ...(detail ? { detail } : {}),
+  };
 }
 
 /** Row and column counts for the detail (error-only feedback reads them). */

@@ -25,7 +25,9 @@ export class EnvironmentMissingError extends Error {
     readonly task: string,
     readonly missing: string[],
   ) {
-    super(`environment missing ${missing.join(', ')} (task ${task} needs ${missing.length === 1 ? 'it' : 'them'}; ${installHint(missing)})`);
+    super(
+      `environment missing ${missing.join(', ')} (task ${task} needs ${missing.length === 1 ? 'it' : 'them'}; ${installHint(missing)})`,
+    );
     this.name = 'EnvironmentMissingError';
   }
 }
@@ -49,7 +51,7 @@ function interpreterName(): string {
   try {
     return sandboxInterpreter().python;
   } catch {
-    return 'the sandbox\'s Python';
+    return "the sandbox's Python";
   }
 }
 
@@ -64,11 +66,27 @@ function installHint(missing: string[]): string {
 
 /** DSCodeBench's library names (its `library` field) as module names; the standard library needs none. */
 export function moduleForLibrary(library: string): string | null {
-  const key = library.trim().toLowerCase().replace(/[\s_]+/g, '-');
+  const key = library
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
   const table: Record<string, string | null> = {
-    numpy: 'numpy', pandas: 'pandas', scipy: 'scipy', 'scikit-learn': 'sklearn', sklearn: 'sklearn',
-    tensorflow: 'tensorflow', pytorch: 'torch', torch: 'torch', matplotlib: 'matplotlib', seaborn: 'seaborn',
-    keras: 'keras', lightgbm: 'lightgbm', python: null, 'standard-library': null, stdlib: null, '': null,
+    numpy: 'numpy',
+    pandas: 'pandas',
+    scipy: 'scipy',
+    'scikit-learn': 'sklearn',
+    sklearn: 'sklearn',
+    tensorflow: 'tensorflow',
+    pytorch: 'torch',
+    torch: 'torch',
+    matplotlib: 'matplotlib',
+    seaborn: 'seaborn',
+    keras: 'keras',
+    lightgbm: 'lightgbm',
+    python: null,
+    'standard-library': null,
+    stdlib: null,
+    '': null,
   };
   if (key in table) return table[key] ?? null;
   // An unknown library named like a module is checked as one; anything else is left to the imports.
@@ -77,12 +95,25 @@ export function moduleForLibrary(library: string): string | null {
 }
 
 /** Asks a sandboxed worker which of these modules (and of the modules these programs import) load. */
-export async function describeEnvironment(pool: WorkerPool, modules: readonly string[], programs: readonly string[] = []): Promise<PythonEnvironment> {
+export async function describeEnvironment(
+  pool: WorkerPool,
+  modules: readonly string[],
+  programs: readonly string[] = [],
+): Promise<PythonEnvironment> {
   const [result] = await pool.run([
-    { name: 'environment', kind: 'env.describe', payload: { modules, programs }, limits: DEFAULT_LIMITS, deadlineMs: 60_000 },
+    {
+      name: 'environment',
+      kind: 'env.describe',
+      payload: { modules, programs },
+      limits: DEFAULT_LIMITS,
+      deadlineMs: 60_000,
+    },
   ]);
   const event = result ? findEvent(result, 'environment') : undefined;
-  if (!event) throw new Error(`the sandbox could not describe its Python environment${result?.stderrTail ? `: ${result.stderrTail}` : ''}`);
+  if (!event)
+    throw new Error(
+      `the sandbox could not describe its Python environment${result?.stderrTail ? `: ${result.stderrTail}` : ''}`,
+    );
   return { python: String(event.python), modules: event.modules as Record<string, ModuleStatus> };
 }
 

@@ -75,13 +75,25 @@ export function readSamples(
     }
     const program = toCandidate(value);
     const item = `${path}:${line}`;
-    if ('problem' in program) out.push({ taskId: String(id), candidate: null, line, item, missing: program.problem, malformed: program.malformed });
+    if ('problem' in program)
+      out.push({
+        taskId: String(id),
+        candidate: null,
+        line,
+        item,
+        missing: program.problem,
+        malformed: program.malformed,
+      });
     else out.push({ taskId: String(id), candidate: program, line, item });
   }
   return { samples: out, issues: problems };
 }
 
-function sampleResult(line: number, verdict: Verdict, describe: (verdict: Verdict, caseId: string) => string): SampleResult {
+function sampleResult(
+  line: number,
+  verdict: Verdict,
+  describe: (verdict: Verdict, caseId: string) => string,
+): SampleResult {
   const failing = verdict.cases.filter((c) => !c.pass).map((c) => c.id);
   const details: Record<string, string> = {};
   for (const id of failing.slice(0, 20)) {
@@ -124,7 +136,11 @@ export async function evaluateSamples<P extends PreparedTask>(options: EvaluateO
       sampleIssues.push({ item: sample.item, message: `task ${sample.taskId} is not in the dataset (not scored)` });
       continue;
     }
-    if (sample.malformed) sampleIssues.push({ item: sample.item, message: `the sample of task ${sample.taskId} ${sample.missing} (scored as a failed sample)` });
+    if (sample.malformed)
+      sampleIssues.push({
+        item: sample.item,
+        message: `the sample of task ${sample.taskId} ${sample.missing} (scored as a failed sample)`,
+      });
     const list = byTask.get(sample.taskId) ?? [];
     list.push(sample);
     byTask.set(sample.taskId, list);
@@ -146,7 +162,15 @@ export async function evaluateSamples<P extends PreparedTask>(options: EvaluateO
     for (const sample of samples) {
       if (!sample.candidate) {
         const error = `no-artifact: ${sample.item} ${sample.missing ?? 'has no program'}`;
-        out.push({ line: sample.line, status: 'fail', failing: [...prepared.caseIds], passed: 0, total: prepared.caseIds.length, error, details: {} });
+        out.push({
+          line: sample.line,
+          status: 'fail',
+          failing: [...prepared.caseIds],
+          passed: 0,
+          total: prepared.caseIds.length,
+          error,
+          details: {},
+        });
         continue;
       }
       try {
@@ -172,11 +196,17 @@ export async function evaluateSamples<P extends PreparedTask>(options: EvaluateO
     tasks: loaded.tasks.length,
     samples: options.samples.length,
     evaluatedTasks: evaluated.length,
-    passAt: passAtKTable(evaluated.map((r) => ({ n: r.samples.length, c: r.samples.filter((s) => s.status === 'pass').length }))),
-    environmentMissing: results.filter((r) => r.status === 'environment-missing').map((r) => ({ taskId: r.taskId, message: r.message ?? '' })),
+    passAt: passAtKTable(
+      evaluated.map((r) => ({ n: r.samples.length, c: r.samples.filter((s) => s.status === 'pass').length })),
+    ),
+    environmentMissing: results
+      .filter((r) => r.status === 'environment-missing')
+      .map((r) => ({ taskId: r.taskId, message: r.message ?? '' })),
     // Dataset issues first, then the samples file's, in line order.
     issues: [...loaded.issues, ...sampleIssues.sort((a, b) => lineOf(a.item) - lineOf(b.item))],
-    harnessErrors: results.filter((r) => r.status === 'harness-error').map((r) => ({ taskId: r.taskId, message: r.message ?? '' })),
+    harnessErrors: results
+      .filter((r) => r.status === 'harness-error')
+      .map((r) => ({ taskId: r.taskId, message: r.message ?? '' })),
     results,
   };
 }

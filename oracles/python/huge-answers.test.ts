@@ -51,7 +51,11 @@ const dsTask: Task = {
   benchmark: 'dscodebench',
   description: 'return twice the argument',
   gold: 'def twice(x):\n    return 2 * x\n',
-  context: { library: 'Python', testScript: 'import random\ndef test_case_input_generator(n=200):\n    return [random.randint(0, 9) for _ in range(n)]\n' },
+  context: {
+    library: 'Python',
+    testScript:
+      'import random\ndef test_case_input_generator(n=200):\n    return [random.randint(0, 9) for _ in range(n)]\n',
+  },
 };
 
 describe('programs the interpreter refuses for their size or depth', () => {
@@ -62,14 +66,19 @@ describe('programs the interpreter refuses for their size or depth', () => {
     for (const [name, source] of Object.entries(TOO_COMPLEX)) {
       const outcome = await runProgram(pool, source);
       expect({ name, status: outcome.status }).toEqual({ name, status: 'too-complex' });
-      expect(outcome.reason).toMatch(/too many nested parentheses|too many levels of indentation|too many statically nested blocks|Exceeds the limit|RecursionError|MemoryError/);
+      expect(outcome.reason).toMatch(
+        /too many nested parentheses|too many levels of indentation|too many statically nested blocks|Exceeds the limit|RecursionError|MemoryError/,
+      );
     }
   }, 60_000);
 
   it('are too-complex for BigCodeBench and DSCodeBench, failing every case', async () => {
     const [bcbPrepared, dsPrepared] = await Promise.all([bcb.prepare(bcbTask), ds.prepare(dsTask)]);
     for (const source of [TOO_COMPLEX.parentheses, TOO_COMPLEX.unaryChain, TOO_COMPLEX.additions]) {
-      for (const [oracle, prepared] of [[bcb, bcbPrepared], [ds, dsPrepared]] as const) {
+      for (const [oracle, prepared] of [
+        [bcb, bcbPrepared],
+        [ds, dsPrepared],
+      ] as const) {
         const verdict = await oracle.check(prepared as never, code(source));
         expect(verdict.pass).toBe(false);
         expect(verdict.error?.kind).toBe('too-complex');
@@ -83,13 +92,19 @@ describe('programs the interpreter refuses for their size or depth', () => {
     const prepared = await bcb.prepare(bcbTask);
     const huge = `def task_func(x):\n    return 2 * x\n${'# padding\n'.repeat(900_000)}`;
     const verdict = await bcb.check(prepared, code(huge));
-    expect(verdict.error).toMatchObject({ kind: 'too-complex', message: expect.stringMatching(/8\.6 MiB.*over the 8 MiB cap/) });
+    expect(verdict.error).toMatchObject({
+      kind: 'too-complex',
+      message: expect.stringMatching(/8\.6 MiB.*over the 8 MiB cap/),
+    });
     const dsPrepared = await ds.prepare(dsTask);
     for (const [name, source] of Object.entries(NOT_PYTHON)) {
       const outcome = await runProgram(pool, source);
       expect({ name, status: outcome.status }).toEqual({ name, status: 'syntax' });
       expect({ name, kind: (await bcb.check(prepared, code(source))).error?.kind }).toEqual({ name, kind: 'syntax' });
-      expect({ name, kind: (await ds.check(dsPrepared, code(source.replace('task_func', 'twice')))).error?.kind }).toEqual({ name, kind: 'syntax' });
+      expect({
+        name,
+        kind: (await ds.check(dsPrepared, code(source.replace('task_func', 'twice')))).error?.kind,
+      }).toEqual({ name, kind: 'syntax' });
     }
   }, 60_000);
 
@@ -118,7 +133,10 @@ describe('output over the caps', () => {
       const started = performance.now();
       const outcome = await runProgram(pool, source, { deadlineMs: 20_000 });
       expect(performance.now() - started).toBeLessThan(10_000);
-      expect({ status: outcome.status, reason: outcome.reason }).toMatchObject({ status: 'too-large', reason: expect.stringMatching(/more than 16 MiB to std(out|err)/) });
+      expect({ status: outcome.status, reason: outcome.reason }).toMatchObject({
+        status: 'too-large',
+        reason: expect.stringMatching(/more than 16 MiB to std(out|err)/),
+      });
       expect(outcome.stdout.length + outcome.stderr.length).toBeLessThan(10_000);
     }
     expect(rss() - before).toBeLessThan(256 * 1024 * 1024);
@@ -127,9 +145,15 @@ describe('output over the caps', () => {
   it('a BigCodeBench print bomb is too-large; a huge exception message and a huge traceback are ordinary runtime failures', async () => {
     const prepared = await bcb.prepare(bcbTask);
     const bomb = await bcb.check(prepared, code("def task_func(x):\n    while True:\n        print('z' * 65536)\n"));
-    expect(bomb.error).toMatchObject({ kind: 'too-large', message: expect.stringMatching(/more than 16 MiB to stdout/) });
+    expect(bomb.error).toMatchObject({
+      kind: 'too-large',
+      message: expect.stringMatching(/more than 16 MiB to stdout/),
+    });
     expect(bomb.cases.every((c) => !c.pass)).toBe(true);
-    const message = await bcb.check(prepared, code("def task_func(x):\n    raise ValueError('m' * (512 * 1024 * 1024))\n"));
+    const message = await bcb.check(
+      prepared,
+      code("def task_func(x):\n    raise ValueError('m' * (512 * 1024 * 1024))\n"),
+    );
     expect(message.pass).toBe(false);
     expect(message.error).toBeUndefined();
     const witness = message.witnesses[0]?.actual as { type: string; message: string; traceback: string };
@@ -140,7 +164,12 @@ describe('output over the caps', () => {
     expect(atImport.error).toMatchObject({ kind: 'runtime', message: expect.stringMatching(/^ValueError: mmm/) });
     expect(atImport.error!.message.length).toBeLessThan(5000);
     // 20,000 chained exceptions, each with its own deep traceback: formatted in full, hundreds of megabytes.
-    const chain = await bcb.check(prepared, code('import sys\nsys.setrecursionlimit(50000)\ndef deep(n):\n    if n == 0:\n        raise ValueError("bottom")\n    try:\n        return deep(n - 1)\n    except ValueError as e:\n        raise ValueError("level %d" % n) from e\ndef task_func(x):\n    return deep(20000)\n'));
+    const chain = await bcb.check(
+      prepared,
+      code(
+        'import sys\nsys.setrecursionlimit(50000)\ndef deep(n):\n    if n == 0:\n        raise ValueError("bottom")\n    try:\n        return deep(n - 1)\n    except ValueError as e:\n        raise ValueError("level %d" % n) from e\ndef task_func(x):\n    return deep(20000)\n',
+      ),
+    );
     expect(chain.pass).toBe(false);
     expect(chain.witnesses[0]?.actual).toMatchObject({ type: 'ValueError', message: 'level 20000' });
     expect(JSON.stringify(chain).length).toBeLessThan(40_000);
@@ -151,16 +180,28 @@ describe('output over the caps', () => {
     const started = performance.now();
     const huge = await ds.check(prepared, code("def twice(x):\n    return 'q' * (2 * 1024 ** 3)\n"));
     expect(performance.now() - started).toBeLessThan(10_000);
-    expect(huge.error).toMatchObject({ kind: 'too-large', message: expect.stringMatching(/outputs? .*over the 32 MiB cap|too large to serialise/) });
+    expect(huge.error).toMatchObject({
+      kind: 'too-large',
+      message: expect.stringMatching(/outputs? .*over the 32 MiB cap|too large to serialise/),
+    });
     const many = await ds.check(prepared, code("def twice(x):\n    return b'w' * (10 * 1024 * 1024)\n"));
     expect(many.error?.kind).toBe('too-large');
-    const forged = await ds.check(prepared, code("import os\nos.write(3, b'{\"event\": \"x\"}\\n' * (1 << 20))\ndef twice(x):\n    return 2 * x\n"));
-    expect(forged.error).toMatchObject({ kind: 'too-large', message: expect.stringMatching(/reported more than 8 MiB/) });
+    const forged = await ds.check(
+      prepared,
+      code('import os\nos.write(3, b\'{"event": "x"}\\n\' * (1 << 20))\ndef twice(x):\n    return 2 * x\n'),
+    );
+    expect(forged.error).toMatchObject({
+      kind: 'too-large',
+      message: expect.stringMatching(/reported more than 8 MiB/),
+    });
     const generator = await ds.check(prepared, code('def twice(x):\n    return (2 * x for _ in range(1))\n'));
     expect(generator).toMatchObject({ pass: false });
     expect(generator.error).toBeUndefined();
     const message = await ds.check(prepared, code("def twice(x):\n    raise ValueError('m' * (512 * 1024 * 1024))\n"));
-    expect(message.error).toMatchObject({ kind: 'runtime', message: expect.stringMatching(/^twice raised ValueError: mmm/) });
+    expect(message.error).toMatchObject({
+      kind: 'runtime',
+      message: expect.stringMatching(/^twice raised ValueError: mmm/),
+    });
     expect(message.error!.message.length).toBeLessThan(5000);
   }, 90_000);
 });

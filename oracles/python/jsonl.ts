@@ -39,7 +39,8 @@ export function readJsonl(path: string): { records: JsonlRecord[]; issues: Jsonl
       throw new Error(`${path} is not valid JSON: ${(error as Error).message}`);
     }
     (array as unknown[]).forEach((value, i) => {
-      if (value && typeof value === 'object' && !Array.isArray(value)) records.push({ line: i + 1, value: value as Record<string, unknown> });
+      if (value && typeof value === 'object' && !Array.isArray(value))
+        records.push({ line: i + 1, value: value as Record<string, unknown> });
       else issues.push({ line: i + 1, message: 'item is not a JSON object' });
     });
     return { records, issues };
@@ -48,7 +49,8 @@ export function readJsonl(path: string): { records: JsonlRecord[]; issues: Jsonl
     if (line.trim() === '') return;
     try {
       const value = JSON.parse(line) as unknown;
-      if (value && typeof value === 'object' && !Array.isArray(value)) records.push({ line: i + 1, value: value as Record<string, unknown> });
+      if (value && typeof value === 'object' && !Array.isArray(value))
+        records.push({ line: i + 1, value: value as Record<string, unknown> });
       else issues.push({ line: i + 1, message: 'line is not a JSON object' });
     } catch (error) {
       issues.push({ line: i + 1, message: `invalid JSON: ${(error as Error).message}` });
@@ -65,7 +67,10 @@ export function jsonKind(value: unknown): string {
 }
 
 /** The string fields of a record, or the names of those missing or not strings. */
-export function stringFields<K extends string>(value: Record<string, unknown>, keys: readonly K[]): { fields: Record<K, string>; missing: K[] } {
+export function stringFields<K extends string>(
+  value: Record<string, unknown>,
+  keys: readonly K[],
+): { fields: Record<K, string>; missing: K[] } {
   const fields = {} as Record<K, string>;
   const missing: K[] = [];
   for (const key of keys) {

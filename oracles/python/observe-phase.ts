@@ -4,7 +4,10 @@ import { workerFailure } from './pool/outcome.ts';
 import type { WorkerPool } from './pool/pool.ts';
 import type { PhaseResult, PhaseSpec } from './pool/protocol.ts';
 
-export async function runObservedPhase(pool: WorkerPool, phase: PhaseSpec): Promise<{ result: PhaseResult } | { failed: Observation }> {
+export async function runObservedPhase(
+  pool: WorkerPool,
+  phase: PhaseSpec,
+): Promise<{ result: PhaseResult } | { failed: Observation }> {
   let result: PhaseResult | undefined;
   try {
     [result] = await pool.run([phase]);

@@ -31,7 +31,11 @@ export function probeRegistry<S>() {
         if (spec === undefined || extra.some((e) => JSON.stringify(e.spec) === JSON.stringify(spec))) continue;
         extra.push({ id: `h${String(extra.length + 1).padStart(2, '0')}`, spec });
       }
-      return { ...prepared, extra, caseIds: [...prepared.caseIds.filter((id) => !id.startsWith('h')), ...extra.map((e) => e.id)] };
+      return {
+        ...prepared,
+        extra,
+        caseIds: [...prepared.caseIds.filter((id) => !id.startsWith('h')), ...extra.map((e) => e.id)],
+      };
     },
   };
 }

@@ -10,12 +10,16 @@ export function oversizedProgram(source: string, maxBytes: number): VerdictError
   const bytes = Buffer.byteLength(source, 'utf8');
   if (bytes <= maxBytes) return null;
   const size = bytes >= MIB ? `${(bytes / MIB).toFixed(1)} MiB` : `${bytes} bytes`;
-  return { kind: 'too-complex', message: `the program is ${size}, over the ${formatBytes(maxBytes)} cap on program size (maxProgramBytes); it was not run` };
+  return {
+    kind: 'too-complex',
+    message: `the program is ${size}, over the ${formatBytes(maxBytes)} cap on program size (maxProgramBytes); it was not run`,
+  };
 }
 
 /** Validates a maxProgramBytes option; the error names it. */
 export function checkMaxProgramBytes(value: number | undefined): number {
   const bytes = value ?? DEFAULT_MAX_PROGRAM_BYTES;
-  if (!Number.isInteger(bytes) || bytes <= 0) throw new Error(`maxProgramBytes must be a positive integer, got ${String(value)}`);
+  if (!Number.isInteger(bytes) || bytes <= 0)
+    throw new Error(`maxProgramBytes must be a positive integer, got ${String(value)}`);
   return bytes;
 }

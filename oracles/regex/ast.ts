@@ -159,7 +159,8 @@ function esFromDfa(node: RegexNode): [string, E] {
   const dfa = toDfa(node);
   if (dfa.isEmpty) return ['[]', E.Atom];
   const literal = withNodeBudget(() => JS.toLiteral(dfa.toRegex(), { flags: LITERAL_FLAGS }));
-  if (literal.flags.replace('s', '') !== '') throw new Error(`refa printed flags ${literal.flags} for ${literal.source}`);
+  if (literal.flags.replace('s', '') !== '')
+    throw new Error(`refa printed flags ${literal.flags} for ${literal.source}`);
   return [literal.source, E.Alt];
 }
 
@@ -167,7 +168,10 @@ function esChars(node: { set: CharSet; text: string }): string {
   if (textMatches('ecmascript', node.text, node.set)) return node.text;
   if (node.set.isAll) return '.';
   const source = JS.toLiteral(
-    { type: 'Expression', alternatives: [{ type: 'Concatenation', elements: [{ type: 'CharacterClass', characters: node.set }] }] },
+    {
+      type: 'Expression',
+      alternatives: [{ type: 'Concatenation', elements: [{ type: 'CharacterClass', characters: node.set }] }],
+    },
     { flags: LITERAL_FLAGS },
   ).source;
   // `\0` followed by a digit would read as an octal escape.
@@ -191,7 +195,9 @@ function flatSeq(items: RegexNode[]): RegexNode[] {
 }
 
 function flatAlt(options: RegexNode[]): RegexNode[] {
-  return options.flatMap((option) => (option.type === 'alt' && option.options.length > 0 ? flatAlt(option.options) : [option]));
+  return options.flatMap((option) =>
+    option.type === 'alt' && option.options.length > 0 ? flatAlt(option.options) : [option],
+  );
 }
 
 const OPERATOR_CHARS: Record<Dialect, string> = { brics: BRICS_SPECIAL, ecmascript: '^$\\*+?()[]{}|/' };

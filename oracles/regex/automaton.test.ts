@@ -39,13 +39,30 @@ describe('DFA table matcher', () => {
   it('agrees with refa on ASCII, non-ASCII and surrogate inputs', () => {
     const rng = new Rng(3);
     const sources = ['.*dog.*', '[^a-z]+', '~(.*[0-9].*)', '[\u00e9-\u00ff]*x', '(\ud83d\ude00|.)+', '#', '()', '@'];
-    const alphabet = ['a', 'd', 'o', 'g', '1', 'x', 'Z', '\u00e9', '\u00ff', '\u0100', '\ud83d', '\ude00', '\n', '\uffff'];
+    const alphabet = [
+      'a',
+      'd',
+      'o',
+      'g',
+      '1',
+      'x',
+      'Z',
+      '\u00e9',
+      '\u00ff',
+      '\u0100',
+      '\ud83d',
+      '\ude00',
+      '\n',
+      '\uffff',
+    ];
     for (const source of sources) {
       const dfa = toDfa(parseBrics(source));
       const table = dfaTable(dfa);
       for (let i = 0; i < 300; i++) {
         const input = Array.from({ length: rng.int(8) }, () => rng.pick(alphabet)).join('');
-        expect(tableAccepts(table, input), `${source} on ${JSON.stringify(input)}`).toBe(dfa.test(Words.fromStringToUTF16(input)));
+        expect(tableAccepts(table, input), `${source} on ${JSON.stringify(input)}`).toBe(
+          dfa.test(Words.fromStringToUTF16(input)),
+        );
       }
     }
   });
@@ -67,7 +84,9 @@ describe.skipIf(!targLines)('toDfa over NL-RX-Turk targ.txt', () => {
       const gold = compileRegex(line, 'brics');
       const native = new RegExp(`^(?:${printEcmascript(gold.node as RegexNode)})$`, 's');
       const members = sampleLanguage(gold, rng, 4, { maxLength: 16 });
-      const nearMisses = members.map((m) => (m.length > 0 && rng.chance(0.5) ? m.slice(1) : `${m}${rng.pick(['a', 'Z', '5', ' '])}`));
+      const nearMisses = members.map((m) =>
+        m.length > 0 && rng.chance(0.5) ? m.slice(1) : `${m}${rng.pick(['a', 'Z', '5', ' '])}`,
+      );
       for (const input of [...members, ...nearMisses, '', 'dog', 'a1']) {
         if (gold.test?.(input) !== native.test(input)) failures.push(`${line} on ${JSON.stringify(input)}`);
       }

@@ -42,12 +42,16 @@ export function charSetOfChar(char: string | number): CharSet {
 /** Minimal DFA of the node's language. Throws RegexTooComplexError past the node budget. */
 export function toDfa(node: RegexNode): DFA {
   const tooLarge = () =>
-    new RegexTooComplexError(`the automaton of this regex is too large (more than ${MAX_DFA_NODES} DFA states or ${MAX_NFA_NODES} NFA states)`, MAX_DFA_NODES);
+    new RegexTooComplexError(
+      `the automaton of this regex is too large (more than ${MAX_DFA_NODES} DFA states or ${MAX_NFA_NODES} NFA states)`,
+      MAX_DFA_NODES,
+    );
   // Refuse at once what cannot fit, instead of building 200,000 nodes to find out: counted
   // repetitions are copied out in the NFA (a{0,4294967295}); a DFA needs more states than its
   // shortest word has characters ("x" × 50,000).
   const shortest = shortestWordLength(node);
-  if (nfaNodesAtLeast(node) > MAX_NFA_NODES || (Number.isFinite(shortest) && shortest >= MAX_DFA_NODES)) throw tooLarge();
+  if (nfaNodesAtLeast(node) > MAX_NFA_NODES || (Number.isFinite(shortest) && shortest >= MAX_DFA_NODES))
+    throw tooLarge();
   try {
     return minimalDfa(node, new ENFA.LimitedNodeFactory(MAX_NFA_NODES), { created: 0 });
   } catch (error) {
@@ -69,7 +73,11 @@ function shortestWordLength(node: RegexNode): number {
     case 'alt':
       return node.options.reduce((n, option) => Math.min(n, shortestWordLength(option)), Infinity);
     case 'repeat':
-      return node.min === 0 || node.min > node.max ? (node.min > node.max ? Infinity : 0) : node.min * shortestWordLength(node.node);
+      return node.min === 0 || node.min > node.max
+        ? node.min > node.max
+          ? Infinity
+          : 0
+        : node.min * shortestWordLength(node.node);
     case 'and':
       return Math.max(shortestWordLength(node.left), shortestWordLength(node.right));
     case 'not':
@@ -134,7 +142,10 @@ interface Work {
 function spend(work: Work, amount: number): void {
   work.created += amount;
   if (work.created > MAX_DFA_WORK) {
-    throw new RegexTooComplexError(`building the automaton of this regex takes more than ${MAX_DFA_WORK.toLocaleString('en-US')} DFA states of work`, MAX_DFA_WORK);
+    throw new RegexTooComplexError(
+      `building the automaton of this regex takes more than ${MAX_DFA_WORK.toLocaleString('en-US')} DFA states of work`,
+      MAX_DFA_WORK,
+    );
   }
 }
 
@@ -160,7 +171,11 @@ function minimalDfa(node: RegexNode, nfaNodes: ENFA.LimitedNodeFactory, work: Wo
   let dfa: DFA;
   switch (node.type) {
     case 'and':
-      dfa = DFA.fromIntersection(minimalDfa(node.left, nfaNodes, work), minimalDfa(node.right, nfaNodes, work), meteredFactory(work));
+      dfa = DFA.fromIntersection(
+        minimalDfa(node.left, nfaNodes, work),
+        minimalDfa(node.right, nfaNodes, work),
+        meteredFactory(work),
+      );
       break;
     case 'not':
       dfa = minimalDfa(node.node, nfaNodes, work);

@@ -103,7 +103,8 @@ class BricsParser {
     while (this.peek('0123456789')) this.pos++;
     if (start === this.pos) this.fail(`integer expected at position ${this.pos}`);
     const value = Number(this.src.slice(start, this.pos));
-    if (!Number.isSafeInteger(value) || value > 2_147_483_647) this.fail(`integer too large at position ${start}`, start);
+    if (!Number.isSafeInteger(value) || value > 2_147_483_647)
+      this.fail(`integer too large at position ${start}`, start);
     return value;
   }
 
@@ -129,7 +130,11 @@ class BricsParser {
     if (!this.match('-')) return charSetOfChar(from);
     if (this.peek(']')) return charSetOf([from, from], [45, 45]);
     const to = this.charExp();
-    if (from > to) this.fail(`invalid range at position ${start}: from (${String.fromCharCode(from)}) cannot be > to (${String.fromCharCode(to)})`, start);
+    if (from > to)
+      this.fail(
+        `invalid range at position ${start}: from (${String.fromCharCode(from)}) cannot be > to (${String.fromCharCode(to)})`,
+        start,
+      );
     return charSetOf([from, to]);
   }
 
@@ -176,7 +181,8 @@ class BricsParser {
     let min = Number(smin);
     let max = Number(smax);
     if (min > max) [min, max] = [max, min];
-    if (smin.length === smax.length) return fixedWidthRange(String(min).padStart(smin.length, '0'), String(max).padStart(smin.length, '0'));
+    if (smin.length === smax.length)
+      return fixedWidthRange(String(min).padStart(smin.length, '0'), String(max).padStart(smin.length, '0'));
     const zeros: RegexNode = { type: 'repeat', node: digitNode('0'), min: 0, max: Infinity };
     const options: RegexNode[] = [];
     for (let width = String(min).length; width <= String(max).length; width++) {
@@ -202,7 +208,11 @@ function digitNode(digit: string): RegexNode {
 
 function digitRange(from: string, to: string): RegexNode {
   if (from === to) return digitNode(from);
-  return { type: 'chars', set: charSetOf([from.charCodeAt(0), to.charCodeAt(0)]), text: from === '0' && to === '9' ? '[0-9]' : `[${from}-${to}]` };
+  return {
+    type: 'chars',
+    set: charSetOf([from.charCodeAt(0), to.charCodeAt(0)]),
+    text: from === '0' && to === '9' ? '[0-9]' : `[${from}-${to}]`,
+  };
 }
 
 /** Digit strings of exactly `lo.length` digits with lo ≤ value ≤ hi (both zero-padded, same width). */

@@ -26,9 +26,16 @@ export function isVerdictError(compiled: CompiledRegex | VerdictError): compiled
 }
 
 /** The candidate compiled in `dialect` (a `/…/flags` literal with its flags), or why it cannot be. */
-export function compileCandidate(candidate: Candidate, dialect: Dialect, maxLength = MAX_ANSWER_LENGTH): CompiledRegex | VerdictError {
+export function compileCandidate(
+  candidate: Candidate,
+  dialect: Dialect,
+  maxLength = MAX_ANSWER_LENGTH,
+): CompiledRegex | VerdictError {
   if (candidate.source.length > maxLength) {
-    return { kind: 'too-complex', message: `the regex is ${candidate.source.length.toLocaleString('en-US')} characters long; answers are limited to ${maxLength.toLocaleString('en-US')}` };
+    return {
+      kind: 'too-complex',
+      message: `the regex is ${candidate.source.length.toLocaleString('en-US')} characters long; answers are limited to ${maxLength.toLocaleString('en-US')}`,
+    };
   }
   const literal = candidate.extraction === 'literal' ? parseRegexLiteral(candidate.source) : null;
   try {

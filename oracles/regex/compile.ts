@@ -35,7 +35,10 @@ export interface CompiledRegex {
   table?: DfaTable;
 }
 
-const cache = new BoundedCache<string, CompiledRegex | RegexSyntaxError | RegexTooComplexError>({ maxEntries: 2_000, order: 'lru' });
+const cache = new BoundedCache<string, CompiledRegex | RegexSyntaxError | RegexTooComplexError>({
+  maxEntries: 2_000,
+  order: 'lru',
+});
 
 export function compileRegex(source: string, dialect: Dialect, flags = ''): CompiledRegex {
   const key = `${dialect}\u0000${flags}\u0000${source}`;
@@ -77,14 +80,30 @@ function compileBrics(source: string, flags: string): CompiledRegex {
 function compileEcmascript(source: string, flags: string): CompiledRegex {
   const parsed = parseEcmascript(source, flags);
   if (parsed.node === null) {
-    return { source, dialect: 'ecmascript', flags: parsed.flags, node: null, dfa: null, nonRegular: parsed.nonRegular ?? 'not regular' };
+    return {
+      source,
+      dialect: 'ecmascript',
+      flags: parsed.flags,
+      node: null,
+      dfa: null,
+      nonRegular: parsed.nonRegular ?? 'not regular',
+    };
   }
   try {
     return regular(source, 'ecmascript', parsed.flags, parsed.node, toDfa(parsed.node));
   } catch (error) {
     // Past the DFA budget the AST stays: V8 matches, the lazy product compares.
-    if (error instanceof RegexTooComplexError) return { source, dialect: 'ecmascript', flags: parsed.flags, node: parsed.node, dfa: null, nonRegular: error.message };
-    if (isStackOverflow(error)) return { source, dialect: 'ecmascript', flags: parsed.flags, node: null, dfa: null, nonRegular: TOO_DEEP };
+    if (error instanceof RegexTooComplexError)
+      return {
+        source,
+        dialect: 'ecmascript',
+        flags: parsed.flags,
+        node: parsed.node,
+        dfa: null,
+        nonRegular: error.message,
+      };
+    if (isStackOverflow(error))
+      return { source, dialect: 'ecmascript', flags: parsed.flags, node: null, dfa: null, nonRegular: TOO_DEEP };
     throw error;
   }
 }

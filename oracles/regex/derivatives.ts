@@ -91,7 +91,10 @@ export class TermTable {
       return result;
     }
     const key = `s${head.id},${tail.id}`;
-    return this.byKey.get(key) ?? this.add(key, { id: this.nextId(), nullable: head.nullable && tail.nullable, kind: 'seq', head, tail });
+    return (
+      this.byKey.get(key) ??
+      this.add(key, { id: this.nextId(), nullable: head.nullable && tail.nullable, kind: 'seq', head, tail })
+    );
   }
 
   alt(items: readonly Term[]): Term {
@@ -105,7 +108,10 @@ export class TermTable {
     if (flat.size === 1) return flat.values().next().value as Term;
     const sorted = [...flat.values()].sort((a, b) => a.id - b.id);
     const key = `a${sorted.map((t) => t.id).join(',')}`;
-    return this.byKey.get(key) ?? this.add(key, { id: this.nextId(), nullable: sorted.some((t) => t.nullable), kind: 'alt', items: sorted });
+    return (
+      this.byKey.get(key) ??
+      this.add(key, { id: this.nextId(), nullable: sorted.some((t) => t.nullable), kind: 'alt', items: sorted })
+    );
   }
 
   and(items: readonly Term[]): Term {
@@ -119,7 +125,10 @@ export class TermTable {
     if (flat.size === 1) return flat.values().next().value as Term;
     const sorted = [...flat.values()].sort((a, b) => a.id - b.id);
     const key = `&${sorted.map((t) => t.id).join(',')}`;
-    return this.byKey.get(key) ?? this.add(key, { id: this.nextId(), nullable: sorted.every((t) => t.nullable), kind: 'and', items: sorted });
+    return (
+      this.byKey.get(key) ??
+      this.add(key, { id: this.nextId(), nullable: sorted.every((t) => t.nullable), kind: 'and', items: sorted })
+    );
   }
 
   not(item: Term): Term {
@@ -136,7 +145,10 @@ export class TermTable {
     // (x*){m,n} = x* for n ≥ 1.
     if (item.kind === 'repeat' && item.min === 0 && item.max === Infinity) return item;
     const key = `r${item.id},${min},${max}`;
-    return this.byKey.get(key) ?? this.add(key, { id: this.nextId(), nullable: min === 0 || item.nullable, kind: 'repeat', item, min, max });
+    return (
+      this.byKey.get(key) ??
+      this.add(key, { id: this.nextId(), nullable: min === 0 || item.nullable, kind: 'repeat', item, min, max })
+    );
   }
 
   /** The term of a node. Recursion follows the AST's nesting (a RangeError when absurdly deep). */
@@ -150,7 +162,8 @@ export class TermTable {
         return this.all;
       case 'seq': {
         let result = this.eps;
-        for (let i = node.items.length - 1; i >= 0; i--) result = this.seq(this.fromNode(node.items[i] as RegexNode), result);
+        for (let i = node.items.length - 1; i >= 0; i--)
+          result = this.seq(this.fromNode(node.items[i] as RegexNode), result);
         return result;
       }
       case 'alt':
@@ -259,7 +272,10 @@ export function charSetKey(set: CharSet): string {
 
 function dedupe(sets: readonly CharSet[]): readonly CharSet[] {
   if (sets.length < 2) return sets;
-  if (sets.length === 2) return sets[0] === sets[1] || charSetKey(sets[0] as CharSet) === charSetKey(sets[1] as CharSet) ? [sets[0] as CharSet] : sets;
+  if (sets.length === 2)
+    return sets[0] === sets[1] || charSetKey(sets[0] as CharSet) === charSetKey(sets[1] as CharSet)
+      ? [sets[0] as CharSet]
+      : sets;
   const seen = new Map<string, CharSet>();
   for (const set of sets) seen.set(charSetKey(set), set);
   return seen.size === sets.length ? sets : [...seen.values()];

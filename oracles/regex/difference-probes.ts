@@ -23,7 +23,10 @@ export function differenceProbes(gold: CompiledRegex, candidate: CompiledRegex, 
   const table = new TermTable(TABLE_LIMIT);
   try {
     const start: [Term, Term] = [table.fromNode(gold.node), table.fromNode(candidate.node)];
-    const starts = [{ word: '', state: start }, ...frontier.map((word) => ({ word, state: along(table, start, word) }))];
+    const starts = [
+      { word: '', state: start },
+      ...frontier.map((word) => ({ word, state: along(table, start, word) })),
+    ];
     for (let attempt = 0; out.size < count && attempt < count * 4; attempt++) {
       const { word, state } = rng.pick(starts);
       for (const probe of walk(table, state, word, rng)) out.add(probe);

@@ -78,7 +78,11 @@ export function parseEcmascript(source: string, flags = ''): ParsedEcmascript {
   const effective = effectiveFlags(flags);
   let expression: NoParent<Expression>;
   try {
-    expression = JS.Parser.fromLiteral({ source, flags: effective }).parse({ assertions: 'parse', simplify: false, maxNodes: MAX_AST_NODES }).expression;
+    expression = JS.Parser.fromLiteral({ source, flags: effective }).parse({
+      assertions: 'parse',
+      simplify: false,
+      maxNodes: MAX_AST_NODES,
+    }).expression;
   } catch (error) {
     return { node: null, flags: effective, nonRegular: refaFailure(error) };
   }
@@ -91,7 +95,8 @@ export function parseEcmascript(source: string, flags = ''): ParsedEcmascript {
     return { node: alternativesToNode(expression.alternatives), flags: effective };
   } catch (error) {
     // V8 took it (checked above); only our recursion over the tree gave up.
-    if (isStackOverflow(error)) return { node: null, flags: effective, nonRegular: 'the regex is nested too deeply for the automaton engine' };
+    if (isStackOverflow(error))
+      return { node: null, flags: effective, nonRegular: 'the regex is nested too deeply for the automaton engine' };
     throw error;
   }
 }
@@ -99,7 +104,8 @@ export function parseEcmascript(source: string, flags = ''): ParsedEcmascript {
 function refaFailure(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof TooManyNodesError) return 'the pattern is too large for the automaton engine';
-  if (/backreference/i.test(message)) return `backreference that cannot be expanded to finitely many words (${message})`;
+  if (/backreference/i.test(message))
+    return `backreference that cannot be expanded to finitely many words (${message})`;
   return `the automaton engine cannot handle this pattern (${message})`;
 }
 
@@ -142,7 +148,8 @@ function describeIrregular(expression: NoParent<Expression>): string {
   const kinds = new Set<string>();
   const visit = (node: NoParent<Node>): void => {
     if (node.type === 'Unknown') kinds.add('a backreference');
-    if (node.type === 'Assertion') kinds.add(node.kind === 'ahead' ? 'a lookahead or word boundary' : 'a lookbehind or word boundary');
+    if (node.type === 'Assertion')
+      kinds.add(node.kind === 'ahead' ? 'a lookahead or word boundary' : 'a lookbehind or word boundary');
     if (node.type === 'Concatenation') node.elements.forEach(visit);
     else if (node.type !== 'CharacterClass' && node.type !== 'Unknown') node.alternatives.forEach(visit);
   };

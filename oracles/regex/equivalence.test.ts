@@ -31,7 +31,10 @@ describe('compareLanguages (environment.md §4.2, brics gold vs ECMAScript candi
     ['((.*[a-z].*){7,})|([A-Z].*)', '(.*[a-z].*){7,}|[A-Z].*'],
     ['~(.*[0-9].*)', '[^0-9]*'],
   ])('%s ≡ %s', (gold, candidate) => {
-    expect(checkWitnesses(compile(gold), compile(candidate, 'ecmascript'))).toEqual({ decided: true, equivalent: true });
+    expect(checkWitnesses(compile(gold), compile(candidate, 'ecmascript'))).toEqual({
+      decided: true,
+      equivalent: true,
+    });
   });
 
   it.each([
@@ -58,7 +61,10 @@ describe('compareLanguages (environment.md §4.2, brics gold vs ECMAScript candi
     expect(isomorphic(candidate.dfa!, gold.dfa!)).toBe(false);
     expect(checkWitnesses(gold, candidate)).toEqual({ decided: true, equivalent: false, falseNegative: 'a' });
     // A real NL-RX-Turk line and one mutation of it (line 801 of targ.txt).
-    expect(checkWitnesses(compile('((.)|([0-9])).*([A-Z]).*'), compile('(.|[0-9]).?[A-Z].*'))).toMatchObject({ decided: true, equivalent: false });
+    expect(checkWitnesses(compile('((.)|([0-9])).*([A-Z]).*'), compile('(.|[0-9]).?[A-Z].*'))).toMatchObject({
+      decided: true,
+      equivalent: false,
+    });
   });
 
   it('isomorphic accepts a DFA and its copy', () => {
@@ -99,19 +105,30 @@ describe('compareLanguages without full DFAs (lazy product)', () => {
     const candidate = compile('a{0,99999}b{0,99999}', 'ecmascript');
     expect(candidate.dfa).toBeNull();
     const started = performance.now();
-    expect(compareLanguages(compile('a*', 'ecmascript'), candidate)).toEqual({ decided: true, equivalent: false, falsePositive: 'b', partial: true });
+    expect(compareLanguages(compile('a*', 'ecmascript'), candidate)).toEqual({
+      decided: true,
+      equivalent: false,
+      falsePositive: 'b',
+      partial: true,
+    });
     expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('proves equality when the product is small even if a DFA is not', () => {
     const gold = compile('(a|b)*a(a|b){16}', 'ecmascript');
     expect(gold.dfa).toBeNull();
-    expect(compareLanguages(gold, compile('(?:a|b)*a(?:a|b){16}', 'ecmascript'))).toEqual({ decided: true, equivalent: true });
+    expect(compareLanguages(gold, compile('(?:a|b)*a(?:a|b){16}', 'ecmascript'))).toEqual({
+      decided: true,
+      equivalent: true,
+    });
   });
 
   it('says undecided, with the reason, when the product outgrows its budget', () => {
     const result = compareLanguages(compile('a*', 'ecmascript'), compile('a{0,99999}|a{100000,}', 'ecmascript'));
     expect(result).toMatchObject({ decided: false });
-    if (!result.decided) expect(result.reason).toMatch(/lazy product stopped at more than 20,000 state pairs with no difference among the words up to length \d+/);
+    if (!result.decided)
+      expect(result.reason).toMatch(
+        /lazy product stopped at more than 20,000 state pairs with no difference among the words up to length \d+/,
+      );
   });
 });

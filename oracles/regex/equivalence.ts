@@ -86,11 +86,20 @@ function decide(gold: CompiledRegex, candidate: CompiledRegex): LazyComparison {
     if (exact) return { comparison: exact, frontier: [] };
     dfaReason = `difference automaton: automaton exceeds ${MAX_DFA_NODES} DFA states; `;
   }
-  if (!gold.node) return { comparison: { decided: false, reason: `gold regex: ${gold.nonRegular ?? 'no automaton'}` }, frontier: [] };
-  if (!candidate.node) return { comparison: { decided: false, reason: `candidate regex: ${candidate.nonRegular ?? 'no automaton'}` }, frontier: [] };
+  if (!gold.node)
+    return { comparison: { decided: false, reason: `gold regex: ${gold.nonRegular ?? 'no automaton'}` }, frontier: [] };
+  if (!candidate.node)
+    return {
+      comparison: { decided: false, reason: `candidate regex: ${candidate.nonRegular ?? 'no automaton'}` },
+      frontier: [],
+    };
   const lazy = lazyComparison(gold.node, candidate.node);
   if (lazy.comparison.decided) return lazy;
-  const sideReason = !candidate.dfa ? `candidate regex: ${candidate.nonRegular ?? 'no automaton'}; ` : !gold.dfa ? `gold regex: ${gold.nonRegular ?? 'no automaton'}; ` : '';
+  const sideReason = !candidate.dfa
+    ? `candidate regex: ${candidate.nonRegular ?? 'no automaton'}; `
+    : !gold.dfa
+      ? `gold regex: ${gold.nonRegular ?? 'no automaton'}; `
+      : '';
   return { ...lazy, comparison: { decided: false, reason: `${dfaReason}${sideReason}${lazy.comparison.reason}` } };
 }
 
@@ -100,7 +109,9 @@ export function compareDfas(gold: ReadonlyDFA, candidate: ReadonlyDFA): Comparis
   try {
     const falsePositive = shortestDifference(candidate, gold);
     const falseNegative = shortestDifference(gold, candidate);
-    return falsePositive === undefined && falseNegative === undefined ? EQUIVALENT : different(falsePositive, falseNegative);
+    return falsePositive === undefined && falseNegative === undefined
+      ? EQUIVALENT
+      : different(falsePositive, falseNegative);
   } catch (error) {
     if (error instanceof RegexTooComplexError) return null;
     throw error;
@@ -108,17 +119,29 @@ export function compareDfas(gold: ReadonlyDFA, candidate: ReadonlyDFA): Comparis
 }
 
 /** Step 2 on two ASTs: the breadth-first lazy product of their derivatives, within the budgets. */
-export function lazyComparison(gold: RegexNode, candidate: RegexNode, limits: { maxPairs?: number; maxTerms?: number } = {}): LazyComparison {
+export function lazyComparison(
+  gold: RegexNode,
+  candidate: RegexNode,
+  limits: { maxPairs?: number; maxTerms?: number } = {},
+): LazyComparison {
   const table = new TermTable(limits.maxTerms ?? LAZY_PRODUCT_LIMITS.maxTerms);
   try {
-    const result = exploreProduct(table, table.fromNode(candidate), table.fromNode(gold), { maxPairs: limits.maxPairs ?? LAZY_PRODUCT_LIMITS.maxPairs });
-    if (result.onlyLeft !== undefined || result.onlyRight !== undefined) return { comparison: different(result.onlyLeft, result.onlyRight, !result.complete), frontier: [] };
+    const result = exploreProduct(table, table.fromNode(candidate), table.fromNode(gold), {
+      maxPairs: limits.maxPairs ?? LAZY_PRODUCT_LIMITS.maxPairs,
+    });
+    if (result.onlyLeft !== undefined || result.onlyRight !== undefined)
+      return { comparison: different(result.onlyLeft, result.onlyRight, !result.complete), frontier: [] };
     if (result.complete) return { comparison: EQUIVALENT, frontier: [] };
     const reason = `the lazy product stopped at ${result.stoppedBecause ?? 'its budget'} with no difference among the words up to length ${result.depth}`;
     return { comparison: { decided: false, reason }, frontier: result.frontier };
   } catch (error) {
-    if (error instanceof TermBudgetError) return { comparison: { decided: false, reason: `the lazy product stopped: ${error.message}` }, frontier: [] };
-    if (isStackOverflow(error)) return { comparison: { decided: false, reason: 'the regex is nested too deeply for the lazy product' }, frontier: [] };
+    if (error instanceof TermBudgetError)
+      return { comparison: { decided: false, reason: `the lazy product stopped: ${error.message}` }, frontier: [] };
+    if (isStackOverflow(error))
+      return {
+        comparison: { decided: false, reason: 'the regex is nested too deeply for the lazy product' },
+        frontier: [],
+      };
     throw error;
   }
 }

@@ -9,7 +9,8 @@ import { compileCandidate, isVerdictError } from './candidate.ts';
 import { compileRegex, type CompiledRegex } from './compile.ts';
 import { compareLanguages } from './equivalence.ts';
 
-export type ItemStatus = 'exact' | 'equivalent' | 'not-equivalent' | 'invalid-prediction' | 'invalid-gold' | 'undecided';
+export type ItemStatus =
+  'exact' | 'equivalent' | 'not-equivalent' | 'invalid-prediction' | 'invalid-gold' | 'undecided';
 
 export interface ItemResult {
   line: number;
@@ -32,8 +33,15 @@ export interface NlRxEvaluation {
 }
 
 const TOKENS: [RegExp, string][] = [
-  [/<M0>/g, 'dog'], [/<M1>/g, 'truck'], [/<M2>/g, 'ring'], [/<M3>/g, 'lake'],
-  [/<VOW>/g, 'AEIOUaeiou'], [/<NUM>/g, '0-9'], [/<LET>/g, 'A-Za-z'], [/<CAP>/g, 'A-Z'], [/<LOW>/g, 'a-z'],
+  [/<M0>/g, 'dog'],
+  [/<M1>/g, 'truck'],
+  [/<M2>/g, 'ring'],
+  [/<M3>/g, 'lake'],
+  [/<VOW>/g, 'AEIOUaeiou'],
+  [/<NUM>/g, '0-9'],
+  [/<LET>/g, 'A-Za-z'],
+  [/<CAP>/g, 'A-Z'],
+  [/<LOW>/g, 'a-z'],
 ];
 
 /** DeepRegex's tokenized form back to a raw regex: placeholders substituted, spaces deleted. */
@@ -61,17 +69,33 @@ export function evaluateNlRx(options: {
   const golds = lines(targFile);
   const predictions = lines(options.predictions).map((p) => (options.tokenized ? detokenize(p) : p.trim()));
   if (predictions.length !== golds.length) {
-    throw new Error(`${options.predictions} has ${predictions.length} lines but ${targFile} has ${golds.length}; give one prediction per line`);
+    throw new Error(
+      `${options.predictions} has ${predictions.length} lines but ${targFile} has ${golds.length}; give one prediction per line`,
+    );
   }
   const items: ItemResult[] = [];
   for (let i = 0; i < golds.length; i++) {
     items.push(scoreItem(i + 1, (golds[i] as string).trim(), predictions[i] as string, options.dialect));
     if (options.onProgress && ((i + 1) % 500 === 0 || i + 1 === golds.length)) options.onProgress(i + 1, golds.length);
   }
-  const byStatus: Record<ItemStatus, number> = { exact: 0, equivalent: 0, 'not-equivalent': 0, 'invalid-prediction': 0, 'invalid-gold': 0, undecided: 0 };
+  const byStatus: Record<ItemStatus, number> = {
+    exact: 0,
+    equivalent: 0,
+    'not-equivalent': 0,
+    'invalid-prediction': 0,
+    'invalid-gold': 0,
+    undecided: 0,
+  };
   for (const item of items) byStatus[item.status]++;
   const correct = items.filter((i) => i.correct).length;
-  return { total: items.length, correct, accuracy: items.length ? correct / items.length : 0, exactStringMatches: byStatus.exact, byStatus, items };
+  return {
+    total: items.length,
+    correct,
+    accuracy: items.length ? correct / items.length : 0,
+    exactStringMatches: byStatus.exact,
+    byStatus,
+    items,
+  };
 }
 
 function scoreItem(line: number, gold: string, prediction: string, dialect: Dialect): ItemResult {
@@ -85,7 +109,13 @@ function scoreItem(line: number, gold: string, prediction: string, dialect: Dial
   }
   // The oracle's own rules for an answer: the length limit, syntax, automata past their budgets.
   const predicted = compileCandidate({ source: prediction, extraction: 'whole-reply' }, dialect);
-  if (isVerdictError(predicted)) return { ...base, correct: false, status: 'invalid-prediction', message: `${predicted.kind}: ${predicted.message}` };
+  if (isVerdictError(predicted))
+    return {
+      ...base,
+      correct: false,
+      status: 'invalid-prediction',
+      message: `${predicted.kind}: ${predicted.message}`,
+    };
   const comparison = compareLanguages(goldRegex, predicted);
   if (!comparison.decided) return { ...base, correct: false, status: 'undecided', message: comparison.reason };
   if (comparison.equivalent) return { ...base, correct: true, status: 'equivalent' };

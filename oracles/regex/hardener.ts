@@ -23,7 +23,12 @@ export function regexHardener(setup: RegexRuntime): Hardener<RegexPrepared> {
       const compiled = setup.compile(candidate);
       if (isVerdictError(compiled)) return { probed: 0, disagreements: [] };
       const known = new Set(prepared.cases.map((c) => c.input));
-      const targeted = differenceProbes(prepared.gold, compiled, rng.fork('difference'), Math.floor(maxProbes / 2)).filter((p) => !known.has(p));
+      const targeted = differenceProbes(
+        prepared.gold,
+        compiled,
+        rng.fork('difference'),
+        Math.floor(maxProbes / 2),
+      ).filter((p) => !known.has(p));
       const pool = buildProbePool({
         description: prepared.task.description,
         gold: prepared.gold,

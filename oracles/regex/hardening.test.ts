@@ -25,8 +25,21 @@ afterAll(async () => Promise.all(servers.map((s) => s.close())));
 async function episodeAnswering(gold: string, answer: string) {
   const server = await startTestModelServer([{ content: '```regex\n' + answer + '\n```' }]);
   servers.push(server);
-  const model = createOpenAIModel({ model: 'scripted', baseURL: server.baseURL, apiKey: 'sk-test', timeoutMs: 5000, maxRetries: 0, concurrency: 1 });
-  const task: Task = { id: 't', benchmark: 'hardening-test', description: 'only the letter a, any number of times', gold, context: { dialect: 'ecmascript' } };
+  const model = createOpenAIModel({
+    model: 'scripted',
+    baseURL: server.baseURL,
+    apiKey: 'sk-test',
+    timeoutMs: 5000,
+    maxRetries: 0,
+    concurrency: 1,
+  });
+  const task: Task = {
+    id: 't',
+    benchmark: 'hardening-test',
+    description: 'only the letter a, any number of times',
+    gold,
+    context: { dialect: 'ecmascript' },
+  };
   return runEpisode({
     runId: 'run',
     oracle,
@@ -45,7 +58,11 @@ describe('regex hardening: undecided is never robust', () => {
   it('a candidate that passes every probe but whose equivalence is undecided stays "hardened"', async () => {
     const t = await episodeAnswering('a*', 'a{0,99999}|a{100000,}');
     expect(t.outcome.status).toBe('solved');
-    expect(t.turns[0]?.verdict.detail).toMatchObject({ decided: false, equivalent: null, undecidedBecause: expect.stringMatching(/lazy product/) });
+    expect(t.turns[0]?.verdict.detail).toMatchObject({
+      decided: false,
+      equivalent: null,
+      undecidedBecause: expect.stringMatching(/lazy product/),
+    });
     expect(t.outcome.hardening).toMatchObject({ status: 'hardened', sampledClean: true, exact: null });
   });
 
@@ -72,7 +89,13 @@ describe('probes that target an undecided difference', () => {
   });
 
   it("the hardener's final probe pass finds that difference, and exact() says undecided", async () => {
-    const prepared = await oracle.prepare({ id: 'ab', benchmark: 'hardening-test', description: 'any string of a and b', gold: '[ab]*', context: { dialect: 'ecmascript' } });
+    const prepared = await oracle.prepare({
+      id: 'ab',
+      benchmark: 'hardening-test',
+      description: 'any string of a and b',
+      gold: '[ab]*',
+      context: { dialect: 'ecmascript' },
+    });
     const reply = { source: '[ab]*b[ab]{40}|[ab]{0,40}', extraction: 'code-block' as const };
     expect((await oracle.check(prepared, reply)).pass).toBe(true);
     // With 32 probes the generic pool alone misses this difference (0 of 20 seeds tried); the

@@ -88,11 +88,17 @@ export function caseWitness(testCase: RegexCase, actual: boolean): Witness {
 export function generateHiddenTests(gold: CompiledRegex, rng: Rng, options: HiddenTestOptions): RegexCase[] {
   const accepts = gold.test;
   if (!accepts) throw new Error('hidden tests need the gold regex as an automaton');
-  const positives = sampleLanguage(gold, rng.fork('positives'), options.positives, { maxLength: options.maxLength ?? 24 });
+  const positives = sampleLanguage(gold, rng.fork('positives'), options.positives, {
+    maxLength: options.maxLength ?? 24,
+  });
   const negatives: string[] = [];
   const seen = new Set<string>(positives);
   const negRng = rng.fork('negatives');
-  for (let attempt = 0; negatives.length < options.negatives && attempt < 400 * Math.max(1, options.negatives); attempt++) {
+  for (
+    let attempt = 0;
+    negatives.length < options.negatives && attempt < 400 * Math.max(1, options.negatives);
+    attempt++
+  ) {
     const fromPositive = positives.length > 0 && negRng.chance(0.75);
     let s = fromPositive ? negRng.pick(positives) : randomString(negRng, 12);
     if (fromPositive) {
@@ -105,7 +111,9 @@ export function generateHiddenTests(gold: CompiledRegex, rng: Rng, options: Hidd
   }
   if (negatives.length < options.negatives && gold.dfa) {
     const complement: CompiledRegex = { ...gold, dfa: complementOf(gold.dfa) };
-    for (const s of sampleLanguage(complement, rng.fork('complement'), options.negatives * 2, { maxLength: options.maxLength ?? 24 })) {
+    for (const s of sampleLanguage(complement, rng.fork('complement'), options.negatives * 2, {
+      maxLength: options.maxLength ?? 24,
+    })) {
       if (negatives.length >= options.negatives) break;
       if (!seen.has(s) && !accepts(s)) {
         seen.add(s);

@@ -15,8 +15,20 @@ describe('NL-RX loader', () => {
     const { tasks, issues } = loadNlRx(fixtures);
     expect(issues).toEqual([]);
     expect(tasks.length).toBeGreaterThanOrEqual(30);
-    expect(tasks[0]).toMatchObject({ id: '1', benchmark: 'nl-rx', gold: '.*dog.*', context: { dialect: 'brics' }, meta: { line: 1 } });
-    expect(loadNlRx(fixtures, { limit: 5, benchmark: 'mine' }).tasks.map((t) => `${t.benchmark}:${t.id}`)).toEqual(['mine:1', 'mine:2', 'mine:3', 'mine:4', 'mine:5']);
+    expect(tasks[0]).toMatchObject({
+      id: '1',
+      benchmark: 'nl-rx',
+      gold: '.*dog.*',
+      context: { dialect: 'brics' },
+      meta: { line: 1 },
+    });
+    expect(loadNlRx(fixtures, { limit: 5, benchmark: 'mine' }).tasks.map((t) => `${t.benchmark}:${t.id}`)).toEqual([
+      'mine:1',
+      'mine:2',
+      'mine:3',
+      'mine:4',
+      'mine:5',
+    ]);
   });
 
   it('names both files when they do not align, and the file and line of an empty item', () => {
@@ -45,8 +57,28 @@ describe('fixture tasks', () => {
 
   it('covers the constructs of the dataset', () => {
     const golds = loadNlRx(fixtures).tasks.map((t) => t.gold);
-    for (const construct of ['&', '~', '\\b', '|', '{', '*', '+', '?', '[A-Z]', '[a-z]', '[0-9]', '[AEIOUaeiou]', 'dog', 'truck', 'ring', 'lake']) {
-      expect(golds.some((g) => g.includes(construct)), construct).toBe(true);
+    for (const construct of [
+      '&',
+      '~',
+      '\\b',
+      '|',
+      '{',
+      '*',
+      '+',
+      '?',
+      '[A-Z]',
+      '[a-z]',
+      '[0-9]',
+      '[AEIOUaeiou]',
+      'dog',
+      'truck',
+      'ring',
+      'lake',
+    ]) {
+      expect(
+        golds.some((g) => g.includes(construct)),
+        construct,
+      ).toBe(true);
     }
   });
 });
@@ -64,7 +96,9 @@ describe.runIf(real !== null)('NL-RX-Turk (real data, read in place)', () => {
     }
     const withAnd = tasks.filter((t) => t.gold.includes('&')).length;
     const withNot = tasks.filter((t) => t.gold.includes('~')).length;
-    console.info(`NL-RX-Turk: ${tasks.length} lines parsed; ${withAnd} use &, ${withNot} use ~; ${empty} denote the empty language under brics semantics`);
+    console.info(
+      `NL-RX-Turk: ${tasks.length} lines parsed; ${withAnd} use &, ${withNot} use ~; ${empty} denote the empty language under brics semantics`,
+    );
     expect(withAnd).toBe(2727);
     expect(withNot).toBe(1716);
     expect(empty).toBeGreaterThan(0);

@@ -33,7 +33,9 @@ export function loadNlRx(dir: string, options: NlRxOptions = {}): LoadedTasks {
   const descriptions = readLines(srcFile);
   const golds = readLines(targFile);
   if (descriptions.length !== golds.length) {
-    throw new Error(`${srcFile} has ${descriptions.length} lines but ${targFile} has ${golds.length}; they must align line by line`);
+    throw new Error(
+      `${srcFile} has ${descriptions.length} lines but ${targFile} has ${golds.length}; they must align line by line`,
+    );
   }
   const count = Math.min(golds.length, options.limit ?? Infinity);
   const tasks: Task[] = [];
@@ -44,7 +46,15 @@ export function loadNlRx(dir: string, options: NlRxOptions = {}): LoadedTasks {
     const gold = (golds[i] as string).trim();
     if (!description) issues.push({ item: `${srcFile}:${line}`, message: 'empty description' });
     else if (!gold) issues.push({ item: `${targFile}:${line}`, message: 'empty regex' });
-    else tasks.push({ id: String(line), benchmark, description, gold, context: { dialect: 'brics' }, meta: { file: targFile, line } });
+    else
+      tasks.push({
+        id: String(line),
+        benchmark,
+        description,
+        gold,
+        context: { dialect: 'brics' },
+        meta: { file: targFile, line },
+      });
   }
   return { tasks, issues };
 }
@@ -57,6 +67,8 @@ export const NLRX_TURK_SETTING = 'suites["nl-rx"].data / NLRX_TURK_DIR (unset)';
  * when it holds src.txt and targ.txt, else null. The files are not shipped: get them from
  * github.com/nicholaslocascio/deep-regex, datasets/NL-RX-Turk.
  */
-export function findNlRxTurk(dir: string | undefined = processLoadedConfig().config.suites['nl-rx'].data): string | null {
+export function findNlRxTurk(
+  dir: string | undefined = processLoadedConfig().config.suites['nl-rx'].data,
+): string | null {
   return dir && existsSync(join(dir, 'targ.txt')) && existsSync(join(dir, 'src.txt')) ? dir : null;
 }

@@ -86,7 +86,9 @@ describe('RegexMatcher', () => {
         `setInterval(() => {}, 1000);`,
       ].join('\n'),
     );
-    const child = spawn(process.execPath, [resolve(here, '../../node_modules/tsx/dist/cli.mjs'), script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [resolve(here, '../../node_modules/tsx/dist/cli.mjs'), script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     try {
       const line = await new Promise<string>((resolveLine, reject) => {
         child.stdout.on('data', (chunk: Buffer) => resolveLine(chunk.toString()));

@@ -121,7 +121,13 @@ export class RegexMatcher {
 
   private spawn(): Slot {
     const worker = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: WORKER_LIMITS });
-    const slot: Slot = { worker, busy: null, timer: null, started: 0, onExit: (code) => this.fail(slot, new Error(`regex worker exited with code ${code}`)) };
+    const slot: Slot = {
+      worker,
+      busy: null,
+      timer: null,
+      started: 0,
+      onExit: (code) => this.fail(slot, new Error(`regex worker exited with code ${code}`)),
+    };
     this.running++;
     worker.once('exit', () => this.running--);
     worker.on('message', (reply: WorkerReply) => this.settle(slot, reply));

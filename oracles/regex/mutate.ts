@@ -35,7 +35,10 @@ const RELATED_CLASSES: readonly { text: string; set: CharSet }[] = [
   { text: '[a-z]', set: charSetOf([97, 122]) },
   { text: '[A-Za-z]', set: charSetOf([65, 90], [97, 122]) },
   { text: '[0-9]', set: charSetOf([48, 57]) },
-  { text: '[AEIOUaeiou]', set: charSetOf(...[...'AEIOUaeiou'].map((c): [number, number] => [c.charCodeAt(0), c.charCodeAt(0)])) },
+  {
+    text: '[AEIOUaeiou]',
+    set: charSetOf(...[...'AEIOUaeiou'].map((c): [number, number] => [c.charCodeAt(0), c.charCodeAt(0)])),
+  },
   { text: '.', set: ALL_CHARS },
 ];
 const LITERAL_WORDS: readonly string[] = ['dog', 'truck', 'ring', 'lake'];
@@ -73,7 +76,9 @@ function withChild(node: RegexNode, index: number, child: RegexNode): RegexNode 
     case 'not':
       return { type: 'not', node: child };
     case 'and':
-      return index === 0 ? { type: 'and', left: child, right: node.right } : { type: 'and', left: node.left, right: child };
+      return index === 0
+        ? { type: 'and', left: child, right: node.right }
+        : { type: 'and', left: node.left, right: child };
     default:
       throw new Error(`${node.type} has no children`);
   }
@@ -116,17 +121,35 @@ function siteOperator<T extends RegexNode>(
 }
 
 const is =
-  <K extends RegexNode['type']>(type: K, extra: (node: Extract<RegexNode, { type: K }>, site: Site) => boolean = () => true) =>
+  <K extends RegexNode['type']>(
+    type: K,
+    extra: (node: Extract<RegexNode, { type: K }>, site: Site) => boolean = () => true,
+  ) =>
   (site: Site): site is Site<Extract<RegexNode, { type: K }>> =>
     site.node.type === type && extra(site.node as Extract<RegexNode, { type: K }>, site);
 
 function requantify(min: number, max: number): [number, number][] {
   if (max === Infinity) {
-    if (min === 0) return [[1, Infinity], [0, 1]];
-    if (min === 1) return [[0, Infinity], [0, 1]];
-    return [[min - 1, Infinity], [min + 1, Infinity]];
+    if (min === 0)
+      return [
+        [1, Infinity],
+        [0, 1],
+      ];
+    if (min === 1)
+      return [
+        [0, Infinity],
+        [0, 1],
+      ];
+    return [
+      [min - 1, Infinity],
+      [min + 1, Infinity],
+    ];
   }
-  if (min === 0 && max === 1) return [[0, Infinity], [1, Infinity]];
+  if (min === 0 && max === 1)
+    return [
+      [0, Infinity],
+      [1, Infinity],
+    ];
   const out: [number, number][] = [];
   if (min === max) {
     out.push([min + 1, max + 1], [min, Infinity]);
@@ -163,10 +186,14 @@ function wordRuns(node: RegexNode): { start: number; word: string }[] {
 }
 
 export const MUTATION_OPERATORS: readonly MutationOperator[] = [
-  siteOperator('quantifier-change', is('repeat', (n) => n.min <= n.max), (node, rng) => {
-    const [min, max] = rng.pick(requantify(node.min, node.max));
-    return { type: 'repeat', node: node.node, min, max };
-  }),
+  siteOperator(
+    'quantifier-change',
+    is('repeat', (n) => n.min <= n.max),
+    (node, rng) => {
+      const [min, max] = rng.pick(requantify(node.min, node.max));
+      return { type: 'repeat', node: node.node, min, max };
+    },
+  ),
   siteOperator('quantifier-drop', is('repeat'), (node) => node.node),
   siteOperator(
     'quantifier-add',
@@ -176,40 +203,71 @@ export const MUTATION_OPERATORS: readonly MutationOperator[] = [
       return { type: 'repeat', node, min, max };
     },
   ),
-  siteOperator('class-swap', is('chars', (n) => n.set.size > 1), (node, rng) => {
-    const others = RELATED_CLASSES.filter((c) => !c.set.equals(node.set));
-    const next = rng.pick(others);
-    return { type: 'chars', set: next.set, text: next.text };
-  }),
-  siteOperator('word-replace', (site): site is Site => wordRuns(site.node).length > 0, (node, rng) => {
-    const { start, word } = rng.pick(wordRuns(node));
-    const next = rng.pick(LITERAL_WORDS.filter((w) => w !== word));
-    const items = (node as Extract<RegexNode, { type: 'seq' }>).items;
-    return { type: 'seq', items: [...items.slice(0, start), ...[...next].map(literal), ...items.slice(start + word.length)] };
-  }),
-  siteOperator('char-replace', is('chars', (n) => n.set.size === 1), (node, rng) => {
-    const current = singleChar(node);
-    return literal(rng.pick([...REPLACEMENT_CHARS].filter((c) => c !== current)));
-  }),
-  siteOperator('seq-delete', is('seq', (n) => n.items.length >= 2), (node, rng) => {
-    const drop = rng.int(node.items.length);
-    return { type: 'seq', items: node.items.filter((_, i) => i !== drop) };
-  }),
-  siteOperator('seq-duplicate', is('seq', (n) => n.items.length >= 1), (node, rng) => {
-    const at = rng.int(node.items.length);
-    return { type: 'seq', items: node.items.flatMap((item, i) => (i === at ? [item, item] : [item])) };
-  }),
-  siteOperator('seq-swap', is('seq', (n) => n.items.length >= 2), (node, rng) => {
-    const at = rng.int(node.items.length - 1);
-    const items = node.items.slice();
-    [items[at], items[at + 1]] = [items[at + 1] as RegexNode, items[at] as RegexNode];
-    return { type: 'seq', items };
-  }),
-  siteOperator('alt-drop', is('alt', (n) => n.options.length >= 2), (node, rng) => {
-    const drop = rng.int(node.options.length);
-    const options = node.options.filter((_, i) => i !== drop);
-    return options.length === 1 ? (options[0] as RegexNode) : { type: 'alt', options };
-  }),
+  siteOperator(
+    'class-swap',
+    is('chars', (n) => n.set.size > 1),
+    (node, rng) => {
+      const others = RELATED_CLASSES.filter((c) => !c.set.equals(node.set));
+      const next = rng.pick(others);
+      return { type: 'chars', set: next.set, text: next.text };
+    },
+  ),
+  siteOperator(
+    'word-replace',
+    (site): site is Site => wordRuns(site.node).length > 0,
+    (node, rng) => {
+      const { start, word } = rng.pick(wordRuns(node));
+      const next = rng.pick(LITERAL_WORDS.filter((w) => w !== word));
+      const items = (node as Extract<RegexNode, { type: 'seq' }>).items;
+      return {
+        type: 'seq',
+        items: [...items.slice(0, start), ...[...next].map(literal), ...items.slice(start + word.length)],
+      };
+    },
+  ),
+  siteOperator(
+    'char-replace',
+    is('chars', (n) => n.set.size === 1),
+    (node, rng) => {
+      const current = singleChar(node);
+      return literal(rng.pick([...REPLACEMENT_CHARS].filter((c) => c !== current)));
+    },
+  ),
+  siteOperator(
+    'seq-delete',
+    is('seq', (n) => n.items.length >= 2),
+    (node, rng) => {
+      const drop = rng.int(node.items.length);
+      return { type: 'seq', items: node.items.filter((_, i) => i !== drop) };
+    },
+  ),
+  siteOperator(
+    'seq-duplicate',
+    is('seq', (n) => n.items.length >= 1),
+    (node, rng) => {
+      const at = rng.int(node.items.length);
+      return { type: 'seq', items: node.items.flatMap((item, i) => (i === at ? [item, item] : [item])) };
+    },
+  ),
+  siteOperator(
+    'seq-swap',
+    is('seq', (n) => n.items.length >= 2),
+    (node, rng) => {
+      const at = rng.int(node.items.length - 1);
+      const items = node.items.slice();
+      [items[at], items[at + 1]] = [items[at + 1] as RegexNode, items[at] as RegexNode];
+      return { type: 'seq', items };
+    },
+  ),
+  siteOperator(
+    'alt-drop',
+    is('alt', (n) => n.options.length >= 2),
+    (node, rng) => {
+      const drop = rng.int(node.options.length);
+      const options = node.options.filter((_, i) => i !== drop);
+      return options.length === 1 ? (options[0] as RegexNode) : { type: 'alt', options };
+    },
+  ),
   siteOperator('and-to-or', is('and'), (node) => ({ type: 'alt', options: [node.left, node.right] })),
   siteOperator(
     'or-to-and',
@@ -217,11 +275,20 @@ export const MUTATION_OPERATORS: readonly MutationOperator[] = [
     (node, rng) => {
       const at = rng.int(node.options.length);
       const rest = node.options.filter((_, i) => i !== at);
-      return { type: 'and', left: node.options[at] as RegexNode, right: rest.length === 1 ? (rest[0] as RegexNode) : { type: 'alt', options: rest } };
+      return {
+        type: 'and',
+        left: node.options[at] as RegexNode,
+        right: rest.length === 1 ? (rest[0] as RegexNode) : { type: 'alt', options: rest },
+      };
     },
     true,
   ),
-  siteOperator('not-wrap', (site): site is Site => site.node.type !== 'not' && site.parent?.type !== 'not', (node) => ({ type: 'not', node }), true),
+  siteOperator(
+    'not-wrap',
+    (site): site is Site => site.node.type !== 'not' && site.parent?.type !== 'not',
+    (node) => ({ type: 'not', node }),
+    true,
+  ),
   siteOperator('not-unwrap', is('not'), (node) => node.node),
 ];
 
@@ -258,7 +325,11 @@ function dfaOf(node: RegexNode): DFA {
   return dfa;
 }
 
-export function mutateRegex(node: RegexNode, rng: Rng, options: MutateOptions = {}): { node: RegexNode; operator: string } | null {
+export function mutateRegex(
+  node: RegexNode,
+  rng: Rng,
+  options: MutateOptions = {},
+): { node: RegexNode; operator: string } | null {
   const before = printBrics(node);
   const differs = (mutated: RegexNode): boolean => {
     if (printBrics(mutated) === before) return false;

@@ -20,19 +20,35 @@ const SHOWN = 12;
 function visibleInputs(description: string, candidate: CompiledRegex): string[] {
   const rng = new Rng(hash32(`${description}\u0000${candidate.source}`));
   const members = candidate.test ? sampleLanguage(candidate, rng.fork('members'), 8, { maxLength: 16 }) : [];
-  const seeds = [...descriptionTokens(description), ...patternLiterals(candidate.source), ...members, ...GENERIC_PROBES.slice(0, 8)];
+  const seeds = [
+    ...descriptionTokens(description),
+    ...patternLiterals(candidate.source),
+    ...members,
+    ...GENERIC_PROBES.slice(0, 8),
+  ];
   const inputs = new Set(seeds);
   for (const s of members) inputs.add(mutateString(s, rng));
   return [...inputs].slice(0, 48);
 }
 
-async function observeRegex(matcher: RegexMatcher, description: string, candidate: CompiledRegex, deadlineMs: number): Promise<Observation> {
+async function observeRegex(
+  matcher: RegexMatcher,
+  description: string,
+  candidate: CompiledRegex,
+  deadlineMs: number,
+): Promise<Observation> {
   const inputs = visibleInputs(description, candidate);
   const outcome = await matcher.matchAll(candidate, inputs, deadlineMs);
   if (!outcome.ok) return { ok: false, error: matchFailure(outcome, deadlineMs), output: '' };
   const matched = inputs.filter((_, i) => outcome.results[i]);
   const rejected = inputs.filter((_, i) => !outcome.results[i]);
-  const list = (xs: string[]) => (xs.length ? xs.slice(0, SHOWN).map((x) => JSON.stringify(x)).join(', ') + (xs.length > SHOWN ? `, … (${xs.length - SHOWN} more)` : '') : '(none)');
+  const list = (xs: string[]) =>
+    xs.length
+      ? xs
+          .slice(0, SHOWN)
+          .map((x) => JSON.stringify(x))
+          .join(', ') + (xs.length > SHOWN ? `, … (${xs.length - SHOWN} more)` : '')
+      : '(none)';
   return {
     ok: true,
     output: `matches: ${list(matched)}\ndoes not match: ${list(rejected)}`,

@@ -37,13 +37,20 @@ describe('regex oracle: hidden tests', () => {
 
   it('takes fewer positives when the language is small', async () => {
     const prepared = await oracle.prepare(task('dog|truck'));
-    expect(prepared.cases.filter((c) => c.expected).map((c) => c.input).sort()).toEqual(['dog', 'truck']);
+    expect(
+      prepared.cases
+        .filter((c) => c.expected)
+        .map((c) => c.input)
+        .sort(),
+    ).toEqual(['dog', 'truck']);
     expect(prepared.cases.filter((c) => !c.expected)).toHaveLength(12);
   });
 
   it('rejects broken golds with an error naming the task', async () => {
     await expect(oracle.prepare(task('(dog', 'brics', 'line-7'))).rejects.toThrow(TaskInputError);
-    await expect(oracle.prepare(task('(dog', 'brics', 'line-7'))).rejects.toThrow(/task line-7: the gold regex "\(dog" is not valid dk\.brics/);
+    await expect(oracle.prepare(task('(dog', 'brics', 'line-7'))).rejects.toThrow(
+      /task line-7: the gold regex "\(dog" is not valid dk\.brics/,
+    );
     await expect(oracle.prepare(task('.*(dog)&([AEIOUaeiou])&(.).*'))).rejects.toThrow(/denotes the empty language/);
     await expect(oracle.prepare(task('(a*)b\\1', 'ecmascript'))).rejects.toThrow(/has no automaton/);
   });
@@ -64,7 +71,9 @@ describe('regex oracle: checking candidates', () => {
     const narrow = await oracle.check(prepared, reply('[0-9]+'));
     expect(narrow.pass).toBe(false);
     expect(narrow.witnesses.length).toBeGreaterThan(0);
-    expect(narrow.witnesses.every((w) => w.kind === 'false-negative' && w.label === 'too narrow' && w.expected === true)).toBe(true);
+    expect(
+      narrow.witnesses.every((w) => w.kind === 'false-negative' && w.label === 'too narrow' && w.expected === true),
+    ).toBe(true);
     const sizes = narrow.witnesses.map((w) => w.size);
     expect(sizes).toEqual([...sizes].sort((a, b) => a - b));
     expect(narrow.detail).toMatchObject({ equivalent: false, falsePositive: null });
@@ -112,8 +121,24 @@ describe('regex oracle: checking candidates', () => {
     const verdict = await oracle.check(prepared, reply('(.*)dog\\1'));
     expect(verdict.detail).toMatchObject({ engine: 'v8', equivalent: null });
     // "xdogx" matches (.*)dog\1 with \1 = "x"; "xdog" does not.
-    expect(await oracle.simulator.agrees(prepared, reply('(.*)dog\\1'), { kind: 'false-negative', label: '', input: 'xdogx', expected: true, size: 5 })).toBe(true);
-    expect(await oracle.simulator.agrees(prepared, reply('(.*)dog\\1'), { kind: 'false-negative', label: '', input: 'xdog', expected: true, size: 4 })).toBe(false);
+    expect(
+      await oracle.simulator.agrees(prepared, reply('(.*)dog\\1'), {
+        kind: 'false-negative',
+        label: '',
+        input: 'xdogx',
+        expected: true,
+        size: 5,
+      }),
+    ).toBe(true);
+    expect(
+      await oracle.simulator.agrees(prepared, reply('(.*)dog\\1'), {
+        kind: 'false-negative',
+        label: '',
+        input: 'xdog',
+        expected: true,
+        size: 4,
+      }),
+    ).toBe(false);
   });
 
   it('passes a candidate that agrees on the hidden tests but differs beyond them, and the exact check says so', async () => {
@@ -167,7 +192,10 @@ describe('regex oracle: sim support', () => {
       expect(mutated).not.toBe(prepared.task.gold);
       const answer = oracle.simulator.answer(prepared, mutated!);
       const candidate = oracle.extract(answer)!;
-      const comparison = compareLanguages(compileRegex(mutated!, 'brics'), compileRegex(candidate.source, 'ecmascript'));
+      const comparison = compareLanguages(
+        compileRegex(mutated!, 'brics'),
+        compileRegex(candidate.source, 'ecmascript'),
+      );
       expect(comparison).toEqual({ decided: true, equivalent: true });
     }
   });
@@ -187,7 +215,9 @@ describe('regex oracle: brics candidates', () => {
     const prepared = await bricsOracle.prepare(task('.*a.*'));
     const verdict = await bricsOracle.check(prepared, reply('.*a.{20}'));
     expect(verdict.error?.kind).toBe('too-complex');
-    expect(bricsOracle.render.error(verdict.error!)).toMatch(/^Your regex is too large or complex to run: .*Write a shorter, simpler regular expression\.$/);
+    expect(bricsOracle.render.error(verdict.error!)).toMatch(
+      /^Your regex is too large or complex to run: .*Write a shorter, simpler regular expression\.$/,
+    );
     expect(verdict.error?.message).toMatch(/./);
     expect(verdict.pass).toBe(false);
     expect((await bricsOracle.check(prepared, reply('.*(a).*'))).pass).toBe(true);

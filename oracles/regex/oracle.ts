@@ -54,7 +54,11 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
     const compiled = compileCandidate(candidate);
     if (isVerdictError(compiled)) return failAll(compiled.kind, compiled.message);
     const compileMs = performance.now() - started;
-    const outcome = await matcher().matchAll(compiled, prepared.cases.map((c) => c.input), deadlineMs);
+    const outcome = await matcher().matchAll(
+      compiled,
+      prepared.cases.map((c) => c.input),
+      deadlineMs,
+    );
     if (!outcome.ok) {
       const error = matchFailure(outcome, deadlineMs);
       return failAll(error.kind, error.message, { compileMs, matchMs: outcome.ms });
@@ -73,7 +77,11 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
           equivalent: comparison.equivalent,
           ...(comparison.equivalent
             ? {}
-            : { falsePositive: comparison.falsePositive ?? null, falseNegative: comparison.falseNegative ?? null, ...(comparison.partial ? { partial: true } : {}) }),
+            : {
+                falsePositive: comparison.falsePositive ?? null,
+                falseNegative: comparison.falseNegative ?? null,
+                ...(comparison.partial ? { partial: true } : {}),
+              }),
         }
       : { engine: outcome.engine, decided: false, equivalent: null, undecidedBecause: comparison.reason };
     return {
@@ -118,15 +126,27 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
       try {
         gold = compileRegex(task.gold, goldDialect);
       } catch (error) {
-        throw new TaskInputError(item, `the gold regex ${JSON.stringify(task.gold)} is not valid ${DIALECT_NAMES[goldDialect]}: ${(error as Error).message}`);
+        throw new TaskInputError(
+          item,
+          `the gold regex ${JSON.stringify(task.gold)} is not valid ${DIALECT_NAMES[goldDialect]}: ${(error as Error).message}`,
+        );
       }
       if (!gold.dfa || !gold.node) {
-        throw new TaskInputError(item, `the gold regex ${JSON.stringify(task.gold)} has no automaton (${gold.nonRegular ?? 'not regular'}), which the hidden tests need`);
+        throw new TaskInputError(
+          item,
+          `the gold regex ${JSON.stringify(task.gold)} has no automaton (${gold.nonRegular ?? 'not regular'}), which the hidden tests need`,
+        );
       }
       if (isEmptyLanguage(gold)) {
-        throw new TaskInputError(item, `the gold regex ${JSON.stringify(task.gold)} denotes the empty language (under ${DIALECT_NAMES[goldDialect]} semantics), so no task can be posed`);
+        throw new TaskInputError(
+          item,
+          `the gold regex ${JSON.stringify(task.gold)} denotes the empty language (under ${DIALECT_NAMES[goldDialect]} semantics), so no task can be posed`,
+        );
       }
-      const cases = generateHiddenTests(gold, new Rng(deriveSeed(seed, task.benchmark, task.id)), { positives, negatives });
+      const cases = generateHiddenTests(gold, new Rng(deriveSeed(seed, task.benchmark, task.id)), {
+        positives,
+        negatives,
+      });
       return { task, caseIds: cases.map((c) => c.id), goldDialect, gold, goldNode: gold.node, cases };
     },
     extract: (reply) => extractRegex(reply),

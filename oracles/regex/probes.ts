@@ -21,7 +21,29 @@ export interface ProbePoolInput {
   max: number;
 }
 
-export const GENERIC_PROBES = ['', ' ', 'a', 'A', 'z', 'Z', '0', '9', '.', '!', '_', 'aa', 'aA', 'a0', '0a', 'A0', 'ab', 'abc', '00', '123', 'a b'];
+export const GENERIC_PROBES = [
+  '',
+  ' ',
+  'a',
+  'A',
+  'z',
+  'Z',
+  '0',
+  '9',
+  '.',
+  '!',
+  '_',
+  'aa',
+  'aA',
+  'a0',
+  '0a',
+  'A0',
+  'ab',
+  'abc',
+  '00',
+  '123',
+  'a b',
+];
 
 /** Words and quoted strings of a description ("lines with 'dog' before a number" → dog, lines, …). */
 export function descriptionTokens(description: string): string[] {
@@ -32,7 +54,10 @@ export function descriptionTokens(description: string): string[] {
 
 /** Literal runs of letters and digits in a pattern, outside classes and escapes. */
 export function patternLiterals(source: string): string[] {
-  const plain = source.replace(/\\./g, ' ').replace(/\[(?:\\.|[^\]\\])*\]/g, ' ').replace(/\{\d+(,\d*)?\}/g, ' ');
+  const plain = source
+    .replace(/\\./g, ' ')
+    .replace(/\[(?:\\.|[^\]\\])*\]/g, ' ')
+    .replace(/\{\d+(,\d*)?\}/g, ' ');
   return [...plain.matchAll(/[A-Za-z0-9]+/g)].map((m) => m[0]);
 }
 
@@ -104,7 +129,14 @@ function stringMatchingSamples(compiled: CompiledRegex): string[] {
   let samples: string[] = [];
   if (form !== null) {
     try {
-      samples = [...new Set(fc.sample(fc.stringMatching(form, { size: 'xsmall' }), { seed: hash32(compiled.source), numRuns: FC_SAMPLES }))];
+      samples = [
+        ...new Set(
+          fc.sample(fc.stringMatching(form, { size: 'xsmall' }), {
+            seed: hash32(compiled.source),
+            numRuns: FC_SAMPLES,
+          }),
+        ),
+      ];
     } catch {
       samples = [];
     }
@@ -127,7 +159,8 @@ export function buildProbePool(input: ProbePoolInput): string[] {
   sampled.push(...rng.shuffle(stringMatchingSamples(input.gold)).slice(0, share));
   sampled.push(...rng.shuffle(stringMatchingSamples(input.candidate)).slice(0, share));
   if (input.gold.test) sampled.push(...sampleLanguage(input.gold, rng.fork('gold'), share, { maxLength: 16 }));
-  if (input.candidate.test) sampled.push(...sampleLanguage(input.candidate, rng.fork('candidate'), share, { maxLength: 16 }));
+  if (input.candidate.test)
+    sampled.push(...sampleLanguage(input.candidate, rng.fork('candidate'), share, { maxLength: 16 }));
   for (const s of sampled) base.add(s);
 
   // Half the budget for the seeds themselves, the rest for their transforms.

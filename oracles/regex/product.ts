@@ -131,7 +131,8 @@ export function exploreProduct(table: TermTable, left: Term, right: Term, option
     const first = result.onlyLeft === undefined && result.onlyRight === undefined;
     if (l.nullable && !r.nullable) result.onlyLeft ??= wordOf(index);
     if (r.nullable && !l.nullable) result.onlyRight ??= wordOf(index);
-    if (first && (result.onlyLeft !== undefined || result.onlyRight !== undefined)) maxPairs = Math.min(maxPairs, lefts.length + afterFirst);
+    if (first && (result.onlyLeft !== undefined || result.onlyRight !== undefined))
+      maxPairs = Math.min(maxPairs, lefts.length + afterFirst);
   };
 
   let next = 0;
@@ -152,7 +153,8 @@ export function exploreProduct(table: TermTable, left: Term, right: Term, option
     result.complete = next >= lefts.length;
   } catch (error) {
     if (!(error instanceof PairBudgetError || error instanceof TermBudgetError)) throw error;
-    result.stoppedBecause = error instanceof PairBudgetError ? `more than ${error.limit.toLocaleString('en-US')} state pairs` : error.message;
+    result.stoppedBecause =
+      error instanceof PairBudgetError ? `more than ${error.limit.toLocaleString('en-US')} state pairs` : error.message;
   }
   result.pairs = lefts.length;
   if (!result.complete) {

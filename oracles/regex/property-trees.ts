@@ -61,9 +61,20 @@ export function treeArbitrary(withBricsOperators: boolean): fc.Arbitrary<Tree> {
     const sub = tie('tree');
     const branches: fc.WeightedArbitrary<Tree>[] = [
       { weight: 6, arbitrary: leaf },
-      { weight: 3, arbitrary: fc.array(sub, { minLength: 2, maxLength: 3 }).map((items): Tree => ({ k: 'seq', items })) },
-      { weight: 2, arbitrary: fc.array(sub, { minLength: 2, maxLength: 3 }).map((options): Tree => ({ k: 'alt', options })) },
-      { weight: 2, arbitrary: fc.tuple(sub, fc.constantFrom(...QUANTIFIERS)).map(([item, [min, max]]): Tree => ({ k: 'rep', item, min, max })) },
+      {
+        weight: 3,
+        arbitrary: fc.array(sub, { minLength: 2, maxLength: 3 }).map((items): Tree => ({ k: 'seq', items })),
+      },
+      {
+        weight: 2,
+        arbitrary: fc.array(sub, { minLength: 2, maxLength: 3 }).map((options): Tree => ({ k: 'alt', options })),
+      },
+      {
+        weight: 2,
+        arbitrary: fc
+          .tuple(sub, fc.constantFrom(...QUANTIFIERS))
+          .map(([item, [min, max]]): Tree => ({ k: 'rep', item, min, max })),
+      },
     ];
     if (withBricsOperators) {
       branches.push(
@@ -83,9 +94,13 @@ function sameLanguageRewrite(tree: Tree, choice: number, brics: boolean): Tree {
     case 1:
       return { k: 'alt', options: [tree, tree] };
     case 2:
-      return tree.k === 'alt' ? { k: 'alt', options: [...tree.options].reverse() } : { k: 'rep', item: tree, min: 1, max: 1 };
+      return tree.k === 'alt'
+        ? { k: 'alt', options: [...tree.options].reverse() }
+        : { k: 'rep', item: tree, min: 1, max: 1 };
     case 3:
-      return tree.k === 'rep' && tree.min === 0 && tree.max === Infinity ? { k: 'rep', item: { k: 'rep', item: tree.item, min: 1, max: Infinity }, min: 0, max: 1 } : { k: 'seq', items: [tree, { k: 'eps' }] };
+      return tree.k === 'rep' && tree.min === 0 && tree.max === Infinity
+        ? { k: 'rep', item: { k: 'rep', item: tree.item, min: 1, max: Infinity }, min: 0, max: 1 }
+        : { k: 'seq', items: [tree, { k: 'eps' }] };
     default:
       return tree.k === 'rep' && tree.min === 1 && tree.max === Infinity
         ? { k: 'seq', items: [tree.item, { k: 'rep', item: tree.item, min: 0, max: Infinity }] }
@@ -171,9 +186,26 @@ function tweak(node: Tree, choice: number): Tree {
 export function pairArbitrary(withBricsOperators: boolean): fc.Arbitrary<Pair> {
   const tree = treeArbitrary(withBricsOperators);
   return fc.oneof(
-    { weight: 1, arbitrary: fc.tuple(tree, tree).map(([gold, candidate]): Pair => ({ gold, candidate, relation: 'unrelated' })) },
-    { weight: 2, arbitrary: fc.tuple(tree, tree, fc.nat()).map(([gold, replacement, at]): Pair => ({ gold, candidate: replaceNth(gold, at, replacement), relation: 'edited' })) },
-    { weight: 5, arbitrary: fc.tuple(tree, fc.nat(), fc.nat()).map(([gold, at, choice]): Pair => ({ gold, candidate: replaceNth(gold, at, tweak(nth(gold, at), choice)), relation: 'tweaked' })) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(tree, tree).map(([gold, candidate]): Pair => ({ gold, candidate, relation: 'unrelated' })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(tree, tree, fc.nat()).map(([gold, replacement, at]): Pair => ({
+        gold,
+        candidate: replaceNth(gold, at, replacement),
+        relation: 'edited',
+      })),
+    },
+    {
+      weight: 5,
+      arbitrary: fc.tuple(tree, fc.nat(), fc.nat()).map(([gold, at, choice]): Pair => ({
+        gold,
+        candidate: replaceNth(gold, at, tweak(nth(gold, at), choice)),
+        relation: 'tweaked',
+      })),
+    },
     {
       weight: 2,
       arbitrary: fc.tuple(tree, fc.nat(), fc.nat()).map(([gold, at, choice]): Pair => ({
@@ -188,7 +220,17 @@ export function pairArbitrary(withBricsOperators: boolean): fc.Arbitrary<Pair> {
 // ---------------------------------------------------------------- printers
 
 const quantifier = (min: number, max: number) =>
-  max === Infinity ? (min === 0 ? '*' : min === 1 ? '+' : `{${min},}`) : min === 0 && max === 1 ? '?' : min === max ? `{${min}}` : `{${min},${max}}`;
+  max === Infinity
+    ? min === 0
+      ? '*'
+      : min === 1
+        ? '+'
+        : `{${min},}`
+    : min === 0 && max === 1
+      ? '?'
+      : min === max
+        ? `{${min}}`
+        : `{${min},${max}}`;
 
 export function printEcma(t: Tree): string {
   switch (t.k) {

@@ -48,8 +48,14 @@ const WHITESPACE = charSetOf([0x09, 0x0a], [0x0d, 0x0d], [0xa0, 0xa0]);
 
 const walkers = new WeakMap<CompiledRegex, Walker>();
 
-export function sampleLanguage(compiled: CompiledRegex, rng: Rng, count: number, options: SampleOptions = {}): string[] {
-  if (!compiled.dfa) throw new Error(`sampleLanguage needs a DFA; ${compiled.source} is not regular: ${compiled.nonRegular ?? ''}`);
+export function sampleLanguage(
+  compiled: CompiledRegex,
+  rng: Rng,
+  count: number,
+  options: SampleOptions = {},
+): string[] {
+  if (!compiled.dfa)
+    throw new Error(`sampleLanguage needs a DFA; ${compiled.source} is not regular: ${compiled.nonRegular ?? ''}`);
   let maxLength = options.maxLength ?? 24;
   const minLength = Math.min(options.minLength ?? 0, maxLength);
   let walker = walkers.get(compiled);

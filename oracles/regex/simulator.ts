@@ -45,7 +45,8 @@ export function regexSimulator(runtime: RegexRuntime): Simulator<RegexPrepared> 
       if (!mutated) return null;
       return prepared.goldDialect === 'brics' ? printBrics(mutated.node) : printEcmascript(mutated.node);
     },
-    answer: (prepared, program) => '```regex\n' + translate(program, prepared.goldDialect, runtime.candidateDialect) + '\n```',
+    answer: (prepared, program) =>
+      '```regex\n' + translate(program, prepared.goldDialect, runtime.candidateDialect) + '\n```',
     async agrees(prepared, candidate, witness) {
       const compiled = runtime.compile(candidate);
       if (isVerdictError(compiled)) return false;

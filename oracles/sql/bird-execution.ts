@@ -13,7 +13,8 @@ import type { QueryLimits } from './limits.ts';
 import { formatSeconds, type ExecFailure, type ExecResult, type SqlPool } from './pool.ts';
 
 /** Queries whose result may differ between two runs: never deduplicated. */
-const NONDETERMINISTIC = /\b(random|randomblob|changes|total_changes|last_insert_rowid)\s*\(|\bcurrent_(date|time|timestamp)\b|'now'/i;
+const NONDETERMINISTIC =
+  /\b(random|randomblob|changes|total_changes|last_insert_rowid)\s*\(|\bcurrent_(date|time|timestamp)\b|'now'/i;
 
 export interface PairOutcome {
   pred: ExecResult;
@@ -37,13 +38,24 @@ export interface BirdExecution {
 const ownFailure = (r: ExecResult) => !r.ok && (r.kind === 'syntax' || r.kind === 'unsafe' || r.kind === 'too-complex');
 
 /** Runs a prediction and its gold on `path` (see the module comment). */
-export async function executePair({ pool, cache, timeoutMs, limits }: BirdExecution, goldSql: string, predSql: string, path: string): Promise<PairOutcome> {
+export async function executePair(
+  { pool, cache, timeoutMs, limits }: BirdExecution,
+  goldSql: string,
+  predSql: string,
+  path: string,
+): Promise<PairOutcome> {
   const key = cache?.key(path, goldSql);
   const cached = key ? cache?.get(key) : undefined;
   const same = predSql === goldSql && !NONDETERMINISTIC.test(goldSql);
-  const over = (ms: number): ExecFailure => ({ ok: false, kind: 'timeout', message: `the query did not finish within ${formatSeconds(timeoutMs)}`, ms });
+  const over = (ms: number): ExecFailure => ({
+    ok: false,
+    kind: 'timeout',
+    message: `the query did not finish within ${formatSeconds(timeoutMs)}`,
+    ms,
+  });
   const T = formatSeconds(timeoutMs);
-  const combined = (predicted: string, gold: ExecResult) => `${predicted}, and with the gold (${formatSeconds(gold.ms)}) the pair passes BIRD's combined deadline of ${T}`;
+  const combined = (predicted: string, gold: ExecResult) =>
+    `${predicted}, and with the gold (${formatSeconds(gold.ms)}) the pair passes BIRD's combined deadline of ${T}`;
   const alone = async () => {
     const gold = await pool.run({ path }, goldSql, timeoutMs, limits);
     if (key) cache?.put(key, gold);
@@ -53,7 +65,16 @@ export async function executePair({ pool, cache, timeoutMs, limits }: BirdExecut
   if (cached) {
     if (cached.ok && cached.ms >= timeoutMs) return { pred: over(0), gold: over(cached.ms), spentMs: 0, reused: true };
     const left = timeoutMs - cached.ms * (same ? 2 : 1);
-    const late = (ms: number) => ({ pred: over(ms), gold: cached, combinedTimeout: combined(`the predicted query did not finish within the ${formatSeconds(Math.max(0, left))} the gold left`, cached), spentMs: ms, reused: true });
+    const late = (ms: number) => ({
+      pred: over(ms),
+      gold: cached,
+      combinedTimeout: combined(
+        `the predicted query did not finish within the ${formatSeconds(Math.max(0, left))} the gold left`,
+        cached,
+      ),
+      spentMs: ms,
+      reused: true,
+    });
     if (left <= 0) return late(0);
     if (same) return { pred: cached, gold: cached, spentMs: 0, reused: true };
     const pred = await pool.run({ path }, predSql, left, limits);
@@ -66,15 +87,24 @@ export async function executePair({ pool, cache, timeoutMs, limits }: BirdExecut
       return { pred: once, gold: once, spentMs: once.ms, reused: false };
     }
     const gold = await alone();
-    const twice = gold.ok && once.kind === 'timeout' ? { combinedTimeout: combined(`the predicted query is the gold and takes ${formatSeconds(gold.ms)}`, gold) } : {};
+    const twice =
+      gold.ok && once.kind === 'timeout'
+        ? { combinedTimeout: combined(`the predicted query is the gold and takes ${formatSeconds(gold.ms)}`, gold) }
+        : {};
     return { pred: once, gold, ...twice, spentMs: once.ms + gold.ms, reused: false };
   }
-  const [pred, paired] = (await pool.sequence({ path }, [predSql, goldSql], timeoutMs, limits)) as [ExecResult, ExecResult];
+  const [pred, paired] = (await pool.sequence({ path }, [predSql, goldSql], timeoutMs, limits)) as [
+    ExecResult,
+    ExecResult,
+  ];
   if (paired.ok || ownFailure(paired)) {
     if (key) cache?.put(key, paired);
     return { pred, gold: paired, spentMs: pred.ms + paired.ms, reused: false };
   }
   const gold = await alone();
-  const late = gold.ok && pred.ok && paired.kind === 'timeout' ? { combinedTimeout: combined(`the predicted query took ${formatSeconds(pred.ms)}`, gold) } : {};
+  const late =
+    gold.ok && pred.ok && paired.kind === 'timeout'
+      ? { combinedTimeout: combined(`the predicted query took ${formatSeconds(pred.ms)}`, gold) }
+      : {};
   return { pred, gold, ...late, spentMs: pred.ms + gold.ms, reused: false };
 }

@@ -49,8 +49,16 @@ export function childCommand(script: string, limits: ChildLimits, guard?: Orphan
   const setpriv = guard === 'watchdog' ? null : findProgram('setpriv');
   const prlimit = findProgram('prlimit');
   const used: OrphanGuard = setpriv ? 'death-signal' : 'watchdog';
-  const node = [process.execPath, `--max-old-space-size=${limits.heapMb}`, script, String(process.pid), used === 'watchdog' ? 'watchdog' : 'signal'];
-  const limited = prlimit ? [prlimit, `--data=${limits.memoryMb * MiB}`, `--fsize=${limits.tempFileMb * MiB}`, '--core=0', '--', ...node] : node;
+  const node = [
+    process.execPath,
+    `--max-old-space-size=${limits.heapMb}`,
+    script,
+    String(process.pid),
+    used === 'watchdog' ? 'watchdog' : 'signal',
+  ];
+  const limited = prlimit
+    ? [prlimit, `--data=${limits.memoryMb * MiB}`, `--fsize=${limits.tempFileMb * MiB}`, '--core=0', '--', ...node]
+    : node;
   const full = setpriv ? [setpriv, '--pdeathsig', 'KILL', '--', ...limited] : limited;
   return { command: full[0] as string, args: full.slice(1), guard: used, kernelLimits: prlimit !== null };
 }

@@ -26,7 +26,10 @@ const open = new Map();
 function database(ref) {
   if (ref.bytes) {
     const bytes = ref.bytes;
-    return { db: new Database(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { readonly: true }), transient: true };
+    return {
+      db: new Database(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { readonly: true }),
+      transient: true,
+    };
   }
   let db = open.get(ref.path);
   if (db) {
@@ -64,11 +67,14 @@ function gate(db, sql) {
     stmt = prepareStatement((text) => db.prepare(text), sql).statement;
   } catch (error) {
     const message = String(error && error.message);
-    if (message.includes('more than one statement')) return { failure: { ok: false, kind: 'unsafe', message: SEVERAL_STATEMENTS } };
-    if (message.includes('contains no statements')) return { failure: { ok: false, kind: 'syntax', message: 'the query is empty' } };
+    if (message.includes('more than one statement'))
+      return { failure: { ok: false, kind: 'unsafe', message: SEVERAL_STATEMENTS } };
+    if (message.includes('contains no statements'))
+      return { failure: { ok: false, kind: 'syntax', message: 'the query is empty' } };
     return { failure: { ok: false, kind: prepareFailureKind(error), message } };
   }
-  if (!(stmt.readonly && stmt.reader) || settingPragma(sql)) return { failure: { ok: false, kind: 'unsafe', message: unsafeReason(sql) } };
+  if (!(stmt.readonly && stmt.reader) || settingPragma(sql))
+    return { failure: { ok: false, kind: 'unsafe', message: unsafeReason(sql) } };
   stmt.raw(true);
   return { stmt };
 }
@@ -94,7 +100,12 @@ function collect(stmt, { maxRows, maxResultBytes }, exact) {
     for (let i = 0; i < row.length; i++) {
       let v = row[i];
       if (exact && typeof v === 'bigint' && v <= LIMIT && v >= -LIMIT) v = Number(v);
-      else if (typeof v === 'number' && Number.isInteger(v) && (v > Number.MAX_SAFE_INTEGER || v < -Number.MAX_SAFE_INTEGER)) unsafe = true;
+      else if (
+        typeof v === 'number' &&
+        Number.isInteger(v) &&
+        (v > Number.MAX_SAFE_INTEGER || v < -Number.MAX_SAFE_INTEGER)
+      )
+        unsafe = true;
       bytes += valueBytes(v);
       chunk.push(v);
     }
@@ -119,9 +130,22 @@ function execute(db, sql, limits) {
     if (result.unsafe) result = collect(stmt, limits, true);
     if (result.over) return { ok: false, kind: 'too-large', message: result.over, ms };
     const columns = stmt.columns().map((c) => c.name);
-    return { ok: true, columns, width: columns.length, chunks: result.chunks, rowCount: result.rows, bytes: result.bytes, ms };
+    return {
+      ok: true,
+      columns,
+      width: columns.length,
+      chunks: result.chunks,
+      rowCount: result.rows,
+      bytes: result.bytes,
+      ms,
+    };
   } catch (error) {
-    return { ok: false, kind: stepFailureKind(error), message: String(error && error.message), ms: performance.now() - started };
+    return {
+      ok: false,
+      kind: stepFailureKind(error),
+      message: String(error && error.message),
+      ms: performance.now() - started,
+    };
   }
 }
 
@@ -163,7 +187,9 @@ function handle(message) {
       // Each statement's result goes to the parent as soon as it is ready (and is then dropped here),
       // so the parent knows which statement a deadline or a crash interrupted.
       const { failure } = withDatabase(message.db, (db) => {
-        message.sqls.forEach((sql, part) => process.send({ id: message.id, part, result: execute(db, sql, message.limits) }));
+        message.sqls.forEach((sql, part) =>
+          process.send({ id: message.id, part, result: execute(db, sql, message.limits) }),
+        );
       });
       return failure ? { results: message.sqls.map(() => failure) } : { done: true };
     }

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { diffResults, hasTopLevelOrderBy, resultsEqual } from './compare.ts';
 import type { SqlRow } from './values.ts';
 
-const rs = (rows: SqlRow[], columns = rows[0]?.length ?? 1) => ({ columns: Array.from({ length: columns }, (_, i) => `c${i}`), rows });
+const rs = (rows: SqlRow[], columns = rows[0]?.length ?? 1) => ({
+  columns: Array.from({ length: columns }, (_, i) => `c${i}`),
+  rows,
+});
 
 // Each expectation below was checked by hand against BIRD's rule `set(predicted_res) == set(ground_truth_res)`
 // on Python tuples (run with CPython 3.11's sqlite3 rows).
@@ -91,13 +94,24 @@ describe('the difference between two results', () => {
 
   it('in ordered mode, names the first misplaced row when the rows themselves agree', () => {
     const diff = diffResults(rs([['a'], ['b'], ['c']]), rs([['a'], ['c'], ['b']]), 'ordered', true);
-    expect(diff).toMatchObject({ equal: false, missing: [], extra: [], misordered: { index: 1, expected: ['c'], actual: ['b'] } });
+    expect(diff).toMatchObject({
+      equal: false,
+      missing: [],
+      extra: [],
+      misordered: { index: 1, expected: ['c'], actual: ['b'] },
+    });
   });
 
   it('reports a column-count mismatch, and a column whose values are text on one side and numbers on the other', () => {
     expect(diffResults(rs([[1]]), rs([[1, 'x']]), 'set').columns).toEqual({ expectedColumns: 2, actualColumns: 1 });
     const typed = diffResults(rs([['2021', 5]]), rs([[2021, 5]]), 'set');
-    expect(typed.columns).toEqual({ expectedColumns: 2, actualColumns: 2, column: 1, expectedKinds: ['number'], actualKinds: ['text'] });
+    expect(typed.columns).toEqual({
+      expectedColumns: 2,
+      actualColumns: 2,
+      column: 1,
+      expectedKinds: ['number'],
+      actualKinds: ['text'],
+    });
     expect(diffResults(rs([[null, 1]]), rs([['x', 2]]), 'set').columns).toBeUndefined();
   });
 

@@ -73,7 +73,12 @@ function counts(rows: readonly SqlRow[]): Map<string, { row: SqlRow; n: number }
 }
 
 /** Does the candidate's result count as correct? (`goldOrdered` only matters in `ordered` mode.) */
-export function resultsEqual(actual: readonly SqlRow[], expected: readonly SqlRow[], mode: CompareMode, goldOrdered = false): boolean {
+export function resultsEqual(
+  actual: readonly SqlRow[],
+  expected: readonly SqlRow[],
+  mode: CompareMode,
+  goldOrdered = false,
+): boolean {
   if (mode === 'set') {
     const want = new Set(expected.map(rowKey));
     const got = new Set(actual.map(rowKey));
@@ -107,14 +112,25 @@ function columnMismatch(actual: ResultSet, expected: ResultSet): ColumnMismatch 
     const want = columnKinds(expected.rows, c);
     const got = columnKinds(actual.rows, c);
     if (want.size > 0 && got.size > 0 && ![...got].some((k) => want.has(k))) {
-      return { expectedColumns, actualColumns, column: c + 1, expectedKinds: [...want].sort(), actualKinds: [...got].sort() };
+      return {
+        expectedColumns,
+        actualColumns,
+        column: c + 1,
+        expectedKinds: [...want].sort(),
+        actualKinds: [...got].sort(),
+      };
     }
   }
   return undefined;
 }
 
 /** The full difference: missing and extra rows under the mode, a misordering, a column mismatch. */
-export function diffResults(actual: ResultSet, expected: ResultSet, mode: CompareMode, goldOrdered = false): ResultDiff {
+export function diffResults(
+  actual: ResultSet,
+  expected: ResultSet,
+  mode: CompareMode,
+  goldOrdered = false,
+): ResultDiff {
   const equal = resultsEqual(actual.rows, expected.rows, mode, goldOrdered);
   if (equal) return { equal, missing: [], extra: [] };
   const want = counts(expected.rows);
@@ -133,7 +149,8 @@ export function diffResults(actual: ResultSet, expected: ResultSet, mode: Compar
   const diff: ResultDiff = { equal, missing, extra };
   if (missing.length === 0 && extra.length === 0 && mode === 'ordered') {
     const index = actual.rows.findIndex((row, i) => rowKey(row) !== rowKey(expected.rows[i] as SqlRow));
-    if (index >= 0) diff.misordered = { index, expected: expected.rows[index] as SqlRow, actual: actual.rows[index] as SqlRow };
+    if (index >= 0)
+      diff.misordered = { index, expected: expected.rows[index] as SqlRow, actual: actual.rows[index] as SqlRow };
   }
   const columns = columnMismatch(actual, expected);
   if (columns) diff.columns = columns;

@@ -12,7 +12,10 @@ describeOracleConformance('sql', async () => {
   return {
     oracle: sqlOracle({ ves: { iterations: 2 }, perturbedCopies: 2, timeoutMs: 10_000 }),
     tasks: tasks.filter((t) => TASK_IDS.includes(t.id)),
-    hostile: { huge: `SELECT 1 -- ${'x'.repeat(DEFAULT_QUERY_LIMITS.maxSqlBytes)}`, broken: 'SELEC name FROM stores WHERE' },
+    hostile: {
+      huge: `SELECT 1 -- ${'x'.repeat(DEFAULT_QUERY_LIMITS.maxSqlBytes)}`,
+      broken: 'SELEC name FROM stores WHERE',
+    },
     wrongCandidate: () => "SELECT 'nothing here' AS answer",
     goldOnlyMarkers: (prepared) =>
       (prepared.cases[0]?.gold.rows ?? [])

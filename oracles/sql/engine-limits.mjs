@@ -17,7 +17,11 @@ const count = (n) => n.toLocaleString('en-US');
 
 /** `1073741824` → `1 GiB`, `134217728` → `128 MiB`, `1500` → `1,500 bytes`. */
 export function formatBytes(bytes) {
-  for (const [unit, size] of [['GiB', 2 ** 30], ['MiB', 2 ** 20], ['KiB', 2 ** 10]]) {
+  for (const [unit, size] of [
+    ['GiB', 2 ** 30],
+    ['MiB', 2 ** 20],
+    ['KiB', 2 ** 10],
+  ]) {
     if (bytes >= size && bytes % (size / 4) === 0) return `${count(bytes / size)} ${unit}`;
   }
   return `${count(bytes)} bytes`;
@@ -26,9 +30,11 @@ export function formatBytes(bytes) {
 /** The too-large message when a result passes the row cap. */
 export const tooManyRows = (maxRows) => `the result has more than ${count(maxRows)} rows (the limit)`;
 /** The too-large message when a result passes the byte cap after `rows` rows. */
-export const tooManyBytes = (maxBytes, rows) => `the result is larger than ${formatBytes(maxBytes)} (the limit; stopped at row ${count(rows)})`;
+export const tooManyBytes = (maxBytes, rows) =>
+  `the result is larger than ${formatBytes(maxBytes)} (the limit; stopped at row ${count(rows)})`;
 /** The too-complex message for SQL text over the cap. */
-export const tooLongText = (bytes, maxBytes) => `the query text is ${count(bytes)} bytes long; the limit is ${count(maxBytes)} (${formatBytes(maxBytes)})`;
+export const tooLongText = (bytes, maxBytes) =>
+  `the query text is ${count(bytes)} bytes long; the limit is ${count(maxBytes)} (${formatBytes(maxBytes)})`;
 
 // SQLite refusing a statement because of its size or depth limits (SQLITE_LIMIT_*, the parser's
 // stack, the expression depth), not because it is wrong: no engine configured like this one can run it.
@@ -49,7 +55,11 @@ const isEngineLimit = (message) => ENGINE_LIMITS.some((pattern) => pattern.test(
 /** Why a statement did not prepare: `too-complex` when an engine limit refused it, else `syntax`. */
 export function prepareFailureKind(error) {
   const message = String(error && error.message);
-  return error && (error.code === 'SQLITE_TOOBIG' || error.code === 'SQLITE_NOMEM') ? 'too-complex' : isEngineLimit(message) ? 'too-complex' : 'syntax';
+  return error && (error.code === 'SQLITE_TOOBIG' || error.code === 'SQLITE_NOMEM')
+    ? 'too-complex'
+    : isEngineLimit(message)
+      ? 'too-complex'
+      : 'syntax';
 }
 
 /**
@@ -60,7 +70,8 @@ export function prepareFailureKind(error) {
 export function stepFailureKind(error) {
   const code = error && error.code;
   const message = String(error && error.message);
-  if (code === 'SQLITE_TOOBIG' || code === 'SQLITE_NOMEM' || code === 'SQLITE_FULL' || code === 'SQLITE_IOERR_WRITE') return 'too-large';
+  if (code === 'SQLITE_TOOBIG' || code === 'SQLITE_NOMEM' || code === 'SQLITE_FULL' || code === 'SQLITE_IOERR_WRITE')
+    return 'too-large';
   if (/^(string or blob too big|out of memory)/.test(message)) return 'too-large';
   return isEngineLimit(message) ? 'too-complex' : 'runtime';
 }

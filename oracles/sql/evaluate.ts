@@ -13,7 +13,14 @@
  */
 import { existsSync } from 'node:fs';
 import type { TaskIssue } from '../../core/types.ts';
-import { BIRD_DIFFICULTIES, birdDatabasePath, readBirdQuestions, resolveBirdLayout, type BirdDifficulty, type BirdQuestion } from './loader.ts';
+import {
+  BIRD_DIFFICULTIES,
+  birdDatabasePath,
+  readBirdQuestions,
+  resolveBirdLayout,
+  type BirdDifficulty,
+  type BirdQuestion,
+} from './loader.ts';
 import { executePair } from './bird-execution.ts';
 import { resultsEqual, hasTopLevelOrderBy, type CompareMode } from './compare.ts';
 import { formatBytes } from './engine-limits.mjs';
@@ -102,7 +109,10 @@ export interface BirdEvalOptions {
   limits?: Partial<QueryLimits>;
 }
 
-function byDifficulty(questions: QuestionResult[], value: (q: QuestionResult) => number): { counts: ByDifficulty; means: ByDifficulty } {
+function byDifficulty(
+  questions: QuestionResult[],
+  value: (q: QuestionResult) => number,
+): { counts: ByDifficulty; means: ByDifficulty } {
   const counts = { simple: 0, moderate: 0, challenging: 0, total: 0 };
   const sums = { simple: 0, moderate: 0, challenging: 0, total: 0 };
   for (const q of questions) {
@@ -111,7 +121,12 @@ function byDifficulty(questions: QuestionResult[], value: (q: QuestionResult) =>
       sums[key] += value(q);
     }
   }
-  const means = Object.fromEntries(Object.entries(sums).map(([k, s]) => [k, counts[k as keyof ByDifficulty] ? (100 * s) / counts[k as keyof ByDifficulty] : 0])) as ByDifficulty;
+  const means = Object.fromEntries(
+    Object.entries(sums).map(([k, s]) => [
+      k,
+      counts[k as keyof ByDifficulty] ? (100 * s) / counts[k as keyof ByDifficulty] : 0,
+    ]),
+  ) as ByDifficulty;
   return { counts, means };
 }
 
@@ -133,7 +148,10 @@ function goldProblem(gold: ExecFailure, limits: QueryLimits): string {
 /** Scores a predictions file against a BIRD questions file and its databases. */
 export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvaluation> {
   const started = performance.now();
-  const layout = resolveBirdLayout(options.data, { ...(options.questions ? { questions: options.questions } : {}), ...(options.databases ? { databases: options.databases } : {}) });
+  const layout = resolveBirdLayout(options.data, {
+    ...(options.questions ? { questions: options.questions } : {}),
+    ...(options.databases ? { databases: options.databases } : {}),
+  });
   const { questions, invalid, issues } = readBirdQuestions(layout.questions);
   const predictions = readPredictions(options.predictions, questions, invalid);
   issues.push(...predictions.issues);
@@ -153,7 +171,13 @@ export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvalua
   const note = (index: number, issue: TaskIssue) => noted.set(index, [...(noted.get(index) ?? []), issue]);
 
   async function score(q: BirdQuestion): Promise<QuestionResult> {
-    const base = { index: q.index, question_id: q.question_id, db_id: q.db_id, difficulty: q.difficulty, res: 0 as const };
+    const base = {
+      index: q.index,
+      question_id: q.question_id,
+      db_id: q.db_id,
+      difficulty: q.difficulty,
+      res: 0 as const,
+    };
     const prediction = predictions.byIndex.get(q.index);
     const path = birdDatabasePath(layout.databases, q.db_id);
     if (!present.has(path)) present.set(path, existsSync(path));
@@ -161,7 +185,12 @@ export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvalua
     if (!present.get(path)) {
       const message = `database not found: ${path}`;
       note(q.index, { item: name, message });
-      return { ...base, status: 'no-database', predicted: prediction && 'sql' in prediction ? prediction.sql : null, message };
+      return {
+        ...base,
+        status: 'no-database',
+        predicted: prediction && 'sql' in prediction ? prediction.sql : null,
+        message,
+      };
     }
     if (!prediction) {
       note(q.index, { item: name, message: 'no prediction' });
@@ -172,9 +201,18 @@ export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvalua
       return { ...base, status: 'error', predicted: null, message: prediction.invalid };
     }
     if (prediction.dbId && prediction.dbId !== q.db_id) {
-      note(q.index, { item: name, message: `the prediction names db_id "${prediction.dbId}"; it is run on the question's database "${q.db_id}"` });
+      note(q.index, {
+        item: name,
+        message: `the prediction names db_id "${prediction.dbId}"; it is run on the question's database "${q.db_id}"`,
+      });
     }
-    const { pred, gold, combinedTimeout, spentMs, reused: fromCache } = await executePair({ pool, cache, timeoutMs, limits }, q.SQL, prediction.sql, path);
+    const {
+      pred,
+      gold,
+      combinedTimeout,
+      spentMs,
+      reused: fromCache,
+    } = await executePair({ pool, cache, timeoutMs, limits }, q.SQL, prediction.sql, path);
     sqliteMs += spentMs;
     if (fromCache) reused++;
     const predicted = prediction.sql;
@@ -182,12 +220,19 @@ export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvalua
       // The dataset's problem: scored 0 as in BIRD, and named so that the run exits 1.
       const message = goldProblem(gold, limits);
       note(q.index, { item: name, message });
-      return { ...base, status: 'gold-error', predicted, message, ...(pred.ok ? { rows: { predicted: pred.rows.length, gold: 0 } } : {}) };
+      return {
+        ...base,
+        status: 'gold-error',
+        predicted,
+        message,
+        ...(pred.ok ? { rows: { predicted: pred.rows.length, gold: 0 } } : {}),
+      };
     }
     if (combinedTimeout) return { ...base, status: 'timeout', predicted, message: combinedTimeout };
     if (!pred.ok) return { ...base, status: statusOf(pred), predicted, message: pred.message };
     const rows = { predicted: pred.rows.length, gold: gold.rows.length };
-    if (!resultsEqual(pred.rows, gold.rows, mode, mode === 'ordered' && hasTopLevelOrderBy(q.SQL))) return { ...base, status: 'wrong', predicted, rows };
+    if (!resultsEqual(pred.rows, gold.rows, mode, mode === 'ordered' && hasTopLevelOrderBy(q.SQL)))
+      return { ...base, status: 'wrong', predicted, rows };
     const result: QuestionResult = { ...base, res: 1, status: 'correct', predicted, rows };
     if (options.ves) result.timeRatio = await ratio(path, predicted, q.SQL, 'first-row');
     if (options.rves) result.rvesRatio = await ratio(path, predicted, q.SQL, 'all-rows');
@@ -200,7 +245,12 @@ export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvalua
   }
 
   // An invalid item keeps its position and scores 0 (it is already among the issues).
-  const unusable = invalid.map((item): QuestionResult => ({ ...item, res: 0, status: 'invalid-question', predicted: null }));
+  const unusable = invalid.map((item): QuestionResult => ({
+    ...item,
+    res: 0,
+    status: 'invalid-question',
+    predicted: null,
+  }));
   const total = questions.length + unusable.length;
   let results: QuestionResult[];
   try {
@@ -219,7 +269,8 @@ export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvalua
     if (!options.pool) await pool.dispose();
   }
   const { counts, means: accuracy } = byDifficulty(results, (r) => r.res);
-  const efficiency = (pick: (r: QuestionResult) => number | undefined, term: (ratio: number) => number) => byDifficulty(results, (r) => term(pick(r) ?? 0)).means;
+  const efficiency = (pick: (r: QuestionResult) => number | undefined, term: (ratio: number) => number) =>
+    byDifficulty(results, (r) => term(pick(r) ?? 0)).means;
   return {
     questionsFile: layout.questions,
     predictionsFile: options.predictions,
@@ -244,11 +295,23 @@ export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvalua
 export function formatBirdTable(evaluation: BirdEvaluation): string {
   const levels = [...BIRD_DIFFICULTIES, 'total'] as const;
   const cell = (s: string) => s.padEnd(20);
-  const row = (label: string, values: ByDifficulty, digits: number) => `${cell(label)} ${levels.map((l) => cell(values[l].toFixed(digits))).join(' ')}`;
+  const row = (label: string, values: ByDifficulty, digits: number) =>
+    `${cell(label)} ${levels.map((l) => cell(values[l].toFixed(digits))).join(' ')}`;
   const lines = [`${cell('')} ${levels.map(cell).join(' ')}`, row('count', evaluation.counts, 0)];
-  lines.push('======================================    ACCURACY    =====================================', row('accuracy', evaluation.accuracy, 2));
-  if (evaluation.ves) lines.push('=========================================    VES   ========================================', row('ves', evaluation.ves, 2));
-  if (evaluation.rves) lines.push('=========================================   R-VES  ========================================', row('r-ves', evaluation.rves, 2));
+  lines.push(
+    '======================================    ACCURACY    =====================================',
+    row('accuracy', evaluation.accuracy, 2),
+  );
+  if (evaluation.ves)
+    lines.push(
+      '=========================================    VES   ========================================',
+      row('ves', evaluation.ves, 2),
+    );
+  if (evaluation.rves)
+    lines.push(
+      '=========================================   R-VES  ========================================',
+      row('r-ves', evaluation.rves, 2),
+    );
   lines.push('===========================================================================================');
   return lines.map((l) => l.trimEnd()).join('\n');
 }

@@ -37,7 +37,12 @@ describe('the gold cache', () => {
     const file = join(folders.make('witness-gold-cache-'), 'gold.sqlite');
     const cache = new GoldCache(file);
     cache.put('t', { ok: false, kind: 'timeout', message: 'the query did not finish within 30 s', ms: 30_000 });
-    cache.put('l', { ok: false, kind: 'too-large', message: 'the result has more than 1,000,000 rows (the limit)', ms: 10 });
+    cache.put('l', {
+      ok: false,
+      kind: 'too-large',
+      message: 'the result has more than 1,000,000 rows (the limit)',
+      ms: 10,
+    });
     cache.put('c', { ok: false, kind: 'too-complex', message: 'the query text is 2,000,000 bytes long', ms: 0 });
     cache.put('d', { ok: false, kind: 'runtime', message: 'the SQLite process died (SIGSEGV)', ms: 0 });
     cache.put('s', { ok: false, kind: 'syntax', message: 'no such column: x', ms: 0 });

@@ -42,7 +42,9 @@ export class GoldCache {
       identity = JSON.stringify([real, stat.size, stat.mtimeMs, stat.ino]);
       this.identities.set(dbPath, identity);
     }
-    return createHash('sha256').update(JSON.stringify([VERSION, identity, sql])).digest('hex');
+    return createHash('sha256')
+      .update(JSON.stringify([VERSION, identity, sql]))
+      .digest('hex');
   }
 
   get(key: string): ExecResult | undefined {
@@ -54,7 +56,8 @@ export class GoldCache {
 
   /** Remembers a result (written on flush); timeouts, crashes and caps are not properties of the query and are not kept. */
   put(key: string, result: ExecResult): void {
-    if (!result.ok && (result.kind === 'timeout' || result.kind === 'too-large' || result.kind === 'too-complex')) return;
+    if (!result.ok && (result.kind === 'timeout' || result.kind === 'too-large' || result.kind === 'too-complex'))
+      return;
     if (!result.ok && result.message.startsWith('the SQLite process')) return;
     this.pending.set(key, result);
     this.pendingBytes += result.ok ? (result.bytes ?? 0) : 0;

@@ -54,9 +54,19 @@ export function sqlHardener(setup: SqlHardenerSetup): SqlHardener {
   const images = new BoundedCache<string, Buffer>({ maxEntries: MAX_IMAGES });
 
   const image = (record: ProbeRecord): Buffer =>
-    images.remember(record.id, () => perturbImage(record.database.image as Buffer, record.database.schema, record.edits).bytes);
+    images.remember(
+      record.id,
+      () => perturbImage(record.database.image as Buffer, record.database.schema, record.edits).bytes,
+    );
 
-  const toCase = (record: ProbeRecord): SqlCase => ({ id: record.id, db: { bytes: image(record) }, key: record.id, gold: record.gold, required: true, change: record.change });
+  const toCase = (record: ProbeRecord): SqlCase => ({
+    id: record.id,
+    db: { bytes: image(record) },
+    key: record.id,
+    gold: record.gold,
+    required: true,
+    change: record.change,
+  });
 
   const space = (database: DatabaseContext, gold: string, candidate: string): ProbeTable[] =>
     spaces.remember(cacheKey(database.path, gold, candidate), () => probeTables(database, gold, candidate));
@@ -81,7 +91,8 @@ export function sqlHardener(setup: SqlHardenerSetup): SqlHardener {
     async probe(prepared, candidate, { rng, maxProbes }) {
       const sql = candidate.source;
       const database = prepared.database;
-      if (!database.image || normalizeSql(sql) === normalizeSql(prepared.task.gold)) return { probed: 0, disagreements: [] };
+      if (!database.image || normalizeSql(sql) === normalizeSql(prepared.task.gold))
+        return { probed: 0, disagreements: [] };
       const arbitrary = editsArbitrary(space(database, prepared.task.gold, sql));
       if (!arbitrary) return { probed: 0, disagreements: [] };
       let probed = 0;
@@ -102,11 +113,16 @@ export function sqlHardener(setup: SqlHardenerSetup): SqlHardener {
       }
       const found = await run(prepared, sql, edits);
       if (found.agree) return { probed, disagreements: [] };
-      const id = `probe-${hash32(`${database.path}\u0000${JSON.stringify(edits)}`).toString(16).padStart(8, '0')}`;
+      const id = `probe-${hash32(`${database.path}\u0000${JSON.stringify(edits)}`)
+        .toString(16)
+        .padStart(8, '0')}`;
       const gold = { columns: found.gold.columns, rows: found.gold.rows };
       registry.set(id, { id, database, edits, gold, change: found.changes });
       const actual = found.candidate.ok ? found.candidate : { columns: gold.columns, rows: [] };
-      return { probed, disagreements: witnessesFromDiff(diffResults(actual, gold, mode, prepared.goldOrdered), id, found.changes) };
+      return {
+        probed,
+        disagreements: witnessesFromDiff(diffResults(actual, gold, mode, prepared.goldOrdered), id, found.changes),
+      };
     },
     extend(prepared, witnesses) {
       const known = new Set(prepared.cases.map((c) => c.id));

@@ -25,11 +25,18 @@ export const MAX_RESULT_BYTES = 1024 * MiB;
 
 /** The defaults with `given` applied; an invalid value is an error naming the setting and `source`. */
 export function resolveLimits(given: Partial<QueryLimits> = {}, source = 'sqlOracle'): QueryLimits {
-  const limits = { ...DEFAULT_QUERY_LIMITS, ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) } as QueryLimits;
+  const limits = {
+    ...DEFAULT_QUERY_LIMITS,
+    ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)),
+  } as QueryLimits;
   for (const [name, value] of Object.entries(limits)) {
-    if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${source}: ${name} must be a positive integer, got ${String(value)}`);
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new Error(`${source}: ${name} must be a positive integer, got ${String(value)}`);
   }
-  if (limits.maxResultBytes > MAX_RESULT_BYTES) throw new Error(`${source}: maxResultBytes must be at most ${formatBytes(MAX_RESULT_BYTES)}, got ${limits.maxResultBytes}`);
+  if (limits.maxResultBytes > MAX_RESULT_BYTES)
+    throw new Error(
+      `${source}: maxResultBytes must be at most ${formatBytes(MAX_RESULT_BYTES)}, got ${limits.maxResultBytes}`,
+    );
   return limits;
 }
 

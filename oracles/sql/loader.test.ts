@@ -22,10 +22,19 @@ describe('the BIRD fixtures', () => {
     expect(questions.length).toBeGreaterThanOrEqual(40);
     expect(new Set(questions.map((q) => q.db_id))).toEqual(new Set(FIXTURE_DATABASES));
     const byDifficulty = (d: string) => questions.filter((q) => q.difficulty === d).length;
-    expect([byDifficulty('simple'), byDifficulty('moderate'), byDifficulty('challenging')].every((n) => n >= 10)).toBe(true);
+    expect([byDifficulty('simple'), byDifficulty('moderate'), byDifficulty('challenging')].every((n) => n >= 10)).toBe(
+      true,
+    );
     expect(questions.filter((q) => q.evidence !== '').length).toBeGreaterThanOrEqual(40);
     const raw = JSON.parse(readFileSync(layout.questions, 'utf8')) as Record<string, unknown>[];
-    expect(Object.keys(raw[0] ?? {}).sort()).toEqual(['SQL', 'db_id', 'difficulty', 'evidence', 'question', 'question_id']);
+    expect(Object.keys(raw[0] ?? {}).sort()).toEqual([
+      'SQL',
+      'db_id',
+      'difficulty',
+      'evidence',
+      'question',
+      'question_id',
+    ]);
   });
 
   it('have realistic schemas: foreign keys, dates and NULLs in every database', () => {
@@ -33,8 +42,15 @@ describe('the BIRD fixtures', () => {
       const db = new Database(birdDatabasePath(layout.databases, dbId), { readonly: true });
       const schema = readSchema(db);
       expect(schema.tables.filter((t) => t.foreignKeys.length > 0).length, dbId).toBeGreaterThanOrEqual(3);
-      expect(schema.tables.flatMap((t) => t.columns).filter((c) => /DATE/i.test(c.type)).length, dbId).toBeGreaterThanOrEqual(3);
-      const nullable = schema.tables.flatMap((t) => t.columns.filter((c) => !c.notNull && c.pk === 0).map((c) => `SELECT COUNT(*) FROM "${t.name}" WHERE "${c.name}" IS NULL`));
+      expect(
+        schema.tables.flatMap((t) => t.columns).filter((c) => /DATE/i.test(c.type)).length,
+        dbId,
+      ).toBeGreaterThanOrEqual(3);
+      const nullable = schema.tables.flatMap((t) =>
+        t.columns
+          .filter((c) => !c.notNull && c.pk === 0)
+          .map((c) => `SELECT COUNT(*) FROM "${t.name}" WHERE "${c.name}" IS NULL`),
+      );
       const nulls = nullable.map((sql) => db.prepare(sql).pluck().get() as number).filter((n) => n > 0).length;
       expect(nulls, dbId).toBeGreaterThanOrEqual(5);
       expect(db.prepare('PRAGMA foreign_key_check').all(), dbId).toEqual([]);
@@ -73,7 +89,11 @@ describe('the BIRD loader', () => {
       benchmark: 'bird',
       description: 'How many customers have no email address on record?',
       gold: 'SELECT COUNT(customer_id) FROM customers WHERE email IS NULL',
-      context: { db_id: 'retail_shop', db_path: birdDatabasePath(layout.databases, 'retail_shop'), evidence: 'no email address refers to email IS NULL' },
+      context: {
+        db_id: 'retail_shop',
+        db_path: birdDatabasePath(layout.databases, 'retail_shop'),
+        evidence: 'no email address refers to email IS NULL',
+      },
       meta: { difficulty: 'simple', index: 0 },
     });
     expect(tasks[0]?.context?.schema).toMatch(/^CREATE TABLE regions \(/);
@@ -116,11 +136,18 @@ describe('the BIRD loader', () => {
 
   it('reads mini-dev JSON Lines and says what it looked for when the layout is wrong', () => {
     const dir = folders.make('witness-bird-jsonl-');
-    expect(() => resolveBirdLayout(dir)).toThrow(/no BIRD questions file in .* \(looked for dev\.json, mini_dev_sqlite\.json/);
-    writeFileSync(join(dir, 'mini_dev_sqlite.jsonl'), '{"question_id": 7, "db_id": "x", "question": "q", "evidence": "e", "SQL": "SELECT 1", "difficulty": "moderate"}\n{oops\n');
+    expect(() => resolveBirdLayout(dir)).toThrow(
+      /no BIRD questions file in .* \(looked for dev\.json, mini_dev_sqlite\.json/,
+    );
+    writeFileSync(
+      join(dir, 'mini_dev_sqlite.jsonl'),
+      '{"question_id": 7, "db_id": "x", "question": "q", "evidence": "e", "SQL": "SELECT 1", "difficulty": "moderate"}\n{oops\n',
+    );
     expect(() => resolveBirdLayout(dir)).toThrow(/no BIRD database folder/);
     const { questions, issues } = readBirdQuestions(join(dir, 'mini_dev_sqlite.jsonl'));
-    expect(questions).toEqual([{ index: 0, question_id: 7, db_id: 'x', question: 'q', evidence: 'e', SQL: 'SELECT 1', difficulty: 'moderate' }]);
+    expect(questions).toEqual([
+      { index: 0, question_id: 7, db_id: 'x', question: 'q', evidence: 'e', SQL: 'SELECT 1', difficulty: 'moderate' },
+    ]);
     expect(issues[0]?.message).toMatch(/^line 2 is not valid JSON/);
   });
 });

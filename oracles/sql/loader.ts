@@ -38,9 +38,13 @@ export interface BirdLayout {
 /** Finds the questions file and the database root inside a BIRD folder; explicit paths win. */
 export function resolveBirdLayout(dir: string, explicit: Partial<BirdLayout> = {}): BirdLayout {
   const questions = explicit.questions ?? QUESTION_FILES.map((f) => join(dir, f)).find((f) => existsSync(f));
-  if (!questions) throw new Error(`no BIRD questions file in ${dir} (looked for ${QUESTION_FILES.join(', ')}; or pass its path)`);
-  const databases = explicit.databases ?? DATABASE_DIRS.map((d) => join(dir, d)).find((d) => existsSync(d) && statSync(d).isDirectory());
-  if (!databases) throw new Error(`no BIRD database folder in ${dir} (looked for ${DATABASE_DIRS.join(', ')}; or pass its path)`);
+  if (!questions)
+    throw new Error(`no BIRD questions file in ${dir} (looked for ${QUESTION_FILES.join(', ')}; or pass its path)`);
+  const databases =
+    explicit.databases ??
+    DATABASE_DIRS.map((d) => join(dir, d)).find((d) => existsSync(d) && statSync(d).isDirectory());
+  if (!databases)
+    throw new Error(`no BIRD database folder in ${dir} (looked for ${DATABASE_DIRS.join(', ')}; or pass its path)`);
   return { questions: resolve(questions), databases: resolve(databases) };
 }
 
@@ -107,20 +111,27 @@ export function readBirdQuestions(file: string): BirdQuestions {
         index,
         question_id: typeof id === 'number' && Number.isInteger(id) ? id : null,
         db_id: typeof item.db_id === 'string' ? item.db_id : null,
-        difficulty: BIRD_DIFFICULTIES.includes(item.difficulty as BirdDifficulty) ? (item.difficulty as BirdDifficulty) : null,
+        difficulty: BIRD_DIFFICULTIES.includes(item.difficulty as BirdDifficulty)
+          ? (item.difficulty as BirdDifficulty)
+          : null,
         message,
       });
     };
     if (typeof item.__invalid === 'string') return problem(item.__invalid);
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return problem('not a JSON object');
-    if (typeof id !== 'number' || !Number.isInteger(id)) return problem(`question_id must be an integer, got ${JSON.stringify(id)}`);
+    if (typeof id !== 'number' || !Number.isInteger(id))
+      return problem(`question_id must be an integer, got ${JSON.stringify(id)}`);
     if (seen.has(id)) return problem(`question_id ${id} appears twice`);
     for (const field of ['db_id', 'question', 'SQL'] as const) {
-      if (typeof item[field] !== 'string' || (item[field] as string).trim() === '') return problem(`field "${field}" must be a non-empty string`);
+      if (typeof item[field] !== 'string' || (item[field] as string).trim() === '')
+        return problem(`field "${field}" must be a non-empty string`);
     }
-    if (item.evidence !== undefined && typeof item.evidence !== 'string') return problem('field "evidence" must be a string');
+    if (item.evidence !== undefined && typeof item.evidence !== 'string')
+      return problem('field "evidence" must be a string');
     if (!BIRD_DIFFICULTIES.includes(item.difficulty as BirdDifficulty)) {
-      return problem(`field "difficulty" must be one of ${BIRD_DIFFICULTIES.join(', ')}, got ${JSON.stringify(item.difficulty)}`);
+      return problem(
+        `field "difficulty" must be one of ${BIRD_DIFFICULTIES.join(', ')}, got ${JSON.stringify(item.difficulty)}`,
+      );
     }
     seen.add(id);
     questions.push({

@@ -52,8 +52,14 @@ function parse(sql: string): Parsed {
 
 /** Rebuilds the text with tokens `from..to` (inclusive, token indices) replaced by `text`; removal tidies the spaces. */
 function splice(p: Parsed, from: number, to: number, text: string): string {
-  const before = p.tokens.slice(0, from).map((t) => t.text).join('');
-  const after = p.tokens.slice(to + 1).map((t) => t.text).join('');
+  const before = p.tokens
+    .slice(0, from)
+    .map((t) => t.text)
+    .join('');
+  const after = p.tokens
+    .slice(to + 1)
+    .map((t) => t.text)
+    .join('');
   if (text !== '') return before + text + after;
   const b = before.replace(/\s+$/, '');
   const a = after.replace(/^\s+/, '');
@@ -67,19 +73,50 @@ const replaceSig = (p: Parsed, k: number, text: string) => splice(p, p.sig[k] as
 const removeSig = (p: Parsed, a: number, b: number) => splice(p, p.sig[a] as number, p.sig[b] as number, '');
 
 const CLAUSE_END = new Set(['GROUP', 'ORDER', 'LIMIT', 'HAVING', 'UNION', 'EXCEPT', 'INTERSECT', 'WINDOW', ';']);
-const NOT_ALIAS = new Set(['ON', 'USING', 'JOIN', 'INNER', 'LEFT', 'RIGHT', 'FULL', 'CROSS', 'NATURAL', 'OUTER', 'WHERE', 'GROUP', 'ORDER', 'LIMIT', 'HAVING', 'UNION', 'EXCEPT', 'INTERSECT', 'WINDOW', 'AS']);
+const NOT_ALIAS = new Set([
+  'ON',
+  'USING',
+  'JOIN',
+  'INNER',
+  'LEFT',
+  'RIGHT',
+  'FULL',
+  'CROSS',
+  'NATURAL',
+  'OUTER',
+  'WHERE',
+  'GROUP',
+  'ORDER',
+  'LIMIT',
+  'HAVING',
+  'UNION',
+  'EXCEPT',
+  'INTERSECT',
+  'WINDOW',
+  'AS',
+]);
 
 /** Index of the last significant token of the clause starting after `start` at the same depth. */
 function clauseEnd(p: Parsed, start: number, stops: Set<string>): number {
   const d = p.depth[start] as number;
   let k = start + 1;
-  while (k < p.sig.length && (p.depth[k] as number) >= d && !((p.depth[k] as number) === d && stops.has(p.upper[k] as string))) k++;
+  while (
+    k < p.sig.length &&
+    (p.depth[k] as number) >= d &&
+    !((p.depth[k] as number) === d && stops.has(p.upper[k] as string))
+  )
+    k++;
   return k - 1;
 }
 
 const isLiteral = (p: Parsed, k: number) => {
   const t = p.tokens[p.sig[k] as number];
-  return t !== undefined && (t.type === 'number' || t.type === 'string' || (t.type === 'word' && ['NULL', 'TRUE', 'FALSE'].includes(p.upper[k] as string)));
+  return (
+    t !== undefined &&
+    (t.type === 'number' ||
+      t.type === 'string' ||
+      (t.type === 'word' && ['NULL', 'TRUE', 'FALSE'].includes(p.upper[k] as string)))
+  );
 };
 
 /** alias (or table name), lower-cased → table name, from FROM / JOIN clauses. */
@@ -95,7 +132,8 @@ function aliases(p: Parsed, schema: SchemaInfo): Map<string, string> {
     let j = k + 2;
     if (p.upper[j] === 'AS') j++;
     const alias = p.tokens[p.sig[j] as number];
-    if (alias && (alias.type === 'word' || alias.type === 'quoted') && !NOT_ALIAS.has(p.upper[j] as string)) map.set(unquoteIdentifier(alias.text).toLowerCase(), table.name);
+    if (alias && (alias.type === 'word' || alias.type === 'quoted') && !NOT_ALIAS.has(p.upper[j] as string))
+      map.set(unquoteIdentifier(alias.text).toLowerCase(), table.name);
   });
   return map;
 }
@@ -105,10 +143,17 @@ type Operator = (p: Parsed, schema: SchemaInfo) => string[];
 const OPERATORS: Record<SqlMutationName, Operator> = {
   'drop-distinct': (p) => p.upper.flatMap((u, k) => (u === 'DISTINCT' ? [removeSig(p, k, k)] : [])),
 
-  'add-distinct': (p) => p.upper.flatMap((u, k) => (u === 'SELECT' && p.upper[k + 1] !== 'DISTINCT' ? [replaceSig(p, k, `${p.tokens[p.sig[k] as number]?.text} DISTINCT`)] : [])),
+  'add-distinct': (p) =>
+    p.upper.flatMap((u, k) =>
+      u === 'SELECT' && p.upper[k + 1] !== 'DISTINCT'
+        ? [replaceSig(p, k, `${p.tokens[p.sig[k] as number]?.text} DISTINCT`)]
+        : [],
+    ),
 
   'swap-min-max': (p) =>
-    p.upper.flatMap((u, k) => ((u === 'MIN' || u === 'MAX') && p.upper[k + 1] === '(' ? [replaceSig(p, k, u === 'MIN' ? 'MAX' : 'MIN')] : [])),
+    p.upper.flatMap((u, k) =>
+      (u === 'MIN' || u === 'MAX') && p.upper[k + 1] === '(' ? [replaceSig(p, k, u === 'MIN' ? 'MAX' : 'MIN')] : [],
+    ),
 
   'flip-order': (p) => {
     const out: string[] = [];
@@ -133,7 +178,16 @@ const OPERATORS: Record<SqlMutationName, Operator> = {
   },
 
   'change-comparison': (p) => {
-    const variants: Record<string, string[]> = { '<': ['<=', '>'], '<=': ['<', '>='], '>': ['>=', '<'], '>=': ['>', '<='], '=': ['!='], '==': ['!='], '!=': ['='], '<>': ['='] };
+    const variants: Record<string, string[]> = {
+      '<': ['<=', '>'],
+      '<=': ['<', '>='],
+      '>': ['>=', '<'],
+      '>=': ['>', '<='],
+      '=': ['!='],
+      '==': ['!='],
+      '!=': ['='],
+      '<>': ['='],
+    };
     return p.upper.flatMap((u, k) => {
       const options = variants[u];
       if (!options || p.tokens[p.sig[k] as number]?.type !== 'op') return [];
@@ -184,7 +238,8 @@ const OPERATORS: Record<SqlMutationName, Operator> = {
         const keys = new Set(table.foreignKeys.flatMap((f) => f.from));
         for (const other of table.columns) {
           if (other.name.toLowerCase() === column.toLowerCase()) continue;
-          if (other.pk > 0 || keys.has(other.name) || /(^|_)id$/i.test(other.name)) out.push(replaceSig(p, j + 2, other.name));
+          if (other.pk > 0 || keys.has(other.name) || /(^|_)id$/i.test(other.name))
+            out.push(replaceSig(p, j + 2, other.name));
         }
       }
     });
@@ -203,7 +258,8 @@ const OPERATORS: Record<SqlMutationName, Operator> = {
         const qualifier = first[0] === table.name.toLowerCase() ? '' : `${first[0]}.`;
         return [splice(p, p.sig[k + 2] as number, p.sig[k + 2] as number, `DISTINCT ${qualifier}${column.name}`)];
       }
-      if (p.upper[k + 2] === 'DISTINCT') return [splice(p, p.sig[k + 2] as number, p.sig[clauseEnd(p, k + 1, new Set([')']))] as number, '*')];
+      if (p.upper[k + 2] === 'DISTINCT')
+        return [splice(p, p.sig[k + 2] as number, p.sig[clauseEnd(p, k + 1, new Set([')']))] as number, '*')];
       return [replaceSig(p, k + 1, '(DISTINCT ')];
     });
   },
@@ -237,7 +293,12 @@ export function sqlMutants(sql: string, schema: SchemaInfo): SqlMutant[] {
 }
 
 /** One random mutant that `accept` keeps (e.g. SQLite can prepare it), or null. */
-export function mutateSql(sql: string, schema: SchemaInfo, rng: Rng, accept: (mutant: string) => boolean): SqlMutant | null {
+export function mutateSql(
+  sql: string,
+  schema: SchemaInfo,
+  rng: Rng,
+  accept: (mutant: string) => boolean,
+): SqlMutant | null {
   for (const mutant of rng.shuffle(sqlMutants(sql, schema))) {
     if (accept(mutant.sql)) return mutant;
   }

@@ -21,7 +21,12 @@ export function sqlObserver(runtime: Pick<SqlRuntime, 'execute'>): Observer<SqlP
       const more = r.rows.length > shown.length ? [`… ${r.rows.length - shown.length} more rows`] : [];
       return {
         ok: true,
-        output: [`columns: ${r.columns.join(', ')}`, ...shown, ...more, `(${r.rows.length} row${r.rows.length === 1 ? '' : 's'})`].join('\n'),
+        output: [
+          `columns: ${r.columns.join(', ')}`,
+          ...shown,
+          ...more,
+          `(${r.rows.length} row${r.rows.length === 1 ? '' : 's'})`,
+        ].join('\n'),
         shape: { rows: r.rows.length, columns: r.columns.length },
       };
     },
@@ -31,10 +36,14 @@ export function sqlObserver(runtime: Pick<SqlRuntime, 'execute'>): Observer<SqlP
       const samples = await Promise.all(
         db.schema.tables.map(async (t) => {
           const r = await execute(original.db, original.key, `SELECT * FROM ${quoteIdentifier(t.name)} LIMIT 3`);
-          return r.ok ? [`-- ${t.name}: ${r.columns.join(', ')}`, ...r.rows.map((row) => `--   ${formatRow(row)}`)].join('\n') : `-- ${t.name}: ${r.message}`;
+          return r.ok
+            ? [`-- ${t.name}: ${r.columns.join(', ')}`, ...r.rows.map((row) => `--   ${formatRow(row)}`)].join('\n')
+            : `-- ${t.name}: ${r.message}`;
         }),
       );
-      return [`SQLite ${sqliteVersionOnce()}. Schema:`, ...db.schema.createStatements, 'Sample rows:', ...samples].join('\n\n');
+      return [`SQLite ${sqliteVersionOnce()}. Schema:`, ...db.schema.createStatements, 'Sample rows:', ...samples].join(
+        '\n\n',
+      );
     },
   };
 }

@@ -28,7 +28,12 @@ describe('the SQL oracle', () => {
     expect(p.cases[0]?.gold.rows).toHaveLength(106);
     expect(p.cases[1]?.gold.rows).not.toEqual(p.cases[0]?.gold.rows);
     expect(p.goldMutants.length).toBeGreaterThan(0);
-    expect(oracle.settings()).toMatchObject({ engine: 'sqlite', mode: 'set', timeoutMs: 30_000, ves: { iterations: 3 } });
+    expect(oracle.settings()).toMatchObject({
+      engine: 'sqlite',
+      mode: 'set',
+      timeoutMs: 30_000,
+      ves: { iterations: 3 },
+    });
   });
 
   it('passes the gold, and puts VES per task in the verdict', async () => {
@@ -37,17 +42,27 @@ describe('the SQL oracle', () => {
     expect(v.pass).toBe(true);
     expect(v.cases.every((c) => c.pass)).toBe(true);
     expect(v.witnesses).toEqual([]);
-    expect(v.detail).toMatchObject({ mode: 'set', ves: expect.any(Number), timeRatio: expect.any(Number), vesIterations: 3 });
+    expect(v.detail).toMatchObject({
+      mode: 'set',
+      ves: expect.any(Number),
+      timeRatio: expect.any(Number),
+      vesIterations: 3,
+    });
   });
 
   it('shows missing and unexpected rows, shortest first, and row counts for error-only', async () => {
     const p = await prep('14');
-    const v = await oracle.check(p, sql(p.task.gold.replace("T3.city = 'Cardiff'", "T3.city = 'Cardiff' OR T3.city = 'Exeter'")));
+    const v = await oracle.check(
+      p,
+      sql(p.task.gold.replace("T3.city = 'Cardiff'", "T3.city = 'Cardiff' OR T3.city = 'Exeter'")),
+    );
     expect(v.pass).toBe(false);
     expect(v.error).toBeUndefined();
     expect(v.witnesses.filter((w) => w.kind === 'missing-row')).toEqual([]);
     expect(v.witnesses.some((w) => w.kind === 'extra-row' && w.caseId === 'original')).toBe(true);
-    expect(oracle.render.failureSummary(v)).toMatch(/^Your query ran, but the result is wrong: it returned \d+ rows; the expected result has 106 rows\.$/);
+    expect(oracle.render.failureSummary(v)).toMatch(
+      /^Your query ran, but the result is wrong: it returned \d+ rows; the expected result has 106 rows\.$/,
+    );
     const shown = diagnostic.feedback(v, context(p))!;
     expect(shown.disclosed.witnesses).toHaveLength(2);
     expect(shown.text).toMatch(/unexpected row \('\w+', '[\w']+'\): your result has it, the expected result does not/);
@@ -59,10 +74,17 @@ describe('the SQL oracle', () => {
   it('makes a wrong column count or column type visible in diagnostic feedback', async () => {
     const p = await prep('1');
     const wide = await oracle.check(p, sql('SELECT name, city FROM stores WHERE manager IS NULL'));
-    expect(diagnostic.feedback(wide, context(p))!.text).toMatch(/your result has 2 columns per row; the expected result has 1 column/);
+    expect(diagnostic.feedback(wide, context(p))!.text).toMatch(
+      /your result has 2 columns per row; the expected result has 1 column/,
+    );
     const q = await prep('0');
-    const typed = await oracle.check(q, sql('SELECT CAST(COUNT(customer_id) AS TEXT) FROM customers WHERE email IS NULL'));
-    expect(diagnostic.feedback(typed, context(q))!.text).toMatch(/column 1 of your result holds text where the expected result holds numbers/);
+    const typed = await oracle.check(
+      q,
+      sql('SELECT CAST(COUNT(customer_id) AS TEXT) FROM customers WHERE email IS NULL'),
+    );
+    expect(diagnostic.feedback(typed, context(q))!.text).toMatch(
+      /column 1 of your result holds text where the expected result holds numbers/,
+    );
   });
 
   it('cuts long text in rows', async () => {
@@ -79,19 +101,33 @@ describe('the SQL oracle', () => {
     expect(errorOnly.feedback(bad, context(p))!.text).toMatch(/^Your query failed: no such column: nope/);
     // Text after a NUL is not dropped: the gold with a stacked DELETE behind a NUL fails, as in BIRD.
     const nul = await oracle.check(p, sql(`${p.task.gold}\u0000; DELETE FROM customers`));
-    expect(nul).toMatchObject({ pass: false, error: { kind: 'syntax', message: 'the query contains a null character' } });
+    expect(nul).toMatchObject({
+      pass: false,
+      error: { kind: 'syntax', message: 'the query contains a null character' },
+    });
     const before = sha(p.database.path);
-    for (const attack of [`ATTACH DATABASE '${p.database.path}' AS x`, 'PRAGMA user_version = 1', "VACUUM INTO '/tmp/witness-copy.sqlite'", 'CREATE TEMP TABLE z (a)', 'DELETE FROM customers']) {
+    for (const attack of [
+      `ATTACH DATABASE '${p.database.path}' AS x`,
+      'PRAGMA user_version = 1',
+      "VACUUM INTO '/tmp/witness-copy.sqlite'",
+      'CREATE TEMP TABLE z (a)',
+      'DELETE FROM customers',
+    ]) {
       const v = await oracle.check(p, sql(attack));
       expect(v.error?.kind, attack).toBe('unsafe');
-      expect(oracle.render.error(v.error!)).toMatch(/^Your query was not run: only a single read-only query that returns rows may run: /);
+      expect(oracle.render.error(v.error!)).toMatch(
+        /^Your query was not run: only a single read-only query that returns rows may run: /,
+      );
     }
     expect(sha(p.database.path)).toBe(before);
     const quick = sqlOracle({ timeoutMs: 300, ves: false, perturbedCopies: 0, checkGoldMutants: false });
     try {
       const q = await quick.prepare(task('0'));
       expect(q.goldMutants).toEqual([]);
-      const v = await quick.check(q, sql('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c'));
+      const v = await quick.check(
+        q,
+        sql('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c'),
+      );
       expect(v.error).toEqual({ kind: 'timeout', message: 'the query did not finish within 300 ms' });
       expect(quick.render.error(v.error!)).toBe('Your query was stopped: the query did not finish within 300 ms.');
       // Without VES timing, no verdict claims a VES (reports then show none rather than 0).
@@ -131,19 +167,26 @@ describe('the SQL oracle', () => {
     const first = report.disagreements[0]!;
     expect(first.caseId).toMatch(/^probe-[0-9a-f]{8}$/);
     expect((first.input as { change: string[] }).change).toHaveLength(1);
-    expect(oracle.render.witness(first)).toMatch(/on a modified copy of the database, where I set products\.launch_date to '2022-01-01'/);
+    expect(oracle.render.witness(first)).toMatch(
+      /on a modified copy of the database, where I set products\.launch_date to '2022-01-01'/,
+    );
     const extended = oracle.hardener!.extend(p, report.disagreements);
     expect(extended.caseIds).toEqual([...p.caseIds, first.caseId]);
     const v = await oracle.check(extended, almost);
     expect(v.pass).toBe(false);
     expect(v.detail?.failedOn).toBe(first.caseId);
-    expect(oracle.render.failureSummary(v)).toMatch(/^Your query returns the right result on the database, but a wrong one on a modified copy of it/);
+    expect(oracle.render.failureSummary(v)).toMatch(
+      /^Your query returns the right result on the database, but a wrong one on a modified copy of it/,
+    );
     expect((await oracle.check(extended, sql(p.task.gold))).pass).toBe(true);
     expect(await oracle.simulator.agrees(p, sql(p.task.gold), first)).toBe(true);
     expect(await oracle.simulator.agrees(p, almost, first)).toBe(false);
     expect(await oracle.hardener!.exact!(p, sql(`${p.task.gold.toLowerCase().replace(/ +/g, '  ')} ;`))).toBe(true);
     expect(await oracle.hardener!.exact!(p, almost)).toBeNull();
-    expect(await oracle.hardener!.probe(p, sql(p.task.gold), { rng: new Rng(1), maxProbes: 320, round: 0 })).toEqual({ probed: 0, disagreements: [] });
+    expect(await oracle.hardener!.probe(p, sql(p.task.gold), { rng: new Rng(1), maxProbes: 320, round: 0 })).toEqual({
+      probed: 0,
+      disagreements: [],
+    });
   });
 
   it('observes a candidate without judging it, and describes the database', async () => {
@@ -152,7 +195,10 @@ describe('the SQL oracle', () => {
     expect(seen).toMatchObject({ ok: true, shape: { rows: 20, columns: 2 } });
     expect(seen.output).toMatch(/^columns: name, city\n\('\w+ (Store|Outlet) 1', '\w+'\)/);
     expect(seen.output).toMatch(/… 10 more rows\n\(20 rows\)$/);
-    expect(await oracle.observer!.observe(p, sql('SELECT x FROM stores'))).toMatchObject({ ok: false, error: { kind: 'syntax' } });
+    expect(await oracle.observer!.observe(p, sql('SELECT x FROM stores'))).toMatchObject({
+      ok: false,
+      error: { kind: 'syntax' },
+    });
     const description = await oracle.observer!.describe(p);
     expect(description).toMatch(/CREATE TABLE stores/);
     expect(description).toMatch(/-- regions: region_id, name\n-- {3}\(1, 'North'\)/);
@@ -160,14 +206,17 @@ describe('the SQL oracle', () => {
 
   it('rejects broken task input with an error naming the task', async () => {
     await expect(oracle.prepare({ ...task('0'), context: {} })).rejects.toThrow(TaskInputError);
-    await expect(oracle.prepare({ ...task('0'), id: 'x', gold: 'SELECT nope FROM customers' })).rejects.toThrow(/^task x: the gold SQL fails on .*retail_shop\.sqlite \(syntax\): no such column: nope/);
+    await expect(oracle.prepare({ ...task('0'), id: 'x', gold: 'SELECT nope FROM customers' })).rejects.toThrow(
+      /^task x: the gold SQL fails on .*retail_shop\.sqlite \(syntax\): no such column: nope/,
+    );
   });
 });
 
 describe('answers that no engine can run, and result bombs', () => {
   const oracle = sqlOracle({ ves: false, perturbedCopies: 1, checkGoldMutants: false, timeoutMs: 10_000 });
   afterAll(() => oracle.dispose?.());
-  const BOMB = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 3000) SELECT zeroblob(1000000) FROM c";
+  const BOMB =
+    'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 3000) SELECT zeroblob(1000000) FROM c';
 
   it('are failed verdicts with a named kind and a clear feedback line, while the checks in flight beside them get their right verdicts', async () => {
     const [p, q] = await Promise.all([oracle.prepare(task('0')), oracle.prepare(task('18'))]);
@@ -179,22 +228,52 @@ describe('answers that no engine can run, and result bombs', () => {
       oracle.check(p, sql(`SELECT ${Array(1200).fill('1').join(' + ')}`)),
       oracle.check(p, sql(p.task.gold)),
     ]);
-    expect(bomb).toMatchObject({ pass: false, error: { kind: 'too-large', message: /^the result is larger than 128 MiB \(the limit; stopped at row \d+\)$/ } });
+    expect(bomb).toMatchObject({
+      pass: false,
+      error: { kind: 'too-large', message: /^the result is larger than 128 MiB \(the limit; stopped at row \d+\)$/ },
+    });
     expect(bomb.cases.every((c) => !c.pass)).toBe(true);
-    expect(oracle.render.error(bomb.error!)).toMatch(/^Your query was stopped: the result is larger than 128 MiB .*\. Return only the rows and columns the question asks for\.$/);
-    expect(text).toMatchObject({ pass: false, error: { kind: 'too-complex', message: /^the query text is 2,\d{3},\d{3} bytes long; the limit is 1,048,576 \(1 MiB\)$/ } });
-    expect(oracle.render.error(text.error!)).toMatch(/^Your query could not be run: the query text is .*\. Write a shorter, simpler query\.$/);
-    expect(deep).toMatchObject({ pass: false, error: { kind: 'too-complex', message: 'Expression tree is too large (maximum depth 1000)' } });
+    expect(oracle.render.error(bomb.error!)).toMatch(
+      /^Your query was stopped: the result is larger than 128 MiB .*\. Return only the rows and columns the question asks for\.$/,
+    );
+    expect(text).toMatchObject({
+      pass: false,
+      error: {
+        kind: 'too-complex',
+        message: /^the query text is 2,\d{3},\d{3} bytes long; the limit is 1,048,576 \(1 MiB\)$/,
+      },
+    });
+    expect(oracle.render.error(text.error!)).toMatch(
+      /^Your query could not be run: the query text is .*\. Write a shorter, simpler query\.$/,
+    );
+    expect(deep).toMatchObject({
+      pass: false,
+      error: { kind: 'too-complex', message: 'Expression tree is too large (maximum depth 1000)' },
+    });
     expect([gold.pass, right.pass]).toEqual([true, true]);
   }, 60_000);
 
   it('follow the caps the oracle is given, which every trajectory records; a gold over them is a task error naming the setting', async () => {
-    const tight = sqlOracle({ ves: false, perturbedCopies: 0, checkGoldMutants: false, maxRows: 50, maxSqlBytes: 2000 });
+    const tight = sqlOracle({
+      ves: false,
+      perturbedCopies: 0,
+      checkGoldMutants: false,
+      maxRows: 50,
+      maxSqlBytes: 2000,
+    });
     try {
-      expect(tight.settings()).toMatchObject({ limits: { maxRows: 50, maxResultBytes: 128 * 1024 * 1024, maxSqlBytes: 2000 } });
+      expect(tight.settings()).toMatchObject({
+        limits: { maxRows: 50, maxResultBytes: 128 * 1024 * 1024, maxSqlBytes: 2000 },
+      });
       const p = await tight.prepare(task('0'));
-      expect(await tight.check(p, sql('SELECT * FROM customers'))).toMatchObject({ pass: false, error: { kind: 'too-large', message: 'the result has more than 50 rows (the limit)' } });
-      expect(await tight.check(p, sql(`SELECT '${'x'.repeat(3000)}'`))).toMatchObject({ pass: false, error: { kind: 'too-complex' } });
+      expect(await tight.check(p, sql('SELECT * FROM customers'))).toMatchObject({
+        pass: false,
+        error: { kind: 'too-large', message: 'the result has more than 50 rows (the limit)' },
+      });
+      expect(await tight.check(p, sql(`SELECT '${'x'.repeat(3000)}'`))).toMatchObject({
+        pass: false,
+        error: { kind: 'too-complex' },
+      });
       await expect(tight.prepare({ ...task('0'), id: 'wide', gold: 'SELECT * FROM orders' })).rejects.toThrow(
         /^task wide: the gold SQL fails on .*retail_shop\.sqlite \(too-large\): the result has more than 50 rows \(the limit\) \(the caps are 50 rows and 128 MiB: raise maxRows \/ maxResultBytes\)$/,
       );
@@ -219,7 +298,9 @@ describe('ordered mode', () => {
     const v = await oracle.check(p, sql(p.task.gold.replace(/DESC$/, 'ASC')));
     expect(v.pass).toBe(false);
     expect(v.witnesses.map((w) => w.kind)).toEqual(['misordered-row']);
-    expect(oracle.render.witness(v.witnesses[0]!)).toMatch(/^row 1 of your result is \('\w+', \d+\) but should be \('Central', 54\) \(right rows, wrong order\)$/);
+    expect(oracle.render.witness(v.witnesses[0]!)).toMatch(
+      /^row 1 of your result is \('\w+', \d+\) but should be \('Central', 54\) \(right rows, wrong order\)$/,
+    );
     expect(await oracle.simulator.agrees(p, sql(p.task.gold), v.witnesses[0]!)).toBe(true);
   });
 });

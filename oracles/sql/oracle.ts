@@ -41,7 +41,8 @@ const shape = (r: ResultSet) => ({ rows: r.rows.length, columns: r.columns.lengt
 /** What to change when the gold itself hits a limit: it is the dataset or the configuration, never the model. */
 function goldHint(kind: ExecFailure['kind'], limits: QueryLimits): string {
   if (kind === 'timeout') return ' (a gold that needs longer is a dataset problem; or raise timeoutMs)';
-  if (kind === 'too-large') return ` (the caps are ${limits.maxRows.toLocaleString('en-US')} rows and ${formatBytes(limits.maxResultBytes)}: raise maxRows / maxResultBytes)`;
+  if (kind === 'too-large')
+    return ` (the caps are ${limits.maxRows.toLocaleString('en-US')} rows and ${formatBytes(limits.maxResultBytes)}: raise maxRows / maxResultBytes)`;
   if (kind === 'too-complex') return ` (the SQL text cap is ${formatBytes(limits.maxSqlBytes)}: raise maxSqlBytes)`;
   return '';
 }
@@ -56,7 +57,10 @@ export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
   const probeDatabases = options.probeDatabases ?? 24;
   const maxImageBytes = options.maxImageBytes ?? 64 * 1024 * 1024;
   const checkGoldMutants = options.checkGoldMutants ?? true;
-  const limits: QueryLimits = resolveLimits({ maxRows: options.maxRows, maxResultBytes: options.maxResultBytes, maxSqlBytes: options.maxSqlBytes }, 'sqlOracle');
+  const limits: QueryLimits = resolveLimits(
+    { maxRows: options.maxRows, maxResultBytes: options.maxResultBytes, maxSqlBytes: options.maxSqlBytes },
+    'sqlOracle',
+  );
   let pool = options.pool;
   const getPool = () => (pool ??= new SqlPool({ limits }));
   const render = sqlRenderer();
@@ -92,13 +96,21 @@ export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
     const key = cacheKey(prepared.database.path, prepared.task.gold, sql);
     return timings.remember(key, () =>
       getPool()
-        .time({ path: prepared.database.path }, sql, prepared.task.gold, vesIterations, 'first-row', timeoutMs * vesIterations)
+        .time(
+          { path: prepared.database.path },
+          sql,
+          prepared.task.gold,
+          vesIterations,
+          'first-row',
+          timeoutMs * vesIterations,
+        )
         .then((t) => (t.ok ? timeRatio(t.goldMs, t.predMs) : null)),
     );
   }
 
   const registry: ProbeRegistry = new Map();
-  const findCase = (prepared: SqlPrepared, id: string | undefined) => prepared.cases.find((c) => c.id === id) ?? (id ? hardener.probeCase(id) : undefined);
+  const findCase = (prepared: SqlPrepared, id: string | undefined) =>
+    prepared.cases.find((c) => c.id === id) ?? (id ? hardener.probeCase(id) : undefined);
 
   async function check(prepared: SqlPrepared, candidate: Candidate): Promise<Verdict> {
     const started = performance.now();
@@ -107,10 +119,17 @@ export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
     // timeout, a result bomb) fails on every case, and should hold the pool once, not once per case.
     const [first, ...others] = prepared.cases;
     const original = await execute((first as SqlCase).db, (first as SqlCase).key, sql);
-    const outcomes = [original, ...(original.ok ? await Promise.all(others.map((c) => execute(c.db, c.key, sql))) : [])];
+    const outcomes = [
+      original,
+      ...(original.ok ? await Promise.all(others.map((c) => execute(c.db, c.key, sql))) : []),
+    ];
     const sqliteMs = outcomes.reduce((n, o) => n + o.ms, 0);
     // A wrong answer's VES is 0 (when VES is measured at all).
-    const base = { mode, ...(mode === 'ordered' ? { goldOrdered: prepared.goldOrdered } : {}), ...(vesIterations > 0 ? { ves: 0 } : {}) };
+    const base = {
+      mode,
+      ...(mode === 'ordered' ? { goldOrdered: prepared.goldOrdered } : {}),
+      ...(vesIterations > 0 ? { ves: 0 } : {}),
+    };
     if (!original.ok) {
       return {
         pass: false,
@@ -141,7 +160,7 @@ export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
     const detail: JsonObject = {
       ...base,
       result: failingOutcome?.ok ? shape(failingOutcome) : shape(original),
-      expected: shape((failing ?? prepared.cases[0] as SqlCase).gold),
+      expected: shape((failing ?? (prepared.cases[0] as SqlCase)).gold),
       ...(failing ? { failedOn: failing.id } : {}),
     };
     if (pass && vesIterations > 0) {
@@ -181,7 +200,10 @@ export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
       timeoutMs,
       perturbedCopies,
       seed,
-      ves: vesIterations > 0 ? { iterations: vesIterations, timed: 'prepare + first row, predicted then gold, interleaved' } : false,
+      ves:
+        vesIterations > 0
+          ? { iterations: vesIterations, timed: 'prepare + first row, predicted then gold, interleaved' }
+          : false,
       probeDatabases,
       doubleQuotedStrings: 'legacy (as Python sqlite3)',
       limits: { maxRows: limits.maxRows, maxResultBytes: limits.maxResultBytes, maxSqlBytes: limits.maxSqlBytes },
@@ -198,30 +220,49 @@ export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
     async prepare(task: Task): Promise<SqlPrepared> {
       const item = `task ${task.id}`;
       const dbPath = task.context?.db_path;
-      if (typeof dbPath !== 'string' || dbPath === '') throw new TaskInputError(item, 'context.db_path must name the SQLite database file');
+      if (typeof dbPath !== 'string' || dbPath === '')
+        throw new TaskInputError(item, 'context.db_path must name the SQLite database file');
       let context: DatabaseContext;
       try {
         context = database(resolve(dbPath));
       } catch (error) {
         throw new TaskInputError(item, `cannot open the database ${dbPath}: ${(error as Error).message}`);
       }
-      const refs = [{ id: 'original', db: { path: context.path }, key: context.path }, ...context.hidden.map((h) => ({ id: h.id, db: { path: h.path }, key: h.path }))];
+      const refs = [
+        { id: 'original', db: { path: context.path }, key: context.path },
+        ...context.hidden.map((h) => ({ id: h.id, db: { path: h.path }, key: h.path })),
+      ];
       const golds = await Promise.all(refs.map((r) => execute(r.db, r.key, task.gold)));
       const goldOriginal = golds[0] as ExecResult;
-      if (!goldOriginal.ok) throw new TaskInputError(item, `the gold SQL fails on ${dbPath} (${goldOriginal.kind}): ${goldOriginal.message}${goldHint(goldOriginal.kind, limits)}`);
+      if (!goldOriginal.ok)
+        throw new TaskInputError(
+          item,
+          `the gold SQL fails on ${dbPath} (${goldOriginal.kind}): ${goldOriginal.message}${goldHint(goldOriginal.kind, limits)}`,
+        );
       // A copy on which the gold itself fails cannot judge anything: it is left out of this task's cases.
       const cases: SqlCase[] = refs.flatMap((r, i) => {
         const g = golds[i] as ExecResult;
         return g.ok ? [{ ...r, gold: { columns: g.columns, rows: g.rows }, required: i === 0 }] : [];
       });
       const goldOrdered = hasTopLevelOrderBy(task.gold);
-      const mutants = checkGoldMutants ? sqlMutants(task.gold, context.schema).filter((m) => context.canPrepare(m.sql)) : [];
-      const probed = await Promise.all(mutants.map((m) => execute(refs[0]!.db, refs[0]!.key, m.sql, Math.min(timeoutMs, 2000))));
+      const mutants = checkGoldMutants
+        ? sqlMutants(task.gold, context.schema).filter((m) => context.canPrepare(m.sql))
+        : [];
+      const probed = await Promise.all(
+        mutants.map((m) => execute(refs[0]!.db, refs[0]!.key, m.sql, Math.min(timeoutMs, 2000))),
+      );
       const goldMutants = mutants.filter((_, i) => {
         const r = probed[i] as ExecResult;
         return r.ok && !resultsEqual(r.rows, goldOriginal.rows, mode, goldOrdered);
       });
-      return { task, caseIds: cases.map((c) => c.id), database: context, cases, goldOrdered, goldMutants: goldMutants.map((m) => m.sql) };
+      return {
+        task,
+        caseIds: cases.map((c) => c.id),
+        database: context,
+        cases,
+        goldOrdered,
+        goldMutants: goldMutants.map((m) => m.sql),
+      };
     },
     extract: extractSql,
     check,

@@ -17,7 +17,8 @@ const rowids = readRowids(original, schema);
 const open = (bytes: Buffer) => new Database(bytes, { readonly: true });
 const count = (db: Database.Database, sql: string) => db.prepare(sql).pluck().get() as number;
 const violations = (db: Database.Database) => db.prepare('PRAGMA foreign_key_check').all().length;
-const dump = (db: Database.Database) => JSON.stringify(schema.tables.map((t) => db.prepare(`SELECT * FROM "${t.name}" ORDER BY rowid`).raw().all()));
+const dump = (db: Database.Database) =>
+  JSON.stringify(schema.tables.map((t) => db.prepare(`SELECT * FROM "${t.name}" ORDER BY rowid`).raw().all()));
 
 describe('perturbed database copies', () => {
   it('delete a row together with the rows that depend on it, or set nullable references to NULL', () => {
@@ -28,7 +29,9 @@ describe('perturbed database copies', () => {
     expect(count(copy, 'SELECT COUNT(*) FROM order_items WHERE order_id = 17')).toBe(0);
     expect(changes).toEqual([`deleted the orders row with order_id = 17 (and ${orderLines} rows referring to it)`]);
     const customer = perturbImage(image, schema, [{ op: 'delete', table: 'customers', rowid: 42 }]);
-    expect(customer.changes[0]).toMatch(/^deleted the customers row with customer_id = 42 \(and set \d+ references to it to NULL\)$/);
+    expect(customer.changes[0]).toMatch(
+      /^deleted the customers row with customer_id = 42 \(and set \d+ references to it to NULL\)$/,
+    );
     expect(count(open(customer.bytes), 'SELECT COUNT(*) FROM orders WHERE customer_id = 42')).toBe(0);
     expect(violations(copy)).toBe(0);
   });
@@ -41,9 +44,13 @@ describe('perturbed database copies', () => {
     ];
     const { bytes, changes } = perturbImage(image, schema, edits);
     const copy = open(bytes);
-    expect(changes[0]).toMatch(/^duplicated the order_items row with order_id = 1, line_no = 1 \(the copy has line_no = \d+\)$/);
+    expect(changes[0]).toMatch(
+      /^duplicated the order_items row with order_id = 1, line_no = 1 \(the copy has line_no = \d+\)$/,
+    );
     expect(changes[1]).toMatch(/^set customers\.email to NULL in the customers row with customer_id = 3 \(was '.+'\)$/);
-    expect(count(copy, 'SELECT COUNT(*) FROM order_items')).toBe(count(original, 'SELECT COUNT(*) FROM order_items') + 1);
+    expect(count(copy, 'SELECT COUNT(*) FROM order_items')).toBe(
+      count(original, 'SELECT COUNT(*) FROM order_items') + 1,
+    );
     expect(count(copy, "SELECT status = 'returned' FROM orders WHERE order_id = 5")).toBe(1);
   });
 
@@ -61,7 +68,15 @@ describe('perturbed database copies', () => {
 
   it('keep every foreign key consistent under random edit lists, and never touch the original', () => {
     const before = readFileSync(path);
-    const tables = probeTables(new DatabaseContext(path, { maxImageBytes: 1 << 30, perturbedCopies: 0, seed: 0, scratchDir: () => '/nonexistent' }), 'SELECT * FROM orders JOIN customers JOIN order_items');
+    const tables = probeTables(
+      new DatabaseContext(path, {
+        maxImageBytes: 1 << 30,
+        perturbedCopies: 0,
+        seed: 0,
+        scratchDir: () => '/nonexistent',
+      }),
+      'SELECT * FROM orders JOIN customers JOIN order_items',
+    );
     const arbitrary = editsArbitrary(tables)!;
     fc.assert(
       fc.property(arbitrary, (edits) => violations(open(perturbImage(image, schema, edits).bytes)) === 0),
@@ -76,14 +91,33 @@ describe('perturbed database copies', () => {
 
 describe('probe spaces', () => {
   it('take the literals of the queries and their neighbours', () => {
-    expect(literalValues("SELECT 1 FROM t WHERE a > 3 AND d = '2020-03-01' AND n = 'O''Brien' AND x < 2.5")).toEqual([1, 0, 2, 3, 4, '2020-03-01', '2020-02-29', '2020-03-02', "O'Brien", 2.5]);
+    expect(literalValues("SELECT 1 FROM t WHERE a > 3 AND d = '2020-03-01' AND n = 'O''Brien' AND x < 2.5")).toEqual([
+      1,
+      0,
+      2,
+      3,
+      4,
+      '2020-03-01',
+      '2020-02-29',
+      '2020-03-02',
+      "O'Brien",
+      2.5,
+    ]);
   });
 
   it('cover the referenced tables, with rows matching the literals', () => {
-    const context = new DatabaseContext(path, { maxImageBytes: 1 << 30, perturbedCopies: 0, seed: 0, scratchDir: () => '/nonexistent' });
+    const context = new DatabaseContext(path, {
+      maxImageBytes: 1 << 30,
+      perturbedCopies: 0,
+      seed: 0,
+      scratchDir: () => '/nonexistent',
+    });
     const [customers] = probeTables(context, "SELECT COUNT(*) FROM customers WHERE city = 'Bristol'");
     expect(customers?.name).toBe('customers');
-    const bristol = original.prepare("SELECT rowid FROM customers WHERE city = 'Bristol' ORDER BY rowid LIMIT 6").pluck().all();
+    const bristol = original
+      .prepare("SELECT rowid FROM customers WHERE city = 'Bristol' ORDER BY rowid LIMIT 6")
+      .pluck()
+      .all();
     expect(customers?.interesting.slice(0, 6)).toEqual(expect.arrayContaining(bristol.slice(0, 1)));
     expect(customers?.settable.find((s) => s.column === 'city')?.values).toContain('Bristol');
     expect(customers?.nullable).toEqual(['email', 'birth_year', 'loyalty_tier']);
@@ -91,12 +125,21 @@ describe('probe spaces', () => {
   });
 
   it('stay small and never throw whatever the candidate lists: huge IN lists, long strings, patterns SQLite refuses', () => {
-    const context = new DatabaseContext(path, { maxImageBytes: 1 << 30, perturbedCopies: 0, seed: 0, scratchDir: () => '/nonexistent' });
+    const context = new DatabaseContext(path, {
+      maxImageBytes: 1 << 30,
+      perturbedCopies: 0,
+      seed: 0,
+      scratchDir: () => '/nonexistent',
+    });
     const list = `SELECT COUNT(*) FROM customers WHERE customer_id NOT IN (${Array.from({ length: 300_000 }, (_, i) => i).join(', ')})`;
     expect(literalValues(list).length).toBeLessThanOrEqual(3 * 64);
     expect(literalValues(`SELECT '${'x'.repeat(300)}', 'short'`)).toEqual(['short']);
     const started = performance.now();
-    const [customers] = probeTables(context, list, `SELECT COUNT(*) FROM customers WHERE email LIKE '${'%'.repeat(60_000)}' OR city = 'Bristol'`);
+    const [customers] = probeTables(
+      context,
+      list,
+      `SELECT COUNT(*) FROM customers WHERE email LIKE '${'%'.repeat(60_000)}' OR city = 'Bristol'`,
+    );
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(customers?.settable.find((s) => s.column === 'city')?.values).toContain('Bristol');
     expect(editsArbitrary([customers!])).not.toBeNull();

@@ -47,13 +47,18 @@ class Editor {
   }
 
   private row(table: TableInfo, rowid: number): Record<string, SqlValue> | undefined {
-    return this.db.prepare(`SELECT * FROM ${q(table.name)} WHERE rowid = ?`).safeIntegers(false).get(rowid) as Record<string, SqlValue> | undefined;
+    return this.db
+      .prepare(`SELECT * FROM ${q(table.name)} WHERE rowid = ?`)
+      .safeIntegers(false)
+      .get(rowid) as Record<string, SqlValue> | undefined;
   }
 
   /** "the orders row with order_id = 17" */
   private label(table: TableInfo, rowid: number, row: Record<string, SqlValue>): string {
     const keys = table.columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk);
-    const where = keys.length ? keys.map((c) => `${c.name} = ${formatValue(row[c.name] ?? null)}`).join(', ') : `rowid ${rowid}`;
+    const where = keys.length
+      ? keys.map((c) => `${c.name} = ${formatValue(row[c.name] ?? null)}`).join(', ')
+      : `rowid ${rowid}`;
     return `the ${table.name} row with ${where}`;
   }
 
@@ -66,7 +71,10 @@ class Editor {
     switch (edit.op) {
       case 'delete': {
         const { deleted, nulled } = this.deleteRow(table, edit.rowid, 0);
-        const extra = [deleted > 1 ? `${deleted - 1} rows referring to it` : '', nulled > 0 ? `set ${nulled} references to it to NULL` : ''].filter(Boolean);
+        const extra = [
+          deleted > 1 ? `${deleted - 1} rows referring to it` : '',
+          nulled > 0 ? `set ${nulled} references to it to NULL` : '',
+        ].filter(Boolean);
         return `deleted ${label}${extra.length ? ` (and ${extra.join('; ')})` : ''}`;
       }
       case 'duplicate':
@@ -77,11 +85,18 @@ class Editor {
         const column = table.columns.find((c) => c.name === edit.column && c.pk === 0);
         if (!column) throw new Error(`column ${edit.column} of ${table.name} cannot be edited`);
         const value =
-          edit.op === 'null' ? null : edit.op === 'set' ? decodeValue(edit.value) : ((this.row(table, edit.from) ?? {})[column.name] ?? undefined);
+          edit.op === 'null'
+            ? null
+            : edit.op === 'set'
+              ? decodeValue(edit.value)
+              : ((this.row(table, edit.from) ?? {})[column.name] ?? undefined);
         if (value === undefined) return null;
         const before = row[column.name] ?? null;
-        if (formatValue(before, Infinity) === formatValue(value, Infinity) && typeof before === typeof value) return null;
-        this.db.prepare(`UPDATE ${q(table.name)} SET ${q(column.name)} = ? WHERE rowid = ?`).run(bindable(value), edit.rowid);
+        if (formatValue(before, Infinity) === formatValue(value, Infinity) && typeof before === typeof value)
+          return null;
+        this.db
+          .prepare(`UPDATE ${q(table.name)} SET ${q(column.name)} = ? WHERE rowid = ?`)
+          .run(bindable(value), edit.rowid);
         return `set ${table.name}.${column.name} to ${formatValue(value)} in ${label} (was ${formatValue(before)})`;
       }
     }
@@ -99,12 +114,20 @@ class Editor {
         const values = key.to.map((c) => row[c] ?? null);
         if (values.some((v) => v === null)) continue;
         const where = key.from.map((c) => `${q(c)} = ?`).join(' AND ');
-        const dependants = (this.db.prepare(`SELECT rowid AS r FROM ${q(child.name)} WHERE ${where}`).all(...values.map(bindable)) as { r: number }[]).map((d) => d.r);
+        const dependants = (
+          this.db.prepare(`SELECT rowid AS r FROM ${q(child.name)} WHERE ${where}`).all(...values.map(bindable)) as {
+            r: number;
+          }[]
+        ).map((d) => d.r);
         if (dependants.length === 0) continue;
-        const nullable = key.from.every((c) => child.columns.some((col) => col.name === c && !col.notNull && col.pk === 0));
+        const nullable = key.from.every((c) =>
+          child.columns.some((col) => col.name === c && !col.notNull && col.pk === 0),
+        );
         if (nullable) {
           const set = key.from.map((c) => `${q(c)} = NULL`).join(', ');
-          nulled += this.db.prepare(`UPDATE ${q(child.name)} SET ${set} WHERE ${where}`).run(...values.map(bindable)).changes;
+          nulled += this.db
+            .prepare(`UPDATE ${q(child.name)} SET ${set} WHERE ${where}`)
+            .run(...values.map(bindable)).changes;
         } else {
           for (const r of dependants) {
             const sub = this.deleteRow(child, r, depth + 1);
@@ -132,7 +155,11 @@ class Editor {
         : `${q(c.name)} || ' (copy)'`;
     });
     const columns = table.columns.map((c) => q(c.name)).join(', ');
-    const info = this.db.prepare(`INSERT INTO ${q(table.name)} (${columns}) SELECT ${exprs.join(', ')} FROM ${q(table.name)} WHERE rowid = ?`).run(rowid);
+    const info = this.db
+      .prepare(
+        `INSERT INTO ${q(table.name)} (${columns}) SELECT ${exprs.join(', ')} FROM ${q(table.name)} WHERE rowid = ?`,
+      )
+      .run(rowid);
     if (info.changes === 0) return null;
     const copy = this.row(table, Number(info.lastInsertRowid));
     return `duplicated ${label}${fresh && copy ? ` (the copy has ${fresh.name} = ${formatValue(copy[fresh.name] ?? null)})` : ''}`;
@@ -168,7 +195,10 @@ export function readRowids(db: Database.Database, schema: SchemaInfo): Map<strin
   const rowids = new Map<string, number[]>();
   for (const table of schema.tables) {
     if (table.withoutRowid) continue;
-    const stmt = db.prepare(`SELECT rowid FROM ${q(table.name)} ORDER BY rowid`).pluck().safeIntegers(false);
+    const stmt = db
+      .prepare(`SELECT rowid FROM ${q(table.name)} ORDER BY rowid`)
+      .pluck()
+      .safeIntegers(false);
     rowids.set(table.name, stmt.all() as number[]);
   }
   return rowids;
@@ -188,8 +218,16 @@ export function scrambleEdits(schema: SchemaInfo, rowids: Map<string, number[]>,
     const editable = editableColumns(table);
     for (let i = 0; i < n; i++) {
       edits.push({ op: 'duplicate', table: table.name, rowid: rng.pick(ids) });
-      if (nullable.length) edits.push({ op: 'null', table: table.name, rowid: rng.pick(ids), column: rng.pick(nullable).name });
-      if (editable.length) edits.push({ op: 'copy', table: table.name, rowid: rng.pick(ids), column: rng.pick(editable).name, from: rng.pick(ids) });
+      if (nullable.length)
+        edits.push({ op: 'null', table: table.name, rowid: rng.pick(ids), column: rng.pick(nullable).name });
+      if (editable.length)
+        edits.push({
+          op: 'copy',
+          table: table.name,
+          rowid: rng.pick(ids),
+          column: rng.pick(editable).name,
+          from: rng.pick(ids),
+        });
       edits.push({ op: 'delete', table: table.name, rowid: rng.pick(ids) });
     }
   }

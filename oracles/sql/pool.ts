@@ -24,14 +24,21 @@ export type DbRef = { path: string } | { bytes: Uint8Array };
 export type ExecFailureKind = 'syntax' | 'runtime' | 'timeout' | 'unsafe' | 'too-complex' | 'too-large';
 
 export type ExecResult =
-  | { ok: true; columns: string[]; rows: SqlRow[]; ms: number; /** Estimated memory of the result (see limits.ts). */ bytes: number }
+  | {
+      ok: true;
+      columns: string[];
+      rows: SqlRow[];
+      ms: number;
+      /** Estimated memory of the result (see limits.ts). */ bytes: number;
+    }
   | { ok: false; kind: ExecFailureKind; message: string; ms: number };
 
 export type ExecFailure = Extract<ExecResult, { ok: false }>;
 
 export type TimingScope = 'first-row' | 'all-rows';
 
-export type TimingResult = { ok: true; predMs: number[]; goldMs: number[] } | { ok: false; kind: ExecFailureKind; message: string };
+export type TimingResult =
+  { ok: true; predMs: number[]; goldMs: number[] } | { ok: false; kind: ExecFailureKind; message: string };
 
 export interface SqlPoolOptions {
   /** Child processes (default: the number of cores). */
@@ -75,7 +82,9 @@ interface Slot {
 }
 
 /** A result as the child sends it: values flat, in chunks of whole rows. */
-type WireResult = ExecFailure | { ok: true; columns: string[]; width: number; chunks: SqlRow[]; rowCount: number; bytes: number; ms: number };
+type WireResult =
+  | ExecFailure
+  | { ok: true; columns: string[]; width: number; chunks: SqlRow[]; rowCount: number; bytes: number; ms: number };
 
 let nextId = 1;
 const STARTUP_MS = 30_000;
@@ -126,10 +135,19 @@ export class SqlPool {
     const results: (ExecResult | null)[] = sqls.map((sql) => textRefusal(sql, caps));
     const runnable = sqls.flatMap((sql, i) => (results[i] ? [] : [{ sql, i }]));
     if (runnable.length === 0) return results as ExecResult[];
-    const { outcome, parts } = await this.request({ op: 'pair', db, sqls: runnable.map((r) => r.sql), limits: caps }, deadlineMs);
+    const { outcome, parts } = await this.request(
+      { op: 'pair', db, sqls: runnable.map((r) => r.sql), limits: caps },
+      deadlineMs,
+    );
     // The child sends each statement's result as it is done, then `done`; `results` when the database would not open.
-    const whole = 'reply' in outcome && Array.isArray(outcome.reply.results) ? (outcome.reply.results as WireResult[]).map((r) => this.decode(r)) : null;
-    const failed: ExecFailure = 'reply' in outcome ? { ok: false, kind: 'runtime', message: 'the SQLite process sent no result', ms: 0 } : failure(outcome, deadlineMs);
+    const whole =
+      'reply' in outcome && Array.isArray(outcome.reply.results)
+        ? (outcome.reply.results as WireResult[]).map((r) => this.decode(r))
+        : null;
+    const failed: ExecFailure =
+      'reply' in outcome
+        ? { ok: false, kind: 'runtime', message: 'the SQLite process sent no result', ms: 0 }
+        : failure(outcome, deadlineMs);
     runnable.forEach(({ i }, k) => {
       results[i] = whole?.[k] ?? parts[k] ?? failed;
     });
@@ -137,7 +155,14 @@ export class SqlPool {
   }
 
   /** VES timing: `iterations` interleaved runs of predicted, then gold. */
-  async time(db: DbRef, pred: string, gold: string, iterations: number, scope: TimingScope, deadlineMs: number): Promise<TimingResult> {
+  async time(
+    db: DbRef,
+    pred: string,
+    gold: string,
+    iterations: number,
+    scope: TimingScope,
+    deadlineMs: number,
+  ): Promise<TimingResult> {
     const refused = textRefusal(pred, this.limits) ?? textRefusal(gold, this.limits);
     if (refused) return { ok: false, kind: refused.kind, message: refused.message };
     const { outcome } = await this.request({ op: 'time', db, pred, gold, iterations, scope }, deadlineMs);
@@ -172,7 +197,10 @@ export class SqlPool {
     return limits ? resolveLimits({ ...this.limits, ...limits }, 'SqlPool request') : this.limits;
   }
 
-  private request(message: Record<string, unknown>, deadlineMs: number): Promise<{ outcome: Outcome; parts: ExecResult[] }> {
+  private request(
+    message: Record<string, unknown>,
+    deadlineMs: number,
+  ): Promise<{ outcome: Outcome; parts: ExecResult[] }> {
     const parts: ExecResult[] = [];
     return new Promise((resolve) => {
       const settle = (outcome: Outcome) => resolve({ outcome, parts });
@@ -211,15 +239,26 @@ export class SqlPool {
   }
 
   private spawn(slot: Slot): ChildProcess {
-    const launch = childCommand(CHILD, { memoryMb: this.memoryMb, heapMb: this.heapMb, tempFileMb: this.tempFileMb }, this.guard);
-    const child = spawn(launch.command, launch.args, { env: {}, serialization: 'advanced', stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+    const launch = childCommand(
+      CHILD,
+      { memoryMb: this.memoryMb, heapMb: this.heapMb, tempFileMb: this.tempFileMb },
+      this.guard,
+    );
+    const child = spawn(launch.command, launch.args, {
+      env: {},
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    });
     this.statistics.spawned++;
     slot.child = child;
     slot.ready = false;
     // Start-up has its own deadline (it also keeps the parent alive while requests wait for it).
     slot.timer = setTimeout(() => {
       slot.timer = null;
-      this.retire(slot, { crash: `the SQLite process did not start within ${formatSeconds(STARTUP_MS)}`, kind: 'runtime' });
+      this.retire(slot, {
+        crash: `the SQLite process did not start within ${formatSeconds(STARTUP_MS)}`,
+        kind: 'runtime',
+      });
       child.kill('SIGKILL');
     }, STARTUP_MS);
     child.on('message', (reply: Record<string, unknown>) => {
@@ -242,7 +281,8 @@ export class SqlPool {
       slot.timer = null;
       this.arm(slot);
       if (head) {
-        if (typeof reply.failure === 'string') head.settle({ crash: `the SQLite process failed: ${reply.failure}`, kind: 'runtime' });
+        if (typeof reply.failure === 'string')
+          head.settle({ crash: `the SQLite process failed: ${reply.failure}`, kind: 'runtime' });
         else head.settle({ reply });
       }
       this.pump();
@@ -255,13 +295,17 @@ export class SqlPool {
       this.retire(
         slot,
         aborted
-          ? { crash: `the SQLite process ran out of memory while running the query (it may use ${this.memoryMb} MiB)`, kind: 'too-large' }
+          ? {
+              crash: `the SQLite process ran out of memory while running the query (it may use ${this.memoryMb} MiB)`,
+              kind: 'too-large',
+            }
           : { crash: `the SQLite process died (${signal ?? `exit code ${code}`})`, kind: 'runtime' },
       );
     });
     child.on('error', () => {
       // A failed send to a dying child: 'exit' follows and is handled there. A child that could not start at all:
-      if (slot.child === child && child.pid === undefined) this.retire(slot, { crash: `cannot start the SQLite process (${launch.command})`, kind: 'runtime' });
+      if (slot.child === child && child.pid === undefined)
+        this.retire(slot, { crash: `cannot start the SQLite process (${launch.command})`, kind: 'runtime' });
     });
     child.unref();
     child.channel?.unref();
@@ -293,14 +337,21 @@ export class SqlPool {
 function textRefusal(sql: string, limits: QueryLimits): ExecFailure | null {
   if (sql.length * 3 <= limits.maxSqlBytes) return null; // UTF-8 takes at most 3 bytes per UTF-16 unit
   const bytes = Buffer.byteLength(sql, 'utf8');
-  return bytes > limits.maxSqlBytes ? { ok: false, kind: 'too-complex', message: tooLongText(bytes, limits.maxSqlBytes), ms: 0 } : null;
+  return bytes > limits.maxSqlBytes
+    ? { ok: false, kind: 'too-complex', message: tooLongText(bytes, limits.maxSqlBytes), ms: 0 }
+    : null;
 }
 
 function decode(result: WireResult, tempFileMb: number): ExecResult {
   if (!result.ok) {
     // On read-only databases SQLite writes only temporary files (sorts, temporary b-trees): a failed write hit their limit.
     const full = result.kind === 'too-large' && /^(disk I\/O error|database or disk is full)/.test(result.message);
-    return full ? { ...result, message: `${result.message}: the query needed a temporary file over ${tempFileMb} MiB (the limit)` } : result;
+    return full
+      ? {
+          ...result,
+          message: `${result.message}: the query needed a temporary file over ${tempFileMb} MiB (the limit)`,
+        }
+      : result;
   }
   const { columns, width, chunks, rowCount, bytes, ms } = result;
   const rows: SqlRow[] = [];
@@ -310,7 +361,13 @@ function decode(result: WireResult, tempFileMb: number): ExecResult {
 }
 
 function failure(outcome: Outcome, deadlineMs: number): ExecFailure {
-  if ('timeout' in outcome) return { ok: false, kind: 'timeout', message: `the query did not finish within ${formatSeconds(deadlineMs)}`, ms: deadlineMs };
+  if ('timeout' in outcome)
+    return {
+      ok: false,
+      kind: 'timeout',
+      message: `the query did not finish within ${formatSeconds(deadlineMs)}`,
+      ms: deadlineMs,
+    };
   if ('crash' in outcome) return { ok: false, kind: outcome.kind, message: outcome.crash, ms: 0 };
   throw new Error('unreachable');
 }

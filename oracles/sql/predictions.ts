@@ -36,7 +36,11 @@ const SQL_FIELDS = ['SQL', 'sql', 'predicted_sql'];
  * Reads a predictions file and aligns it with the questions by their position in the questions file
  * (`BirdQuestion.index`), invalid items of that file included: they keep their positions and ids.
  */
-export function readPredictions(file: string, questions: readonly BirdQuestion[], invalid: readonly InvalidBirdItem[] = []): ReadPredictions {
+export function readPredictions(
+  file: string,
+  questions: readonly BirdQuestion[],
+  invalid: readonly InvalidBirdItem[] = [],
+): ReadPredictions {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -55,18 +59,27 @@ export function readPredictions(file: string, questions: readonly BirdQuestion[]
     }
   }
   if (parsed !== undefined && !Array.isArray(parsed)) {
-    if (typeof parsed !== 'object' || parsed === null) throw new Error(`${file}: expected a JSON object keyed by question position`);
+    if (typeof parsed !== 'object' || parsed === null)
+      throw new Error(`${file}: expected a JSON object keyed by question position`);
     const items = questions.length + invalid.length;
     const usable = new Set(questions.map((q) => q.index));
     for (const [key, value] of Object.entries(parsed)) {
       const index = Number(key);
       if (!Number.isInteger(index) || index < 0 || index >= items) {
-        issues.push({ item: `${file} key "${key}"`, message: `no question at position ${key} (the questions file has ${items} items)` });
+        issues.push({
+          item: `${file} key "${key}"`,
+          message: `no question at position ${key} (the questions file has ${items} items)`,
+        });
         continue;
       }
       if (!usable.has(index)) continue; // an invalid item of the questions file: already named, scored 0
       // BIRD replaces a non-string prediction with an empty query, which scores 0.
-      byIndex.set(index, typeof value === 'string' ? parseBirdPrediction(value) : { invalid: `the prediction is not a string (${JSON.stringify(value)})` });
+      byIndex.set(
+        index,
+        typeof value === 'string'
+          ? parseBirdPrediction(value)
+          : { invalid: `the prediction is not a string (${JSON.stringify(value)})` },
+      );
     }
     return { format: 'bird-json', byIndex, issues };
   }
@@ -93,11 +106,15 @@ export function readPredictions(file: string, questions: readonly BirdQuestion[]
       continue;
     }
     const field = SQL_FIELDS.find((f) => typeof record[f] === 'string');
-    if (byIndex.has(index)) issues.push({ item, message: `a second prediction for question ${String(id)}; the last one is used` });
+    if (byIndex.has(index))
+      issues.push({ item, message: `a second prediction for question ${String(id)}; the last one is used` });
     byIndex.set(
       index,
       field
-        ? { ...parseBirdPrediction(record[field] as string), ...(typeof record.db_id === 'string' ? { dbId: record.db_id } : {}) }
+        ? {
+            ...parseBirdPrediction(record[field] as string),
+            ...(typeof record.db_id === 'string' ? { dbId: record.db_id } : {}),
+          }
         : { invalid: `no ${SQL_FIELDS.join(' / ')} string field` },
     );
   }

@@ -28,7 +28,9 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})/;
 function shiftDate(text: string, days: number): string {
   const m = DATE.exec(text);
   if (!m) return text;
-  const shifted = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) + days * 86_400_000).toISOString().slice(0, 10);
+  const shifted = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) + days * 86_400_000)
+    .toISOString()
+    .slice(0, 10);
   return shifted + text.slice(10);
 }
 
@@ -75,7 +77,9 @@ export function probeTables(context: DatabaseContext, ...sqls: string[]): ProbeT
         const interesting = new Set<number>();
         const settable = editableColumns(table).map((column) => {
           const frequent = db
-            .prepare(`SELECT ${q(column.name)} FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL GROUP BY 1 ORDER BY COUNT(*) DESC, 1 LIMIT 4`)
+            .prepare(
+              `SELECT ${q(column.name)} FROM ${q(table.name)} WHERE ${q(column.name)} IS NOT NULL GROUP BY 1 ORDER BY COUNT(*) DESC, 1 LIMIT 4`,
+            )
             .pluck()
             .all() as SqlValue[];
           const fitting = literals.filter((v) => fitsColumn(v, column.type));
@@ -83,13 +87,18 @@ export function probeTables(context: DatabaseContext, ...sqls: string[]): ProbeT
             const like = typeof value === 'string' && value.includes('%');
             let rows: number[] = [];
             try {
-              rows = db.prepare(`SELECT rowid FROM ${q(table.name)} WHERE ${q(column.name)} ${like ? 'LIKE' : '='} ? LIMIT 6`).pluck().all(value) as number[];
+              rows = db
+                .prepare(`SELECT rowid FROM ${q(table.name)} WHERE ${q(column.name)} ${like ? 'LIKE' : '='} ? LIMIT 6`)
+                .pluck()
+                .all(value) as number[];
             } catch {
               // A pattern SQLite refuses ("LIKE or GLOB pattern too complex") points at no row.
             }
             for (const r of rows) interesting.add(r);
           }
-          const values = [...fitting.filter((v) => !(typeof v === 'string' && v.includes('%'))), ...frequent].map(encodeValue);
+          const values = [...fitting.filter((v) => !(typeof v === 'string' && v.includes('%'))), ...frequent].map(
+            encodeValue,
+          );
           return { column: column.name, values: [...new Map(values.map((v) => [JSON.stringify(v), v])).values()] };
         });
         return {
@@ -118,10 +127,18 @@ function editArbitrary(table: ProbeTable): fc.Arbitrary<Edit> {
     row.map((rowid): Edit => ({ op: 'duplicate', table: t, rowid })),
   ];
   if (table.nullable.length > 0) {
-    options.push(fc.tuple(row, fc.constantFrom(...table.nullable)).map(([rowid, column]): Edit => ({ op: 'null', table: t, rowid, column })));
+    options.push(
+      fc
+        .tuple(row, fc.constantFrom(...table.nullable))
+        .map(([rowid, column]): Edit => ({ op: 'null', table: t, rowid, column })),
+    );
   }
   for (const { column, values } of table.settable) {
-    options.push(fc.tuple(row, fc.constantFrom(...values)).map(([rowid, value]): Edit => ({ op: 'set', table: t, rowid, column, value })));
+    options.push(
+      fc
+        .tuple(row, fc.constantFrom(...values))
+        .map(([rowid, value]): Edit => ({ op: 'set', table: t, rowid, column, value })),
+    );
   }
   return fc.oneof(...options);
 }

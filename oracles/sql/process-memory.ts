@@ -13,7 +13,8 @@ function status(pid: number): string {
   }
 }
 
-const kib = (text: string, field: string) => 1024 * Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
+const kib = (text: string, field: string) =>
+  1024 * Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
 
 /** Resident bytes now, and the process's peak resident bytes (VmHWM); 0 for a process that is gone. */
 export function residentBytes(pid: number): { rss: number; peak: number } {
@@ -52,7 +53,10 @@ export function descendants(pid: number): number[] {
 export function sampleMemory(pids: () => number[], intervalMs = 25): { stop(): number } {
   let largest = 0;
   const sample = () => {
-    largest = Math.max(largest, pids().reduce((sum, pid) => sum + residentBytes(pid).peak, 0));
+    largest = Math.max(
+      largest,
+      pids().reduce((sum, pid) => sum + residentBytes(pid).peak, 0),
+    );
   };
   sample();
   const timer = setInterval(sample, intervalMs);

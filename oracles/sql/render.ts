@@ -6,7 +6,10 @@ import { decodeRow, formatRow } from './values.ts';
 const rows = (n: number) => `${n} row${n === 1 ? '' : 's'}`;
 const times = (n: number) => `${n} time${n === 1 ? '' : 's'}`;
 const columns = (n: number) => `${n} column${n === 1 ? '' : 's'}`;
-const kinds = (list: Json) => (Array.isArray(list) ? list.map((k) => (k === 'number' ? 'numbers' : k === 'text' ? 'text' : `${String(k)}s`)).join(' and ') : '');
+const kinds = (list: Json) =>
+  Array.isArray(list)
+    ? list.map((k) => (k === 'number' ? 'numbers' : k === 'text' ? 'text' : `${String(k)}s`)).join(' and ')
+    : '';
 
 function onCopy(input: Record<string, Json>): string {
   const change = Array.isArray(input.change) ? (input.change as string[]) : [];
@@ -48,7 +51,10 @@ export function sqlRenderer(): FeedbackRenderer {
       const detail = verdict.detail ?? {};
       const got = detail.result as { rows?: number } | undefined;
       const want = detail.expected as { rows?: number } | undefined;
-      const counts = got && want && typeof got.rows === 'number' && typeof want.rows === 'number' ? `: it returned ${rows(got.rows)}; the expected result has ${rows(want.rows)}` : '';
+      const counts =
+        got && want && typeof got.rows === 'number' && typeof want.rows === 'number'
+          ? `: it returned ${rows(got.rows)}; the expected result has ${rows(want.rows)}`
+          : '';
       return detail.failedOn && detail.failedOn !== 'original'
         ? `Your query returns the right result on the database, but a wrong one on a modified copy of it${counts}.`
         : `Your query ran, but the result is wrong${counts}.`;

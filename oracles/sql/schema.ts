@@ -43,10 +43,20 @@ export function readSchema(db: Database.Database): SchemaInfo {
     .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
     .all() as { name: string; sql: string | null }[];
   const tables: TableInfo[] = rows.map(({ name, sql }) => {
-    const columns = (db.prepare(`PRAGMA table_info(${quoteIdentifier(name)})`).all() as { name: string; type: string; notnull: number; pk: number }[]).map(
-      (c): ColumnInfo => ({ name: c.name, type: c.type, notNull: c.notnull === 1, pk: c.pk }),
-    );
-    const keys = db.prepare(`PRAGMA foreign_key_list(${quoteIdentifier(name)})`).all() as { id: number; table: string; from: string; to: string | null }[];
+    const columns = (
+      db.prepare(`PRAGMA table_info(${quoteIdentifier(name)})`).all() as {
+        name: string;
+        type: string;
+        notnull: number;
+        pk: number;
+      }[]
+    ).map((c): ColumnInfo => ({ name: c.name, type: c.type, notNull: c.notnull === 1, pk: c.pk }));
+    const keys = db.prepare(`PRAGMA foreign_key_list(${quoteIdentifier(name)})`).all() as {
+      id: number;
+      table: string;
+      from: string;
+      to: string | null;
+    }[];
     const byId = new Map<number, { parent: string; from: string[]; to: (string | null)[] }>();
     for (const k of keys) {
       const entry = byId.get(k.id) ?? { parent: k.table, from: [], to: [] };
@@ -61,7 +71,12 @@ export function readSchema(db: Database.Database): SchemaInfo {
     for (const key of table.foreignKeys) {
       if (key.to.some((c) => c === null)) {
         const parent = tables.find((t) => t.name.toLowerCase() === key.parent.toLowerCase());
-        key.to = parent ? parent.columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name) : key.from;
+        key.to = parent
+          ? parent.columns
+              .filter((c) => c.pk > 0)
+              .sort((a, b) => a.pk - b.pk)
+              .map((c) => c.name)
+          : key.from;
       }
     }
   }
@@ -86,7 +101,8 @@ export function referencedTables(schema: SchemaInfo, ...sqls: string[]): TableIn
   const names = new Set<string>();
   for (const sql of sqls) {
     for (const t of tokenize(sql)) {
-      if (!isTrivia(t) && (t.type === 'word' || t.type === 'quoted')) names.add(unquoteIdentifier(t.text).toLowerCase());
+      if (!isTrivia(t) && (t.type === 'word' || t.type === 'quoted'))
+        names.add(unquoteIdentifier(t.text).toLowerCase());
     }
   }
   return schema.tables.filter((t) => names.has(t.name.toLowerCase()));

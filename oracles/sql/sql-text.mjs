@@ -63,7 +63,10 @@ export function tokenize(sql, limit = Infinity) {
           j++;
           while (j < n && /[0-9_]/.test(sql[j])) j++;
         }
-        if ((sql[j] === 'e' || sql[j] === 'E') && /[0-9]/.test(sql[j + 1] === '+' || sql[j + 1] === '-' ? (sql[j + 2] ?? '') : (sql[j + 1] ?? ''))) {
+        if (
+          (sql[j] === 'e' || sql[j] === 'E') &&
+          /[0-9]/.test(sql[j + 1] === '+' || sql[j + 1] === '-' ? (sql[j + 2] ?? '') : (sql[j + 1] ?? ''))
+        ) {
           j += sql[j + 1] === '+' || sql[j + 1] === '-' ? 2 : 1;
           while (j < n && /[0-9]/.test(sql[j])) j++;
         }
@@ -168,8 +171,16 @@ export function statementKeyword(sql) {
 
 // Pragmas that take an argument and only read (those SQLite also offers as table-valued functions).
 const READING_PRAGMAS_WITH_ARGUMENT = new Set([
-  'table_info', 'table_xinfo', 'table_list', 'index_info', 'index_xinfo', 'index_list',
-  'foreign_key_list', 'foreign_key_check', 'integrity_check', 'quick_check',
+  'table_info',
+  'table_xinfo',
+  'table_list',
+  'index_info',
+  'index_xinfo',
+  'index_list',
+  'foreign_key_list',
+  'foreign_key_check',
+  'integrity_check',
+  'quick_check',
 ]);
 
 /**
@@ -218,4 +229,5 @@ export function unsafeReason(sql) {
 }
 
 /** The reason for SQL text holding several statements. */
-export const SEVERAL_STATEMENTS = 'only a single read-only query that returns rows may run: the text holds several statements';
+export const SEVERAL_STATEMENTS =
+  'only a single read-only query that returns rows may run: the text holds several statements';

@@ -9,15 +9,52 @@ describe('the SQLite tokenizer', () => {
     expect(tokens.map((t) => t.text).join('')).toBe(sql);
     const significant = tokens.filter((t) => t.type !== 'space').map((t) => `${t.type}:${t.text}`);
     expect(significant).toEqual([
-      'word:SELECT', 'word:T1', 'op:.', 'quoted:`County Name`', 'op:,', 'quoted:"x""y"', 'op:,', 'quoted:[a b]', 'op:,', "string:'it''s'", 'op:,',
-      "blob:X'0A'", 'op:,', 'number:1.5e3', 'op:,', 'number:.5', 'op:,', 'number:0x1F', 'op:,', 'param::p', 'op:,', 'param:?2', 'comment:-- note',
-      'word:FROM', 'word:t', 'comment:/* c */', 'word:WHERE', 'word:a', 'op:<=', 'number:3', 'word:AND', 'word:b', 'op:<>', "string:'x'", 'op:||', 'word:c',
+      'word:SELECT',
+      'word:T1',
+      'op:.',
+      'quoted:`County Name`',
+      'op:,',
+      'quoted:"x""y"',
+      'op:,',
+      'quoted:[a b]',
+      'op:,',
+      "string:'it''s'",
+      'op:,',
+      "blob:X'0A'",
+      'op:,',
+      'number:1.5e3',
+      'op:,',
+      'number:.5',
+      'op:,',
+      'number:0x1F',
+      'op:,',
+      'param::p',
+      'op:,',
+      'param:?2',
+      'comment:-- note',
+      'word:FROM',
+      'word:t',
+      'comment:/* c */',
+      'word:WHERE',
+      'word:a',
+      'op:<=',
+      'number:3',
+      'word:AND',
+      'word:b',
+      'op:<>',
+      "string:'x'",
+      'op:||',
+      'word:c',
     ]);
   });
 
   it('survives unterminated strings and comments', () => {
     for (const sql of ["SELECT 'abc", 'SELECT "abc', 'SELECT /* abc', 'SELECT [abc']) {
-      expect(tokenize(sql).map((t) => t.text).join('')).toBe(sql);
+      expect(
+        tokenize(sql)
+          .map((t) => t.text)
+          .join(''),
+      ).toBe(sql);
     }
   });
 });
@@ -31,7 +68,10 @@ describe('legacy double-quoted strings (as in Python’s sqlite3)', () => {
   };
 
   it('keeps identifiers that resolve and turns the rest into string literals', () => {
-    expect(run('SELECT "name" FROM t WHERE "city" = "Rome"')).toEqual({ rows: [['b']], prepared: `SELECT "name" FROM t WHERE "city" = 'Rome'` });
+    expect(run('SELECT "name" FROM t WHERE "city" = "Rome"')).toEqual({
+      rows: [['b']],
+      prepared: `SELECT "name" FROM t WHERE "city" = 'Rome'`,
+    });
     expect(run(`SELECT name FROM t WHERE city IN ("Paris", "O'Hare") ORDER BY "zz"`).rows).toEqual([['a']]);
   });
 

@@ -11,10 +11,15 @@ describe('SQL values', () => {
   });
 
   it('print as SQL literals, cutting long text and wide rows', () => {
-    expect(formatRow([1, 'O\'Brien', null, 2.5])).toBe("(1, 'O''Brien', NULL, 2.5)");
+    expect(formatRow([1, "O'Brien", null, 2.5])).toBe("(1, 'O''Brien', NULL, 2.5)");
     expect(formatValue('x'.repeat(50), 10)).toBe(`'${'x'.repeat(10)}…'`);
     expect(formatValue(new Uint8Array([10, 27]))).toBe("X'0A1B'");
-    expect(formatRow(Array.from({ length: 11 }, (_, i) => i), { maxText: 40, maxColumns: 8 })).toBe('(0, 1, 2, 3, 4, 5, 6, 7, … 3 more columns)');
+    expect(
+      formatRow(
+        Array.from({ length: 11 }, (_, i) => i),
+        { maxText: 40, maxColumns: 8 },
+      ),
+    ).toBe('(0, 1, 2, 3, 4, 5, 6, 7, … 3 more columns)');
   });
 
   it('refuse to decode what is not an encoded value', () => {

@@ -47,7 +47,8 @@ export function valueKind(value: SqlValue): ValueKind {
 /** JSON-safe, lossless form for witnesses and trajectories. */
 export function encodeValue(value: SqlValue): Json {
   if (value === null || typeof value === 'string') return value;
-  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0) ? value : { real: String(value) };
+  if (typeof value === 'number')
+    return Number.isFinite(value) && !Object.is(value, -0) ? value : { real: String(value) };
   if (typeof value === 'bigint') return { int: value.toString() };
   return { blob: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex') };
 }

@@ -28,7 +28,9 @@ describe('VES (DAMO-ConvAI evaluation_ves.py)', () => {
 
 describe('R-VES (mini-dev reward buckets)', () => {
   it('buckets the ratio', () => {
-    expect([3, 2, 1.5, 1, 0.7, 0.5, 0.3, 0.25, 0.1, 0].map(rvesReward)).toEqual([1.25, 1.25, 1, 1, 0.75, 0.75, 0.5, 0.5, 0.25, 0]);
+    expect([3, 2, 1.5, 1, 0.7, 0.5, 0.3, 0.25, 0.1, 0].map(rvesReward)).toEqual([
+      1.25, 1.25, 1, 1, 0.75, 0.75, 0.5, 0.5, 0.25, 0,
+    ]);
   });
 
   it('scores 100 × mean √reward: correct and as fast as gold is 100, the maximum ≈ 111.8', () => {

@@ -26,7 +26,9 @@ const MIN_MS = 1e-6;
 /** gold/predicted time ratio over interleaved runs, outliers dropped. */
 export function timeRatio(goldMs: readonly number[], predictedMs: readonly number[]): number {
   if (goldMs.length === 0 || goldMs.length !== predictedMs.length) {
-    throw new Error(`timeRatio needs as many gold as predicted timings (got ${goldMs.length} and ${predictedMs.length})`);
+    throw new Error(
+      `timeRatio needs as many gold as predicted timings (got ${goldMs.length} and ${predictedMs.length})`,
+    );
   }
   const ratios = goldMs.map((g, i) => Math.max(g, MIN_MS) / Math.max(predictedMs[i] as number, MIN_MS));
   const kept = dropOutliers(ratios);

@@ -59,7 +59,9 @@ export function witnessesFromDiff(diff: ResultDiff, caseId: string, change?: str
       input: {
         expectedColumns: c.expectedColumns,
         actualColumns: c.actualColumns,
-        ...(c.column ? { column: c.column, expectedKinds: c.expectedKinds ?? [], actualKinds: c.actualKinds ?? [] } : {}),
+        ...(c.column
+          ? { column: c.column, expectedKinds: c.expectedKinds ?? [], actualKinds: c.actualKinds ?? [] }
+          : {}),
         ...where(change),
       },
       expected: c.expectedColumns,

@@ -13,8 +13,16 @@ import { regexOracle } from '../../oracles/regex/oracle.ts';
 import { dynamicCheatsheet } from './index.ts';
 
 const oracle = regexOracle();
-const prompt = inlinePrompt('--- system ---\nYou write regexes.\n--- user ---\nWrite a {{dialect}} regex for: {{description}}\n');
-const task = (id: string, benchmark = 'memory'): Task => ({ id, benchmark, description: `lines containing the string '${id}'`, gold: `.*${id}.*`, context: { dialect: 'brics' } });
+const prompt = inlinePrompt(
+  '--- system ---\nYou write regexes.\n--- user ---\nWrite a {{dialect}} regex for: {{description}}\n',
+);
+const task = (id: string, benchmark = 'memory'): Task => ({
+  id,
+  benchmark,
+  description: `lines containing the string '${id}'`,
+  gold: `.*${id}.*`,
+  context: { dialect: 'brics' },
+});
 
 let server: TestModelServer;
 const model = async () => {
@@ -26,7 +34,14 @@ const model = async () => {
     }
     return { content: '```regex\n.*x.*\n```', delayMs: 30 };
   });
-  return createOpenAIModel({ model: 'scripted', baseURL: server.baseURL, apiKey: 'k', timeoutMs: 5000, maxRetries: 0, concurrency: 4 });
+  return createOpenAIModel({
+    model: 'scripted',
+    baseURL: server.baseURL,
+    apiKey: 'k',
+    timeoutMs: 5000,
+    maxRetries: 0,
+    concurrency: 4,
+  });
 };
 afterAll(async () => {
   await server?.close();
@@ -34,7 +49,18 @@ afterAll(async () => {
 
 async function episode(strategy: ReturnType<typeof dynamicCheatsheet>, t: Task, trial = 0) {
   const prepared = await oracle.prepare(t);
-  return runEpisode({ runId: 'r', oracle, prepared, strategy, model: await model(), prompt, budget: 1, trial, seed: 1, hardening: null });
+  return runEpisode({
+    runId: 'r',
+    oracle,
+    prepared,
+    strategy,
+    model: await model(),
+    prompt,
+    budget: 1,
+    trial,
+    seed: 1,
+    hardening: null,
+  });
 }
 const systemOf = (t: Awaited<ReturnType<typeof episode>>) => t.turns[0]?.messages[0]?.content ?? '';
 
@@ -47,7 +73,9 @@ describe('Dynamic Cheatsheet memory', () => {
     const sameTrial = await episode(strategy, task('b'), 0);
     expect(systemOf(otherTrial)).not.toContain('Cheatsheet');
     expect(systemOf(otherBenchmark)).not.toContain('Cheatsheet');
-    expect(systemOf(sameTrial)).toContain("Cheatsheet of strategies from earlier tasks:\n- learned from: lines containing the string 'a'");
+    expect(systemOf(sameTrial)).toContain(
+      "Cheatsheet of strategies from earlier tasks:\n- learned from: lines containing the string 'a'",
+    );
   });
 
   it('refuses two episodes of one memory at once instead of letting timing shape it', async () => {
@@ -55,7 +83,9 @@ describe('Dynamic Cheatsheet memory', () => {
     const outcomes = await Promise.allSettled([episode(strategy, task('p')), episode(strategy, task('q'))]);
     expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
     const refused = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
-    expect(String(refused.reason)).toMatch(/Dynamic Cheatsheet: the episode of task [pq] started while the one of task [pq] was still running \(benchmark memory, trial 0\)/);
+    expect(String(refused.reason)).toMatch(
+      /Dynamic Cheatsheet: the episode of task [pq] started while the one of task [pq] was still running \(benchmark memory, trial 0\)/,
+    );
     // Released afterwards: the next episode runs and sees the finished one's update.
     expect(systemOf(await episode(strategy, task('r')))).toContain('- learned from:');
   });

@@ -60,7 +60,11 @@ export class CheatsheetMemory {
 }
 
 /** One instance: answer with the cheatsheet, observe the program, let the curator rewrite the cheatsheet. */
-export async function cheatsheetEpisode(session: RefinementSession, memory: CheatsheetMemory, options: CheatsheetOptions): Promise<void> {
+export async function cheatsheetEpisode(
+  session: RefinementSession,
+  memory: CheatsheetMemory,
+  options: CheatsheetOptions,
+): Promise<void> {
   const sheet = memory.claim(session);
   try {
     await curate(session, sheet, options);
@@ -89,7 +93,11 @@ async function curate(session: RefinementSession, sheet: Sheet, options: Cheatsh
   );
   const block = reply === null ? null : pickCodeBlock(reply, ['cheatsheet']);
   if (!block || !block.body.trim()) {
-    session.log({ action: 'memory', note: `${reply === null ? 'the curator call failed' : 'no cheatsheet in the curator reply'}; unchanged`, lines: lineCount(before) });
+    session.log({
+      action: 'memory',
+      note: `${reply === null ? 'the curator call failed' : 'no cheatsheet in the curator reply'}; unchanged`,
+      lines: lineCount(before),
+    });
     return;
   }
   sheet.text = block.body.trim().split('\n').slice(0, options.maxLines).join('\n');

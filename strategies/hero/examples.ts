@@ -11,7 +11,12 @@ import type { Task } from '../../core/types.ts';
 import { drawPools } from './pools.ts';
 import type { VerifiedExample } from './retrieve.ts';
 
-export async function verifiedTrainExamples(tasks: readonly Task[], oracle: Oracle<PreparedTask>, seed = 1, trainFraction = 0.5): Promise<VerifiedExample[]> {
+export async function verifiedTrainExamples(
+  tasks: readonly Task[],
+  oracle: Oracle<PreparedTask>,
+  seed = 1,
+  trainFraction = 0.5,
+): Promise<VerifiedExample[]> {
   if (tasks.length < 3) return [];
   const pools = drawPools(tasks, { seed, trainFraction });
   const train = [...pools.diagnosis, ...pools.update, ...(pools.sharedSelection ? [] : pools.selection)];

@@ -48,7 +48,8 @@ function refinerStrategy(name: string, gate: boolean, options: RefinerStrategyOp
   const fromReport = options.report ? readHeroReport(options.report) : null;
   let index: Promise<ExampleIndex> | undefined;
   const examples = () =>
-    (index ??= (async () => new ExampleIndex(fromReport?.examples ?? (options.examples ? await options.examples() : [])))());
+    (index ??= (async () =>
+      new ExampleIndex(fromReport?.examples ?? (options.examples ? await options.examples() : [])))());
   const base: Omit<RefinerOptions, 'examples'> = {
     budget: options.budget ?? 3,
     retrieveK: 5,

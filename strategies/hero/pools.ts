@@ -31,7 +31,8 @@ export function drawPools<T extends { id: string }>(tasks: readonly T[], options
     ids.add(t.id);
   }
   const fraction = options.trainFraction ?? 0.5;
-  if (!(fraction > 0 && fraction < 1)) throw new Error(`HERO pools: trainFraction must be between 0 and 1, got ${fraction}`);
+  if (!(fraction > 0 && fraction < 1))
+    throw new Error(`HERO pools: trainFraction must be between 0 and 1, got ${fraction}`);
   const minPool = options.minPoolSize ?? 4;
   // Sort by id first so the draw depends only on the seed and the task set, not on input order.
   const ordered = [...tasks].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -58,7 +58,8 @@ export function parseAction(reply: string, language: string): RefinerAction {
     case 'revise': {
       const fenced = pickCodeBlock(reply.replace(json, ''), [language]);
       const program = typeof v.program === 'string' && v.program.trim() ? v.program : fenced?.body;
-      if (!program || !program.trim()) return { kind: 'invalid', problem: 'a revise action needs the full revised program' };
+      if (!program || !program.trim())
+        return { kind: 'invalid', problem: 'a revise action needs the full revised program' };
       return { kind: 'revise', program: program.trim(), rationale };
     }
     default:

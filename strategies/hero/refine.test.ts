@@ -13,8 +13,16 @@ import { regexOracle } from '../../oracles/regex/oracle.ts';
 import { dynamicCheatsheet, heroT, reactRefiner } from './index.ts';
 
 const oracle = regexOracle();
-const prompt = inlinePrompt('--- system ---\nYou write regexes.\n--- user ---\nWrite a {{dialect}} regex for: {{description}}\n');
-const task: Task = { id: '7', benchmark: 'hero-t', description: "lines containing the string 'dog'", gold: '.*dog.*', context: { dialect: 'brics' } };
+const prompt = inlinePrompt(
+  '--- system ---\nYou write regexes.\n--- user ---\nWrite a {{dialect}} regex for: {{description}}\n',
+);
+const task: Task = {
+  id: '7',
+  benchmark: 'hero-t',
+  description: "lines containing the string 'dog'",
+  gold: '.*dog.*',
+  context: { dialect: 'brics' },
+};
 const fence = (r: string) => '```regex\n' + r + '\n```';
 
 let servers: TestModelServer[] = [];
@@ -29,20 +37,44 @@ interface Scenario {
   judge?: string;
 }
 
-async function run(scenario: Scenario, strategy = heroT(), theTask = task): Promise<{ t: Trajectory; requests: RecordedRequest[] }> {
+async function run(
+  scenario: Scenario,
+  strategy = heroT(),
+  theTask = task,
+): Promise<{ t: Trajectory; requests: RecordedRequest[] }> {
   let refinerStep = 0;
   const server = await startTestModelServer((request) => {
     const messages = request.body.messages as { role: string; content: string }[];
     const system = messages[0]?.content ?? '';
     if (system.includes('You review a proposed revision')) return { content: scenario.judge ?? 'VERDICT: UNSUPPORTED' };
-    if (system.includes('You refine a program')) return { content: scenario.refiner[refinerStep++] ?? '{"action": "keep"}' };
-    if (system.includes('cheatsheet')) return { content: '```cheatsheet\n- prefer .* around a required substring\n```' };
+    if (system.includes('You refine a program'))
+      return { content: scenario.refiner[refinerStep++] ?? '{"action": "keep"}' };
+    if (system.includes('cheatsheet'))
+      return { content: '```cheatsheet\n- prefer .* around a required substring\n```' };
     return { content: fence(scenario.initial) };
   });
   servers.push(server);
-  const model = createOpenAIModel({ model: 'scripted', baseURL: server.baseURL, apiKey: 'k', timeoutMs: 5000, maxRetries: 0, concurrency: 2 });
+  const model = createOpenAIModel({
+    model: 'scripted',
+    baseURL: server.baseURL,
+    apiKey: 'k',
+    timeoutMs: 5000,
+    maxRetries: 0,
+    concurrency: 2,
+  });
   const prepared = await oracle.prepare(theTask);
-  const t = await runEpisode({ runId: 'r', oracle, prepared, strategy, model, prompt, budget: 4, trial: 0, seed: 1, hardening: null });
+  const t = await runEpisode({
+    runId: 'r',
+    oracle,
+    prepared,
+    strategy,
+    model,
+    prompt,
+    budget: 4,
+    trial: 0,
+    seed: 1,
+    hardening: null,
+  });
   return { t, requests: server.requests };
 }
 
@@ -52,7 +84,11 @@ describe('HERO-T', () => {
   it('adopts a revision that passes the checks and that the judge finds supported', async () => {
     const { t, requests } = await run({
       initial: 'dog',
-      refiner: ['{"action": "execute"}', '{"action": "probe"}', '{"action": "revise", "program": ".*dog.*", "rationale": "execute showed xdog is not matched"}'],
+      refiner: [
+        '{"action": "execute"}',
+        '{"action": "probe"}',
+        '{"action": "revise", "program": ".*dog.*", "rationale": "execute showed xdog is not matched"}',
+      ],
       judge: 'The observation shows the program only matches dog itself.\nVERDICT: SUPPORTED',
     });
     expect(t.turns.map((turn) => turn.verdict.pass)).toEqual([false, true]);
@@ -64,7 +100,8 @@ describe('HERO-T', () => {
     const seen = (refinerRequests.at(-1)?.body.messages as { content: string }[]).map((m) => m.content).join('\n');
     expect(seen).toMatch(/matches: .*"dog"/);
     expect(seen).toMatch(/Full-match semantics/);
-    for (const word of ['hidden test', 'should match but', 'too narrow', 'too broad', 'fails']) expect(seen).not.toContain(word);
+    for (const word of ['hidden test', 'should match but', 'too narrow', 'too broad', 'fails'])
+      expect(seen).not.toContain(word);
     expect(seen).not.toContain('.*dog.*');
   });
 
@@ -76,11 +113,18 @@ describe('HERO-T', () => {
     });
     expect(t.turns).toHaveLength(1);
     expect(t.outcome).toMatchObject({ status: 'solved', solvedAtTurn: 1 });
-    expect(t.refinement?.log.at(-1)).toMatchObject({ action: 'reject', reason: 'the judge found the changes unsupported by the evidence' });
+    expect(t.refinement?.log.at(-1)).toMatchObject({
+      action: 'reject',
+      reason: 'the judge found the changes unsupported by the evidence',
+    });
   });
 
   it('rejects a revision that fails the programmatic checks before asking the judge', async () => {
-    const { t, requests } = await run({ initial: 'dog', refiner: ['{"action": "revise", "program": ".*(dog", "rationale": "?"}'], judge: 'VERDICT: SUPPORTED' });
+    const { t, requests } = await run({
+      initial: 'dog',
+      refiner: ['{"action": "revise", "program": ".*(dog", "rationale": "?"}'],
+      judge: 'VERDICT: SUPPORTED',
+    });
     expect(t.turns).toHaveLength(1);
     expect(t.refinement?.log.at(-1)).toMatchObject({ action: 'reject' });
     expect(String(t.refinement?.log.at(-1)?.reason)).toMatch(/^programmatic check failed: it does not execute: syntax/);
@@ -90,7 +134,14 @@ describe('HERO-T', () => {
   it('keeps within the evidence budget and survives invalid replies', async () => {
     const { t } = await run({
       initial: 'dog',
-      refiner: ['not json at all', '{"action": "execute"}', '{"action": "execute"}', '{"action": "execute"}', '{"action": "execute"}', '{"action": "keep", "rationale": "enough"}'],
+      refiner: [
+        'not json at all',
+        '{"action": "execute"}',
+        '{"action": "execute"}',
+        '{"action": "execute"}',
+        '{"action": "execute"}',
+        '{"action": "keep", "rationale": "enough"}',
+      ],
     });
     expect(actions(t)).toEqual(['invalid', 'execute', 'execute', 'execute', 'keep']);
     expect(t.outcome.status).toBe('unsolved');
@@ -104,18 +155,27 @@ describe('HERO-T', () => {
         { taskId: '7', statement: "lines containing the string 'dog'", program: '.*dog.*' },
       ],
     });
-    const { t, requests } = await run({ initial: 'dog', refiner: ['{"action": "retrieve"}', '{"action": "pick", "ids": ["a", "7", "zzz"]}', '{"action": "keep"}'] }, strategy);
+    const { t, requests } = await run(
+      {
+        initial: 'dog',
+        refiner: ['{"action": "retrieve"}', '{"action": "pick", "ids": ["a", "7", "zzz"]}', '{"action": "keep"}'],
+      },
+      strategy,
+    );
     expect(actions(t)).toEqual(['retrieve', 'pick', 'keep']);
     expect(t.refinement?.log[1]).toMatchObject({ ids: ['a'] });
     const last = JSON.stringify(requests.at(-1)?.body);
     expect(last).toContain('.*cat.*');
-    expect(last).not.toContain("Example 7"); // the instance's own example is never retrieved
+    expect(last).not.toContain('Example 7'); // the instance's own example is never retrieved
   });
 });
 
 describe('baselines', () => {
   it('ReAct adopts its revision without the gate', async () => {
-    const { t, requests } = await run({ initial: '.*dog.*', refiner: ['{"action": "revise", "program": "dog.*", "rationale": "shorter"}'] }, reactRefiner());
+    const { t, requests } = await run(
+      { initial: '.*dog.*', refiner: ['{"action": "revise", "program": "dog.*", "rationale": "shorter"}'] },
+      reactRefiner(),
+    );
     expect(t.turns.map((turn) => turn.verdict.pass)).toEqual([true, false]);
     expect(t.outcome).toMatchObject({ status: 'unsolved', solvedAtTurn: null });
     expect(requests.some((r) => JSON.stringify(r.body).includes('You review a proposed revision'))).toBe(false);
@@ -127,7 +187,9 @@ describe('baselines', () => {
     expect(first.t.refinement?.log).toEqual([{ action: 'memory', lines: 1, updates: 1 }]);
     const second = await run({ initial: '.*dog.*', refiner: [] }, strategy, { ...task, id: '8' });
     const firstRequest = second.requests[0]?.body as { messages: { content: string }[] };
-    expect(firstRequest.messages[0]?.content).toContain('Cheatsheet of strategies from earlier tasks:\n- prefer .* around a required substring');
+    expect(firstRequest.messages[0]?.content).toContain(
+      'Cheatsheet of strategies from earlier tasks:\n- prefer .* around a required substring',
+    );
     expect(second.t.turns[0]?.calls?.map((c) => c.purpose)).toEqual(['memory']);
   });
 });

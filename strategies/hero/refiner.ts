@@ -31,15 +31,20 @@ export interface RefinerOptions {
 
 /** The most similar verified examples of other tasks. */
 function retrieve(session: RefinementSession, options: RefinerOptions): VerifiedExample[] {
-  return options.examples?.search(session.task.description, options.retrieveK, session.task.id).map((r) => r.example) ?? [];
+  return (
+    options.examples?.search(session.task.description, options.retrieveK, session.task.id).map((r) => r.example) ?? []
+  );
 }
 
 const MAX_TEXT = 1500;
-const clip = (text: string) => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}\n… (${text.length - MAX_TEXT} more characters)` : text);
+const clip = (text: string) =>
+  text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}\n… (${text.length - MAX_TEXT} more characters)` : text;
 
 export function formatObservation(o: Observation): string {
   if (!o.ok) return `error (${o.error?.kind ?? 'runtime'}): ${clip(o.error?.message ?? 'unknown error')}`;
-  const shape = o.shape ? ` [${[o.shape.rows !== undefined ? `${o.shape.rows} rows` : '', o.shape.columns !== undefined ? `${o.shape.columns} columns` : ''].filter(Boolean).join(', ')}]` : '';
+  const shape = o.shape
+    ? ` [${[o.shape.rows !== undefined ? `${o.shape.rows} rows` : '', o.shape.columns !== undefined ? `${o.shape.columns} columns` : ''].filter(Boolean).join(', ')}]`
+    : '';
   return `ok${shape}\n${clip(o.output)}`;
 }
 
@@ -56,7 +61,12 @@ export async function refine(session: RefinementSession, options: RefinerOptions
     session.log({ step: 0, action: 'stop', note: 'no initial program to refine' });
     return;
   }
-  const vars = { description: session.task.description, language: session.language, program: program.source, budget: String(options.budget) };
+  const vars = {
+    description: session.task.description,
+    language: session.language,
+    program: program.source,
+    budget: String(options.budget),
+  };
   const messages: ChatMessage[] = renderPrompt(options.refinePrompt, vars);
   const evidence: string[] = [];
   let actions = 0;
@@ -91,7 +101,9 @@ export async function refine(session: RefinementSession, options: RefinerOptions
     if (action.kind === 'pick') {
       const ids = action.ids.filter((id) => offered.includes(id)).slice(0, options.pickAtMost);
       const picked = retrieve(session, options).filter((r) => ids.includes(r.taskId));
-      const text = picked.length ? picked.map((e) => `Example ${e.taskId}: ${e.statement}\n${e.program}`).join('\n\n') : '(no example picked)';
+      const text = picked.length
+        ? picked.map((e) => `Example ${e.taskId}: ${e.statement}\n${e.program}`).join('\n\n')
+        : '(no example picked)';
       evidence.push(`[examples]\n${text}`);
       session.log({ step, action: 'pick', ids });
       offered = [];

@@ -10,7 +10,11 @@ export interface VerifiedExample {
   program: string;
 }
 
-const STOP = new Set('a an and are as at be by for from in is it of on or that the their there this to was were which with what who how many much lines line'.split(' '));
+const STOP = new Set(
+  'a an and are as at be by for from in is it of on or that the their there this to was were which with what who how many much lines line'.split(
+    ' ',
+  ),
+);
 
 function terms(text: string): string[] {
   return [...text.toLowerCase().matchAll(/[a-z0-9_]+/g)].map((m) => m[0]).filter((w) => !STOP.has(w));

@@ -10,13 +10,31 @@ const { value: packValue } = fc.letrec<{ value: PackValue }>((tie) => ({
     fc.constant<PackValue>({ t: 'null' }),
     fc.boolean().map((v): PackValue => ({ t: 'bool', v })),
     fc.integer({ min: -16, max: 127 }).map((v): PackValue => ({ t: 'int', v: BigInt(v), width: 0 })),
-    fc.tuple(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.constantFrom(1, 2, 4, 8) as fc.Arbitrary<1 | 2 | 4 | 8>).map(([v, width]): PackValue => ({ t: 'int', v, width })),
+    fc
+      .tuple(
+        fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+        fc.constantFrom(1, 2, 4, 8) as fc.Arbitrary<1 | 2 | 4 | 8>,
+      )
+      .map(([v, width]): PackValue => ({ t: 'int', v, width })),
     fc.double().map((v): PackValue => ({ t: 'float', v })),
-    fc.tuple(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.constantFrom(0, 1, 2, 4) as fc.Arbitrary<0 | 1 | 2 | 4>).map(([v, width]): PackValue => ({ t: 'string', v, width })),
-    fc.tuple(fc.uint8Array({ maxLength: 20 }), fc.constantFrom(1, 2, 4) as fc.Arbitrary<1 | 2 | 4>).map(([v, width]): PackValue => ({ t: 'bytes', v, width })),
-    fc.tuple(fc.array(tie('value'), { maxLength: 5 }), fc.constantFrom(0, 1, 2, 4) as fc.Arbitrary<0 | 1 | 2 | 4>).map(([v, width]): PackValue => ({ t: 'list', v, width })),
-    fc.tuple(fc.array(fc.tuple(fc.string({ maxLength: 6 }), tie('value')), { maxLength: 4 }), fc.constantFrom(0, 1, 2, 4) as fc.Arbitrary<0 | 1 | 2 | 4>).map(([v, width]): PackValue => ({ t: 'map', v, width })),
-    fc.tuple(fc.integer({ min: 0x40, max: 0x7f }), fc.array(tie('value'), { maxLength: 4 })).map(([signature, v]): PackValue => ({ t: 'struct', signature, v })),
+    fc
+      .tuple(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.constantFrom(0, 1, 2, 4) as fc.Arbitrary<0 | 1 | 2 | 4>)
+      .map(([v, width]): PackValue => ({ t: 'string', v, width })),
+    fc
+      .tuple(fc.uint8Array({ maxLength: 20 }), fc.constantFrom(1, 2, 4) as fc.Arbitrary<1 | 2 | 4>)
+      .map(([v, width]): PackValue => ({ t: 'bytes', v, width })),
+    fc
+      .tuple(fc.array(tie('value'), { maxLength: 5 }), fc.constantFrom(0, 1, 2, 4) as fc.Arbitrary<0 | 1 | 2 | 4>)
+      .map(([v, width]): PackValue => ({ t: 'list', v, width })),
+    fc
+      .tuple(
+        fc.array(fc.tuple(fc.string({ maxLength: 6 }), tie('value')), { maxLength: 4 }),
+        fc.constantFrom(0, 1, 2, 4) as fc.Arbitrary<0 | 1 | 2 | 4>,
+      )
+      .map(([v, width]): PackValue => ({ t: 'map', v, width })),
+    fc
+      .tuple(fc.integer({ min: 0x40, max: 0x7f }), fc.array(tie('value'), { maxLength: 4 }))
+      .map(([signature, v]): PackValue => ({ t: 'struct', signature, v })),
   ),
 }));
 

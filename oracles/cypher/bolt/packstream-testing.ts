@@ -14,7 +14,8 @@ export type PackValue =
   | { t: 'map'; v: [string, PackValue][]; width: 0 | 1 | 2 | 4 }
   | { t: 'struct'; signature: number; v: PackValue[] };
 
-const be = (n: number, width: number): number[] => Array.from({ length: width }, (_, i) => Math.floor(n / 256 ** (width - 1 - i)) % 256);
+const be = (n: number, width: number): number[] =>
+  Array.from({ length: width }, (_, i) => Math.floor(n / 256 ** (width - 1 - i)) % 256);
 
 function sized(tiny: number, markers: [number, number, number], length: number, width: 0 | 1 | 2 | 4): number[] {
   if (width === 0 && length < 16) return [tiny | length];
@@ -54,7 +55,10 @@ export function encode(value: PackValue): number[] {
     case 'list':
       return [...sized(0x90, [0xd4, 0xd5, 0xd6], value.v.length, value.width), ...value.v.flatMap(encode)];
     case 'map':
-      return [...sized(0xa0, [0xd8, 0xd9, 0xda], value.v.length, value.width), ...value.v.flatMap(([k, v]) => [...encode({ t: 'string', v: k, width: 0 }), ...encode(v)])];
+      return [
+        ...sized(0xa0, [0xd8, 0xd9, 0xda], value.v.length, value.width),
+        ...value.v.flatMap(([k, v]) => [...encode({ t: 'string', v: k, width: 0 }), ...encode(v)]),
+      ];
     case 'struct':
       return [0xb0 | value.v.length, value.signature, ...value.v.flatMap(encode)];
   }

@@ -33,7 +33,10 @@ export function proxyTarget(uri: string): { host: string; port: number } | null 
 }
 
 /** Starts the proxy on a free loopback port, forwarding to `target` under `limits`. */
-export async function startResultCapProxy(target: { host: string; port: number }, limits: StreamLimits): Promise<ResultCapProxy> {
+export async function startResultCapProxy(
+  target: { host: string; port: number },
+  limits: StreamLimits,
+): Promise<ResultCapProxy> {
   const sockets = new Set<Socket>();
   const track = (socket: Socket) => {
     sockets.add(socket);
@@ -57,7 +60,9 @@ export async function startResultCapProxy(target: { host: string; port: number }
     client.pipe(upstream);
     upstream.on('data', (data: Buffer) => {
       const step = guard.push(data);
-      const flowing = step.forward.length === 0 || client.write(step.forward.length === 1 ? (step.forward[0] as Buffer) : Buffer.concat(step.forward));
+      const flowing =
+        step.forward.length === 0 ||
+        client.write(step.forward.length === 1 ? (step.forward[0] as Buffer) : Buffer.concat(step.forward));
       if (step.violation) {
         client.end(failureMessage(RESULT_TOO_LARGE_CODE, step.violation));
         upstream.destroy();

@@ -7,8 +7,12 @@ import { failureMessage, ServerStreamGuard, type StreamLimits } from './server-s
 const VERSION = [0x00, 0x00, 0x04, 0x05];
 const str = (v: string): PackValue => ({ t: 'string', v, width: 0 });
 const int = (v: number): PackValue => ({ t: 'int', v: BigInt(v), width: 0 });
-const record = (...cells: PackValue[]) => chunked(encode({ t: 'struct', signature: 0x71, v: [{ t: 'list', v: cells, width: 0 }] }), 7);
-const success = () => chunked(encode({ t: 'struct', signature: 0x70, v: [{ t: 'map', v: [['has_more', { t: 'bool', v: true }]], width: 0 }] }));
+const record = (...cells: PackValue[]) =>
+  chunked(encode({ t: 'struct', signature: 0x71, v: [{ t: 'list', v: cells, width: 0 }] }), 7);
+const success = () =>
+  chunked(
+    encode({ t: 'struct', signature: 0x70, v: [{ t: 'map', v: [['has_more', { t: 'bool', v: true }]], width: 0 }] }),
+  );
 
 /** Runs a stream through a guard in pieces cut at `cuts`; returns what was forwarded and the violation. */
 function run(stream: Buffer, limits: StreamLimits, cuts: number[] = []): { out: Buffer; violation?: string } {
@@ -29,7 +33,14 @@ const wide = { maxBytes: 1e9, maxNesting: 64 };
 
 describe('ServerStreamGuard', () => {
   it('passes a stream under the caps unchanged, however it is split', () => {
-    const stream = Buffer.concat([Buffer.from(VERSION), success(), record(str('Pavotaes Airlines'), int(3)), record(str('x'.repeat(300)), int(-5)), Buffer.from([0, 0]), success()]);
+    const stream = Buffer.concat([
+      Buffer.from(VERSION),
+      success(),
+      record(str('Pavotaes Airlines'), int(3)),
+      record(str('x'.repeat(300)), int(-5)),
+      Buffer.from([0, 0]),
+      success(),
+    ]);
     fc.assert(
       fc.property(fc.array(fc.nat(), { maxLength: 8 }), (cuts) => {
         const { out, violation } = run(stream, wide, cuts);
@@ -68,7 +79,10 @@ describe('ServerStreamGuard', () => {
   it('refuses a huge list or string from its header on, without waiting for its bytes', () => {
     // A record whose one cell is LIST_32 of 10^7 elements: only the first chunk arrives.
     const partial = Buffer.from([0x00, 0x08, 0xb1, 0x71, 0x91, 0xd6, 0x00, 0x98, 0x96, 0x80]);
-    const { out, violation } = run(Buffer.concat([Buffer.from(VERSION), partial]), { maxBytes: 16 * 2 ** 20, maxNesting: 64 });
+    const { out, violation } = run(Buffer.concat([Buffer.from(VERSION), partial]), {
+      maxBytes: 16 * 2 ** 20,
+      maxNesting: 64,
+    });
     expect(violation).toMatch(/larger than 16,777,216 bytes/);
     expect(out.equals(Buffer.from(VERSION))).toBe(true);
   });
@@ -78,7 +92,9 @@ describe('ServerStreamGuard', () => {
     for (let i = 0; i < 5; i++) deep = { t: 'list', v: [deep], width: 0 };
     const stream = Buffer.concat([Buffer.from(VERSION), record(deep), success()]);
     expect(run(stream, { maxBytes: 1e9, maxNesting: 5 }).violation).toBeUndefined();
-    expect(run(stream, { maxBytes: 1e9, maxNesting: 4 }).violation).toBe('the result nests lists or maps more than 4 levels deep');
+    expect(run(stream, { maxBytes: 1e9, maxNesting: 4 }).violation).toBe(
+      'the result nests lists or maps more than 4 levels deep',
+    );
   });
 
   it('reads the Bolt 5.7 manifest handshake before the messages', () => {
@@ -91,7 +107,20 @@ describe('ServerStreamGuard', () => {
 
   it('builds a FAILURE message in one chunk: struct 0x7F with the code and the message', () => {
     const failure = failureMessage('Witness.ClientError.Result.TooLarge', 'too big');
-    const payload = encode({ t: 'struct', signature: 0x7f, v: [{ t: 'map', v: [['code', str('Witness.ClientError.Result.TooLarge')], ['message', str('too big')]], width: 0 }] });
+    const payload = encode({
+      t: 'struct',
+      signature: 0x7f,
+      v: [
+        {
+          t: 'map',
+          v: [
+            ['code', str('Witness.ClientError.Result.TooLarge')],
+            ['message', str('too big')],
+          ],
+          width: 0,
+        },
+      ],
+    });
     expect(failure.equals(chunked(payload))).toBe(true);
   });
 });

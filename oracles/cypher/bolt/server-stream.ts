@@ -87,7 +87,8 @@ export class ServerStreamGuard {
       const byte = data[i++] as number;
       if (this.phase === 'version') {
         this.version.push(byte);
-        if (this.version.length === 4) this.phase = this.version.every((b, k) => b === MANIFEST_V1[k]) ? 'manifest-count' : 'messages';
+        if (this.version.length === 4)
+          this.phase = this.version.every((b, k) => b === MANIFEST_V1[k]) ? 'manifest-count' : 'messages';
       } else if (this.phase === 'manifest-versions') {
         if (--this.manifestBytes === 0) this.phase = 'manifest-capabilities';
       } else if (this.readVarint(byte)) {
@@ -137,7 +138,8 @@ export class ServerStreamGuard {
       }
       message.early.push(piece);
       if (message.head.length < 2) return;
-      message.kind = message.head[1] === RECORD_SIGNATURE && (message.head[0] as number) >> 4 === 0xb ? 'record' : 'other';
+      message.kind =
+        message.head[1] === RECORD_SIGNATURE && (message.head[0] as number) >> 4 === 0xb ? 'record' : 'other';
       if (message.kind === 'record') {
         message.meter = new PackstreamMeter();
         for (const early of message.early) this.measure(message.meter, early);
@@ -162,11 +164,22 @@ export class ServerStreamGuard {
 export function failureMessage(code: string, message: string): Buffer {
   const string = (text: string): Buffer => {
     const bytes = Buffer.from(text, 'utf8');
-    const header = bytes.length < 16 ? [0x80 | bytes.length] : bytes.length < 256 ? [0xd0, bytes.length] : [0xd1, bytes.length >> 8, bytes.length & 0xff];
+    const header =
+      bytes.length < 16
+        ? [0x80 | bytes.length]
+        : bytes.length < 256
+          ? [0xd0, bytes.length]
+          : [0xd1, bytes.length >> 8, bytes.length & 0xff];
     return Buffer.concat([Buffer.from(header), bytes]);
   };
   const text = message.length > 4000 ? `${message.slice(0, 4000)}…` : message;
-  const payload = Buffer.concat([Buffer.from([0xb1, 0x7f, 0xa2]), string('code'), string(code), string('message'), string(text)]);
+  const payload = Buffer.concat([
+    Buffer.from([0xb1, 0x7f, 0xa2]),
+    string('code'),
+    string(code),
+    string('message'),
+    string(text),
+  ]);
   const size = Buffer.alloc(2);
   size.writeUInt16BE(payload.length);
   return Buffer.concat([size, payload, Buffer.from([0, 0])]);

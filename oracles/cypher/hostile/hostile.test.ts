@@ -36,7 +36,13 @@ beforeAll(async () => {
   jvmPid = neo.pid;
   oracle = cypherOracle({ uri: neo.uri, graphs: [kg], timeoutMs: TIMEOUT_MS });
   slowOracle = cypherOracle({ uri: neo.uri, graphs: [kg], timeoutMs: SLOW_TIMEOUT_MS });
-  const task = { id: 'airlines', benchmark: 'hostile', description: 'Name every airline.', gold: 'MATCH (n:Airline) RETURN n.name', context: { graph: 'skyways' } };
+  const task = {
+    id: 'airlines',
+    benchmark: 'hostile',
+    description: 'Name every airline.',
+    gold: 'MATCH (n:Airline) RETURN n.name',
+    context: { graph: 'skyways' },
+  };
   prepared = await oracle.prepare(task);
   before = await graphChecksum(driver);
 }, 600_000);
@@ -64,13 +70,21 @@ async function expectNamedFailure(answer: HostileAnswer, on: Oracle<CypherPrepar
 describe('hostile Cypher answers', () => {
   // Side by side too (vitest runs five at a time): a bomb must not spoil its neighbours' verdicts.
   for (const answer of HOSTILE_CORPUS.filter((a) => !a.slow)) {
-    it.concurrent(`${answer.name}: ${answer.kinds.join(' or ')}`, () => expectNamedFailure(answer, oracle, 60_000), 90_000);
+    it.concurrent(
+      `${answer.name}: ${answer.kinds.join(' or ')}`,
+      () => expectNamedFailure(answer, oracle, 60_000),
+      90_000,
+    );
   }
 
   describe('slow ones, side by side', () => {
     // The server-side timeout, the client's grace, the reaper's delay and a loaded machine.
     for (const answer of HOSTILE_CORPUS.filter((a) => a.slow)) {
-      it.concurrent(`${answer.name}: ${answer.kinds.join(' or ')}`, () => expectNamedFailure(answer, slowOracle, 45_000), 90_000);
+      it.concurrent(
+        `${answer.name}: ${answer.kinds.join(' or ')}`,
+        () => expectNamedFailure(answer, slowOracle, 45_000),
+        90_000,
+      );
     }
   });
 
@@ -82,7 +96,11 @@ describe('hostile Cypher answers', () => {
     // Other test files share the server: look for the corpus's own queries (or their EXPLAIN) only.
     const ours = new Set(HOSTILE_CORPUS.flatMap((a) => [a.query, `EXPLAIN ${a.query.trim()}`]));
     const running = async () => {
-      const result = await driver.executeQuery('SHOW TRANSACTIONS YIELD currentQuery AS running RETURN running', {}, { routing: 'READ' });
+      const result = await driver.executeQuery(
+        'SHOW TRANSACTIONS YIELD currentQuery AS running RETURN running',
+        {},
+        { routing: 'READ' },
+      );
       return result.records.map((r) => String(r.get('running'))).filter((q) => ours.has(q));
     };
     const deadline = Date.now() + 30_000;
@@ -91,7 +109,10 @@ describe('hostile Cypher answers', () => {
       await new Promise((r) => setTimeout(r, 500));
       left = await running();
     }
-    expect(left.map((q) => q.slice(0, 80)), left.map((q) => q.slice(0, 80)).join(" | ")).toEqual([]);
+    expect(
+      left.map((q) => q.slice(0, 80)),
+      left.map((q) => q.slice(0, 80)).join(' | '),
+    ).toEqual([]);
     // The same server process (when this run started one), answering.
     if (jvmPid) expect(() => process.kill(jvmPid as number, 0)).not.toThrow();
     const session = driver.session({ defaultAccessMode: neo4j.session.READ });
@@ -101,7 +122,9 @@ describe('hostile Cypher answers', () => {
     } finally {
       await session.close();
     }
-    expect((await oracle.check(prepared, { source: `${prepared.task.gold} `, extraction: 'code-block' })).pass).toBe(true);
+    expect((await oracle.check(prepared, { source: `${prepared.task.gold} `, extraction: 'code-block' })).pass).toBe(
+      true,
+    );
   }, 60_000);
 
   it('kept this process under 1 GB', () => {

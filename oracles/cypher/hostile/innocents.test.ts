@@ -45,7 +45,13 @@ beforeAll(async () => {
   uri = neo.uri;
   driver = createDriver(uri);
   bombOracle = cypherOracle({ uri, graphs: [kg], timeoutMs: 4_000 });
-  bombTask = await bombOracle.prepare({ id: 'bomb', benchmark: 'test', description: 'bomb', gold: 'RETURN 1 AS one', context: { graph: 'skyways' } });
+  bombTask = await bombOracle.prepare({
+    id: 'bomb',
+    benchmark: 'test',
+    description: 'bomb',
+    gold: 'RETURN 1 AS one',
+    context: { graph: 'skyways' },
+  });
 }, 600_000);
 
 afterAll(async () => {
@@ -97,7 +103,10 @@ describe('innocent queries beside bombs', () => {
     const bombKinds: string[] = [];
     let finish = () => {};
     const innocentsDone = new Promise<void>((resolve) => (finish = resolve));
-    const neighbours = Promise.all([bombard(innocentsDone, bombKinds), ...Array.from({ length: HOLDERS }, () => untilStopped(innocentsDone, holdSortedResult))]);
+    const neighbours = Promise.all([
+      bombard(innocentsDone, bombKinds),
+      ...Array.from({ length: HOLDERS }, () => untilStopped(innocentsDone, holdSortedResult)),
+    ]);
     try {
       for (let round = 0; round < ROUNDS; round++) {
         // The default timeouts (CypherBench's 120 s): bombs take CPU as well as memory, and a time limit is
@@ -114,8 +123,12 @@ describe('innocent queries beside bombs', () => {
                 return;
               }
               // A trailing comment: the candidate is not the gold's text, so it is planned, run and compared.
-              const v = await oracle.check(prepared, { source: `${q.gold}\n// round ${round}`, extraction: 'whole-reply' });
-              if (!v.pass) wrong.push(`round ${round} ${q.id}, candidate: ${JSON.stringify(v.error ?? v.detail).slice(0, 300)}`);
+              const v = await oracle.check(prepared, {
+                source: `${q.gold}\n// round ${round}`,
+                extraction: 'whole-reply',
+              });
+              if (!v.pass)
+                wrong.push(`round ${round} ${q.id}, candidate: ${JSON.stringify(v.error ?? v.detail).slice(0, 300)}`);
             }),
           );
         } finally {

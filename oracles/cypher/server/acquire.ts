@@ -18,7 +18,8 @@ export async function acquireNeo4j(graphFile?: string): Promise<Acquired> {
   const broker = inject('witnessNeo4jBroker');
   if (broker) {
     const reply = await requestFromBroker(broker, graphFile);
-    if (reply.ok && reply.uri) return { ok: true, uri: reply.uri, way: reply.way ?? 'unknown', ...(reply.pid ? { pid: reply.pid } : {}) };
+    if (reply.ok && reply.uri)
+      return { ok: true, uri: reply.uri, way: reply.way ?? 'unknown', ...(reply.pid ? { pid: reply.pid } : {}) };
     return { ok: false, reason: reply.reason ?? 'the Neo4j broker gave no reason' };
   }
   const neo4j = processLoadedConfig().config.neo4j;
@@ -26,7 +27,8 @@ export async function acquireNeo4j(graphFile?: string): Promise<Acquired> {
   if (!uri) {
     return {
       ok: false,
-      reason: 'no Neo4j: this vitest configuration has no Witness global setup (oracles/cypher/server/global-setup.ts) and NEO4J_URI is not set',
+      reason:
+        'no Neo4j: this vitest configuration has no Witness global setup (oracles/cypher/server/global-setup.ts) and NEO4J_URI is not set',
     };
   }
   if (graphFile) {

@@ -51,7 +51,9 @@ export async function startBroker(options: BrokerOptions = {}): Promise<Broker> 
       log('Witness: starting Neo4j 5.20 for the Cypher tests...');
       const server = await start({ ...options, log });
       started = server;
-      log(`Witness: Neo4j ready at ${server.uri} via ${server.describe}${server.startupMs ? ` in ${(server.startupMs / 1000).toFixed(1)} s` : ''}`);
+      log(
+        `Witness: Neo4j ready at ${server.uri} via ${server.describe}${server.startupMs ? ` in ${(server.startupMs / 1000).toFixed(1)} s` : ''}`,
+      );
       return server;
     })());
 
@@ -65,7 +67,9 @@ export async function startBroker(options: BrokerOptions = {}): Promise<Broker> 
     const eids = graphFingerprint(kg).eids;
     if (loadedGraph) {
       if (loadedGraph.eids !== eids) {
-        throw new Error(`graph ${path} was requested, but this run's Neo4j already holds ${loadedGraph.path}; one graph per server`);
+        throw new Error(
+          `graph ${path} was requested, but this run's Neo4j already holds ${loadedGraph.path}; one graph per server`,
+        );
       }
       return loadedGraph.promise;
     }
@@ -73,7 +77,9 @@ export async function startBroker(options: BrokerOptions = {}): Promise<Broker> 
       const driver = createDriver(server.uri);
       try {
         const outcome = await ensureGraph(driver, kg, { replace: server.way !== 'uri' });
-        log(`Witness: graph ${kg.schema.name} ${outcome} (${kg.entities.length} entities, ${kg.relations.length} relations)`);
+        log(
+          `Witness: graph ${kg.schema.name} ${outcome} (${kg.entities.length} entities, ${kg.relations.length} relations)`,
+        );
       } finally {
         await driver.close();
       }
@@ -127,8 +133,13 @@ export async function startBroker(options: BrokerOptions = {}): Promise<Broker> 
 /** Asks a broker for the server (and graph); never throws: failures come back as `{ ok: false, reason }`. */
 export async function requestFromBroker(url: string, graph?: string): Promise<BrokerReply> {
   try {
-    const response = await fetch(url, { method: 'POST', body: JSON.stringify(graph ? { graph } : {}), signal: AbortSignal.timeout(20 * 60_000) });
-    if (!response.ok) return { ok: false, reason: `the Neo4j broker answered HTTP ${response.status}: ${await response.text()}` };
+    const response = await fetch(url, {
+      method: 'POST',
+      body: JSON.stringify(graph ? { graph } : {}),
+      signal: AbortSignal.timeout(20 * 60_000),
+    });
+    if (!response.ok)
+      return { ok: false, reason: `the Neo4j broker answered HTTP ${response.status}: ${await response.text()}` };
     return (await response.json()) as BrokerReply;
   } catch (error) {
     return { ok: false, reason: `the Neo4j broker at ${url} did not answer: ${(error as Error).message}` };

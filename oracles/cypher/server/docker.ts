@@ -28,7 +28,9 @@ function engineAddress(options: DockerOptions): string {
 
 async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms)));
+  const timeout = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms)),
+  );
   try {
     return await Promise.race([promise, timeout]);
   } finally {
@@ -51,7 +53,9 @@ export async function startDocker(options: DockerOptions = {}): Promise<Neo4jSer
   } catch {
     log(`Witness: pulling ${NEO4J_IMAGE} (first use)...`);
     const stream = await docker.pull(NEO4J_IMAGE);
-    await new Promise<void>((resolve, reject) => docker.modem.followProgress(stream, (error: Error | null) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      docker.modem.followProgress(stream, (error: Error | null) => (error ? reject(error) : resolve())),
+    );
   }
   const heapMb = options.heapMb ?? 512;
   const container = await docker.createContainer({

@@ -61,8 +61,15 @@ export async function ensureLauncherBuilt(log: (line: string) => void, timeoutMs
       clearTimeout(timer);
       if (code === 0) resolve();
       else {
-        const tail = output.filter((l) => !l.startsWith('Witness:')).slice(-8).join(' | ');
-        reject(new Error(`neo4j/fetch-jars.sh failed (${signal ? `killed by ${signal}` : `exit code ${code}`})${tail ? `: ${tail}` : ''}`));
+        const tail = output
+          .filter((l) => !l.startsWith('Witness:'))
+          .slice(-8)
+          .join(' | ');
+        reject(
+          new Error(
+            `neo4j/fetch-jars.sh failed (${signal ? `killed by ${signal}` : `exit code ${code}`})${tail ? `: ${tail}` : ''}`,
+          ),
+        );
       }
     });
   });

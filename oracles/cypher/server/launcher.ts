@@ -54,7 +54,11 @@ function checkJava(java: string): number {
   const run = spawnSync(java, ['-version'], { encoding: 'utf8', timeout: 30_000 });
   if (run.error) {
     const code = (run.error as NodeJS.ErrnoException).code;
-    throw new Error(code === 'ENOENT' ? `no Java found (${java} does not exist; install Java 17+ or set JAVA_HOME / WITNESS_JAVA)` : `${java} -version failed: ${run.error.message}`);
+    throw new Error(
+      code === 'ENOENT'
+        ? `no Java found (${java} does not exist; install Java 17+ or set JAVA_HOME / WITNESS_JAVA)`
+        : `${java} -version failed: ${run.error.message}`,
+    );
   }
   const match = /version "(\d+)(?:\.(\d+))?/.exec(`${run.stderr}${run.stdout}`);
   if (!match) throw new Error(`${java} -version printed no version (exit ${run.status})`);
@@ -93,13 +97,17 @@ export async function startLauncher(options: LauncherOptions = {}): Promise<Neo4
   const stderrTail: string[] = [];
   let reaperLines = 0;
   child.stderr.on('data', (chunk: Buffer) => {
-    const lines = chunk.toString('utf8').split('\n').filter((l) => l.trim());
+    const lines = chunk
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l.trim());
     stderrTail.push(...lines);
     stderrTail.splice(0, Math.max(0, stderrTail.length - 30));
     // What the reaper stopped, and why, is worth a line each (up to a point).
     for (const line of lines.filter((l) => l.startsWith('reaper: '))) {
       if (reaperLines++ < MAX_REAPER_LINES) log(`Witness: Neo4j ${line}`);
-      else if (reaperLines === MAX_REAPER_LINES + 1) log(`Witness: Neo4j reaper: more than ${MAX_REAPER_LINES} lines; the rest are not shown`);
+      else if (reaperLines === MAX_REAPER_LINES + 1)
+        log(`Witness: Neo4j reaper: more than ${MAX_REAPER_LINES} lines; the rest are not shown`);
     }
   });
   // Swallow EPIPE on stdin: a JVM that died early must not crash this process.
@@ -138,7 +146,11 @@ export async function startLauncher(options: LauncherOptions = {}): Promise<Neo4
     });
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
-      reject(new Error(`the launcher exited before it was ready (${signal ? `signal ${signal}` : `exit code ${code}`})${tail()}`));
+      reject(
+        new Error(
+          `the launcher exited before it was ready (${signal ? `signal ${signal}` : `exit code ${code}`})${tail()}`,
+        ),
+      );
     });
   }).catch(async (error: unknown) => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -164,7 +176,14 @@ export async function startLauncher(options: LauncherOptions = {}): Promise<Neo4
       cleanup();
     })());
 
-  return { uri, way: 'launcher', pid: child.pid, startupMs, stop, describe: `Java launcher (Neo4j 5.20 Community embedded, pid ${child.pid}, heap ${heapMb} MB)` };
+  return {
+    uri,
+    way: 'launcher',
+    pid: child.pid,
+    startupMs,
+    stop,
+    describe: `Java launcher (Neo4j 5.20 Community embedded, pid ${child.pid}, heap ${heapMb} MB)`,
+  };
 }
 
 async function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {

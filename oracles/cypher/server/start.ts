@@ -49,7 +49,11 @@ export async function startNeo4j(options: StartOptions = {}): Promise<Neo4jServe
   if (only === 'launcher') failures.push({ way: 'docker', reason: 'skipped (WITNESS_NEO4J=launcher)' });
   else {
     try {
-      return await startDocker({ log, ...(settings.dockerHost ? { engineAddress: settings.dockerHost } : {}), ...options.docker });
+      return await startDocker({
+        log,
+        ...(settings.dockerHost ? { engineAddress: settings.dockerHost } : {}),
+        ...options.docker,
+      });
     } catch (error) {
       failures.push({ way: 'docker', reason: message(error) });
     }
@@ -57,7 +61,12 @@ export async function startNeo4j(options: StartOptions = {}): Promise<Neo4jServe
   if (only === 'docker') failures.push({ way: 'launcher', reason: 'skipped (WITNESS_NEO4J=docker)' });
   else {
     try {
-      return await startLauncher({ log, ...(settings.java ? { java: settings.java } : {}), ...(settings.heapMb ? { heapMb: settings.heapMb } : {}), ...options.launcher });
+      return await startLauncher({
+        log,
+        ...(settings.java ? { java: settings.java } : {}),
+        ...(settings.heapMb ? { heapMb: settings.heapMb } : {}),
+        ...options.launcher,
+      });
     } catch (error) {
       failures.push({ way: 'launcher', reason: message(error) });
     }

@@ -17,7 +17,9 @@ const pool = new WorkerPool({ size: 2 });
 afterAll(() => pool.close());
 const oracle = bigCodeBenchOracle({ pool, timeLimitS: 3 });
 const hardener = oracle.hardener!;
-const fixtures = loadBigCodeBench(fileURLToPath(new URL('../../../fixtures/bigcodebench/bigcodebench.jsonl', import.meta.url))).tasks;
+const fixtures = loadBigCodeBench(
+  fileURLToPath(new URL('../../../fixtures/bigcodebench/bigcodebench.jsonl', import.meta.url)),
+).tasks;
 const fixture = (id: string) => fixtures.find((t) => t.id === id) as Task;
 const code = (source: string): Candidate => ({ source, extraction: 'code-block' });
 const probe = (prepared: Parameters<typeof hardener.probe>[0], candidate: Candidate, seed = 7, maxProbes = 40) =>
@@ -60,7 +62,11 @@ describe('BigCodeBench hardening', () => {
     const verdict = await oracle.check(extended, code(absMean));
     expect(verdict.pass).toBe(false);
     expect(verdict.cases.at(-1)).toEqual({ id: 'h01', pass: false });
-    expect(verdict.witnesses.find((w) => w.caseId === 'h01')).toMatchObject({ input: witness.input, expected: witness.expected, actual: witness.actual });
+    expect(verdict.witnesses.find((w) => w.caseId === 'h01')).toMatchObject({
+      input: witness.input,
+      expected: witness.expected,
+      actual: witness.actual,
+    });
     expect(oracle.render.witness(verdict.witnesses.find((w) => w.caseId === 'h01')!)).toContain('should return');
     const gold = await oracle.check(extended, code(prepared.task.gold));
     expect(gold.pass).toBe(true);
@@ -73,7 +79,11 @@ describe('BigCodeBench hardening', () => {
     const again = await probe(prepared, code(absMean), 11);
     expect(again).toEqual(first);
     const fresh = bigCodeBenchOracle({ pool, timeLimitS: 3 });
-    const other = await fresh.hardener!.probe(await fresh.prepare(fixture('WitnessBCB/9')), code(absMean), { rng: new Rng(11), maxProbes: 40, round: 1 });
+    const other = await fresh.hardener!.probe(await fresh.prepare(fixture('WitnessBCB/9')), code(absMean), {
+      rng: new Rng(11),
+      maxProbes: 40,
+      round: 1,
+    });
     expect(other).toEqual(first);
   });
 
@@ -84,9 +94,15 @@ describe('BigCodeBench hardening', () => {
 
   it('ends a hostile candidate (an endless loop, a flood of output) as bounded failures', async () => {
     const prepared = await oracle.prepare(fixture('WitnessBCB/9'));
-    const guard = "import statistics, os\ndef task_func(numbers):\n    if not numbers:\n        raise ValueError('numbers is empty')\n    if len(numbers) > 5 or min(numbers) < 0:\n";
-    const tail = "    return {'mean': float(statistics.mean(numbers)), 'median': float(statistics.median(numbers)), 'mode': min(statistics.multimode(numbers))}\n";
-    for (const hostile of ['        while True:\n            pass\n', "        while True:\n            os.write(1, b'x' * 65536)\n", "        return 'x' * (1 << 26)\n"]) {
+    const guard =
+      "import statistics, os\ndef task_func(numbers):\n    if not numbers:\n        raise ValueError('numbers is empty')\n    if len(numbers) > 5 or min(numbers) < 0:\n";
+    const tail =
+      "    return {'mean': float(statistics.mean(numbers)), 'median': float(statistics.median(numbers)), 'mode': min(statistics.multimode(numbers))}\n";
+    for (const hostile of [
+      '        while True:\n            pass\n',
+      "        while True:\n            os.write(1, b'x' * 65536)\n",
+      "        return 'x' * (1 << 26)\n",
+    ]) {
       const candidate = code(guard + hostile + tail);
       expect((await oracle.check(prepared, candidate)).pass).toBe(true);
       const started = performance.now();

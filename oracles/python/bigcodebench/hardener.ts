@@ -14,7 +14,14 @@ import type { Witness } from '../../../core/types.ts';
 import { workerFailure } from '../pool/outcome.ts';
 import { oversizedProgram } from '../program-size.ts';
 import type { BcbPrepared, BcbRuntime } from './prepared.ts';
-import { actualOf, derivedCalls, derivePhase, witnessLabel, type CallOutcome, type ProbeRunReport } from './probe-run.ts';
+import {
+  actualOf,
+  derivedCalls,
+  derivePhase,
+  witnessLabel,
+  type CallOutcome,
+  type ProbeRunReport,
+} from './probe-run.ts';
 
 /** The outcomes of a probe run that count as disagreements: differing calls, and the call a stopped run was on. */
 function disagreeing(report: ProbeRunReport): { index: number; outcome: CallOutcome }[] {
@@ -36,10 +43,17 @@ export function createBigCodeBenchHardener(runtime: BcbRuntime): Hardener<BcbPre
   const derivations = new BoundedCache<string, Promise<string[]>>({ maxEntries: 256 });
 
   function derive(prepared: BcbPrepared, seed: number, max: number): Promise<string[]> {
-    const key = createHash('sha256').update(JSON.stringify([prepared.task.benchmark, prepared.task.id, prepared.test, prepared.entryPoint, seed, max])).digest('hex');
+    const key = createHash('sha256')
+      .update(
+        JSON.stringify([prepared.task.benchmark, prepared.task.id, prepared.test, prepared.entryPoint, seed, max]),
+      )
+      .digest('hex');
     return derivations.rememberPromise(key, () => {
       const phase = derivePhase(prepared.test, prepared.entryPoint, seed, max, runtime.limitsFor(prepared.deadlineMs));
-      return runtime.pool().run([phase]).then(([result]) => derivedCalls(result));
+      return runtime
+        .pool()
+        .run([phase])
+        .then(([result]) => derivedCalls(result));
     });
   }
 

@@ -12,14 +12,27 @@ import type { BcbPrepared, BcbRuntime } from './prepared.ts';
 import { programFor } from './program.ts';
 
 /** The observer, given the oracle's runtime (pool, limits, calibration). */
-export function createBigCodeBenchObserver(deps: Pick<BcbRuntime, 'pool' | 'calibrated' | 'limitsFor' | 'maxProgramBytes'>): Observer<BcbPrepared> {
+export function createBigCodeBenchObserver(
+  deps: Pick<BcbRuntime, 'pool' | 'calibrated' | 'limitsFor' | 'maxProgramBytes'>,
+): Observer<BcbPrepared> {
   return {
     async observe(prepared, candidate): Promise<Observation> {
       const oversized = oversizedProgram(candidate.source, deps.maxProgramBytes);
       if (oversized) return { ok: false, error: oversized, output: '' };
       const limits = deps.limitsFor(prepared.deadlineMs);
-      const payload = { program: programFor(candidate.source, prepared.codePrompt, deps.calibrated), entryPoint: prepared.entryPoint, prompt: prepared.completePrompt };
-      const run = await runObservedPhase(deps.pool(), { name: 'observe', kind: 'bcb.observe', payload, limits, deadlineMs: prepared.deadlineMs, capture: true });
+      const payload = {
+        program: programFor(candidate.source, prepared.codePrompt, deps.calibrated),
+        entryPoint: prepared.entryPoint,
+        prompt: prepared.completePrompt,
+      };
+      const run = await runObservedPhase(deps.pool(), {
+        name: 'observe',
+        kind: 'bcb.observe',
+        payload,
+        limits,
+        deadlineMs: prepared.deadlineMs,
+        capture: true,
+      });
       if ('failed' in run) return run.failed;
       const { result } = run;
       const lines: string[] = [];
@@ -33,13 +46,23 @@ export function createBigCodeBenchObserver(deps: Pick<BcbRuntime, 'pool' | 'cali
           lines.push(`>>> ${String(event.source).replace(/\n/g, '\n... ')}`);
           if (event.output) lines.push(String(event.output).replace(/\n$/, ''));
           if (raised) lines.push(`raised ${raised.type}: ${raised.message}`);
-          if (raised && !error) error = { kind: 'runtime', message: explainException(raised.type, raised.message, limits) };
-        } else if (event.event === 'syntax-error') error = { kind: 'syntax', message: `${String(event.type ?? 'SyntaxError')}: ${String(event.message)}` };
-        else if (event.event === 'program-error') error = { kind: 'runtime', message: explainException(String(event.type), String(event.message ?? ''), limits) };
+          if (raised && !error)
+            error = { kind: 'runtime', message: explainException(raised.type, raised.message, limits) };
+        } else if (event.event === 'syntax-error')
+          error = { kind: 'syntax', message: `${String(event.type ?? 'SyntaxError')}: ${String(event.message)}` };
+        else if (event.event === 'program-error')
+          error = {
+            kind: 'runtime',
+            message: explainException(String(event.type), String(event.message ?? ''), limits),
+          };
       }
       const terminated = terminationFailure(result, prepared.deadlineMs, limits) ?? refusalFailure(result);
       if (terminated) error = { kind: terminated.kind, message: terminated.reason };
-      const observation: Observation = { ok: !error && result.events.some((e) => e.event === 'done'), output: lines.join('\n'), shape: { rows: examples } };
+      const observation: Observation = {
+        ok: !error && result.events.some((e) => e.event === 'done'),
+        output: lines.join('\n'),
+        shape: { rows: examples },
+      };
       if (error) observation.error = error;
       return observation;
     },

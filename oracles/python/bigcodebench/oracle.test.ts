@@ -17,7 +17,9 @@ import { bigCodeBenchOracle, timeLimitMs } from './oracle.ts';
 const pool = new WorkerPool({ size: 2 });
 afterAll(() => pool.close());
 const oracle = bigCodeBenchOracle({ pool, timeLimitS: 10 });
-const fixtures = loadBigCodeBench(fileURLToPath(new URL('../../../fixtures/bigcodebench/bigcodebench.jsonl', import.meta.url))).tasks;
+const fixtures = loadBigCodeBench(
+  fileURLToPath(new URL('../../../fixtures/bigcodebench/bigcodebench.jsonl', import.meta.url)),
+).tasks;
 const fixture = (id: string) => fixtures.find((t) => t.id === id) as Task;
 const code = (source: string): Candidate => ({ source, extraction: 'code-block' });
 
@@ -47,7 +49,9 @@ describe('running a program against its TestCases', () => {
 
   it('tells error-only feedback the exception types only, and diagnostic feedback the tests, messages and tracebacks', async () => {
     const prepared = await oracle.prepare(fixture('WitnessBCB/9'));
-    const wrong = code("import statistics\ndef task_func(numbers):\n    return {'mean': float(sum(numbers)), 'median': 0.0, 'mode': max(numbers)}\n");
+    const wrong = code(
+      "import statistics\ndef task_func(numbers):\n    return {'mean': float(sum(numbers)), 'median': 0.0, 'mode': max(numbers)}\n",
+    );
     const verdict = await oracle.check(prepared, wrong);
     expect(verdict.pass).toBe(false);
     expect(verdict.error).toBeUndefined();
@@ -74,8 +78,16 @@ describe('running a program against its TestCases', () => {
     expect(broken.error).toMatchObject({ kind: 'runtime', message: expect.stringMatching(/^RuntimeError: at import/) });
     expect(broken.cases.every((c) => !c.pass)).toBe(true);
     const quick = bigCodeBenchOracle({ pool, timeLimitS: 1, minTimeLimitS: 0 });
-    const looping = await quick.check(await quick.prepare(fixture('WitnessBCB/7')), code("import base64, hashlib\ndef task_func(text):\n    while text == 'anything':\n        pass\n    return base64.b64encode(hashlib.sha256(text[::-1].encode()).digest()).decode()\n"));
-    expect(looping.error).toMatchObject({ kind: 'timeout', message: expect.stringMatching(/wall-clock deadline of 2 s while running test_length/) });
+    const looping = await quick.check(
+      await quick.prepare(fixture('WitnessBCB/7')),
+      code(
+        "import base64, hashlib\ndef task_func(text):\n    while text == 'anything':\n        pass\n    return base64.b64encode(hashlib.sha256(text[::-1].encode()).digest()).decode()\n",
+      ),
+    );
+    expect(looping.error).toMatchObject({
+      kind: 'timeout',
+      message: expect.stringMatching(/wall-clock deadline of 2 s while running test_length/),
+    });
     expect(looping.cases).toEqual([
       { id: 'test_known', pass: true },
       { id: 'test_length', pass: false },
@@ -85,12 +97,22 @@ describe('running a program against its TestCases', () => {
 
   it('refuses a program that patches the test framework', async () => {
     const prepared = await oracle.prepare(fixture('WitnessBCB/0'));
-    const cheat = code('import unittest\nunittest.TestCase.assertEqual = lambda *a, **k: None\ndef task_func(text):\n    return {}\n');
-    expect((await oracle.check(prepared, cheat)).error).toMatchObject({ kind: 'unsafe', message: expect.stringMatching(/replaced unittest\.TestCase\.assertEqual/) });
+    const cheat = code(
+      'import unittest\nunittest.TestCase.assertEqual = lambda *a, **k: None\ndef task_func(text):\n    return {}\n',
+    );
+    expect((await oracle.check(prepared, cheat)).error).toMatchObject({
+      kind: 'unsafe',
+      message: expect.stringMatching(/replaced unittest\.TestCase\.assertEqual/),
+    });
   });
 
   it('runs with TZ=UTC and OMP_NUM_THREADS=1, as the original', async () => {
-    const task = inline('env', 'import os, time\ndef task_func():\n', "    return time.tzname[0], os.environ.get('OMP_NUM_THREADS')\n", "import unittest\nclass TestCases(unittest.TestCase):\n    def test_env(self):\n        self.assertEqual(task_func(), ('UTC', '1'))\n");
+    const task = inline(
+      'env',
+      'import os, time\ndef task_func():\n',
+      "    return time.tzname[0], os.environ.get('OMP_NUM_THREADS')\n",
+      "import unittest\nclass TestCases(unittest.TestCase):\n    def test_env(self):\n        self.assertEqual(task_func(), ('UTC', '1'))\n",
+    );
     const prepared = await oracle.prepare(task);
     expect((await oracle.check(prepared, code(task.gold))).pass).toBe(true);
   });
@@ -112,12 +134,23 @@ describe('what the official image gives a program', () => {
 
 describe('task and environment problems are harness errors', () => {
   it('names a missing library, a broken reference and a test module without TestCases', async () => {
-    const test = 'import unittest\nclass TestCases(unittest.TestCase):\n    def test_one(self):\n        self.assertEqual(task_func(), 1)\n';
-    const missing = await oracle.prepare(inline('lib', 'import witness_missing_library_probe\ndef task_func():\n', '    return 1\n', test, ['witness_missing_library_probe'])).catch((e: unknown) => e);
+    const test =
+      'import unittest\nclass TestCases(unittest.TestCase):\n    def test_one(self):\n        self.assertEqual(task_func(), 1)\n';
+    const missing = await oracle
+      .prepare(
+        inline('lib', 'import witness_missing_library_probe\ndef task_func():\n', '    return 1\n', test, [
+          'witness_missing_library_probe',
+        ]),
+      )
+      .catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(EnvironmentMissingError);
     expect((missing as Error).message).toMatch(/^environment missing witness_missing_library_probe/);
-    await expect(oracle.prepare(inline('bad', 'def task_func():\n', '    return 2\n', test))).rejects.toThrow(/the canonical solution fails its own tests test_one \(AssertionError: 2 != 1\)/);
-    await expect(oracle.prepare(inline('none', 'def task_func():\n', '    return 2\n', 'import unittest\n'))).rejects.toThrow(/defines no TestCases class/);
+    await expect(oracle.prepare(inline('bad', 'def task_func():\n', '    return 2\n', test))).rejects.toThrow(
+      /the canonical solution fails its own tests test_one \(AssertionError: 2 != 1\)/,
+    );
+    await expect(
+      oracle.prepare(inline('none', 'def task_func():\n', '    return 2\n', 'import unittest\n')),
+    ).rejects.toThrow(/defines no TestCases class/);
   });
 
   it('uses the original time limit: max(limit, max(min, reference time)) + 1 s', () => {
@@ -130,23 +163,34 @@ describe('task and environment problems are harness errors', () => {
 describe('execution without judgement and the sim hooks', () => {
   it('imports the candidate and runs the docstring examples, reporting outputs, not verdicts', async () => {
     const prepared = await oracle.prepare(fixture('WitnessBCB/8'));
-    const observation = await oracle.observer!.observe(prepared, code("import re\ndef task_func(text):\n    return re.findall(r'\\S+@\\S+', text)\n"));
+    const observation = await oracle.observer!.observe(
+      prepared,
+      code("import re\ndef task_func(text):\n    return re.findall(r'\\S+@\\S+', text)\n"),
+    );
     expect(observation.ok).toBe(true);
-    expect(observation.output).toMatch(/^imported; task_func\(text\) is defined\n>>> task_func\('Mail A@x\.org or b@y\.com, a@X\.org'\)\n\['A@x\.org', 'b@y\.com,', 'a@X\.org'\]$/);
+    expect(observation.output).toMatch(
+      /^imported; task_func\(text\) is defined\n>>> task_func\('Mail A@x\.org or b@y\.com, a@X\.org'\)\n\['A@x\.org', 'b@y\.com,', 'a@X\.org'\]$/,
+    );
     const broken = await oracle.observer!.observe(prepared, code('def task_func(text):\n    return undefined_name\n'));
     expect(broken.error?.message).toMatch(/^NameError/);
-    expect(await oracle.observer!.describe(prepared)).toMatch(/^Python 3\.\d+\.\d+; task libraries: re \(version unknown\)|^Python 3\.\d+\.\d+; task libraries: re \d/);
+    expect(await oracle.observer!.describe(prepared)).toMatch(
+      /^Python 3\.\d+\.\d+; task libraries: re \(version unknown\)|^Python 3\.\d+\.\d+; task libraries: re \d/,
+    );
   });
 
   it('mutates references and judges a witness by its test', async () => {
     const prepared = await oracle.prepare(fixture('WitnessBCB/14'));
     const mutant = oracle.simulator.mutate(prepared, prepared.task.gold, new Rng(4));
     expect(mutant).not.toBeNull();
-    const verdict = await oracle.check(prepared, code("import numpy as np\ndef task_func(a, b):\n    return 0.0\n"));
+    const verdict = await oracle.check(prepared, code('import numpy as np\ndef task_func(a, b):\n    return 0.0\n'));
     const witness = verdict.witnesses.find((w) => w.caseId === 'test_parallel')!;
     expect(witness).toMatchObject({ kind: 'test-failure', input: 'test_parallel', expected: 'pass' });
     expect(await oracle.simulator.agrees(prepared, code(prepared.task.gold), witness)).toBe(true);
-    expect(await oracle.simulator.agrees(prepared, code('def task_func(a, b):\n    return 0.0\n'), witness)).toBe(false);
-    expect(oracle.extract(oracle.simulator.answer(prepared, prepared.task.gold))?.source).toBe(prepared.task.gold.trimEnd());
+    expect(await oracle.simulator.agrees(prepared, code('def task_func(a, b):\n    return 0.0\n'), witness)).toBe(
+      false,
+    );
+    expect(oracle.extract(oracle.simulator.answer(prepared, prepared.task.gold))?.source).toBe(
+      prepared.task.gold.trimEnd(),
+    );
   });
 });

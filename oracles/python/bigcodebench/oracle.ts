@@ -52,7 +52,10 @@ export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): Oracle<Bc
   const calibrated = options.calibrated ?? true;
   const maxProgramBytes = checkMaxProgramBytes(options.maxProgramBytes);
   const baseLimits: ResourceLimits = { ...DEFAULT_LIMITS, ...options.limits };
-  const limitsFor = (deadlineMs: number): ResourceLimits => ({ ...baseLimits, cpuSeconds: options.limits?.cpuSeconds ?? cpuSecondsFor(deadlineMs) });
+  const limitsFor = (deadlineMs: number): ResourceLimits => ({
+    ...baseLimits,
+    cpuSeconds: options.limits?.cpuSeconds ?? cpuSecondsFor(deadlineMs),
+  });
   const reports = new BoundedCache<string, Promise<BcbRunReport>>({ maxEntries: 512 });
   const probes = new BoundedCache<string, Promise<ProbeRunReport>>({ maxEntries: 512 });
   const registry = probeRegistry<string>();
@@ -77,7 +80,13 @@ export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): Oracle<Bc
 
   async function probeRun(prepared: BcbPrepared, source: string, calls: readonly string[]): Promise<ProbeRunReport> {
     const limits = limitsFor(prepared.deadlineMs);
-    const phases = probePhases(programFor(prepared.task.gold, prepared.codePrompt, calibrated), programFor(source, prepared.codePrompt, calibrated), calls, limits, prepared.deadlineMs);
+    const phases = probePhases(
+      programFor(prepared.task.gold, prepared.codePrompt, calibrated),
+      programFor(source, prepared.codePrompt, calibrated),
+      calls,
+      limits,
+      prepared.deadlineMs,
+    );
     return interpretProbe(await pool().run(phases), limits, prepared.deadlineMs);
   }
 
@@ -88,15 +97,32 @@ export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): Oracle<Bc
   }
 
   const maxProbeCalls = options.maxProbeCalls ?? DEFAULT_MAX_PROBE_CALLS;
-  const runtime: BcbRuntime = { pool, calibrated, limitsFor, maxProgramBytes, maxProbeCalls, cachedRun, cachedProbe, registry };
+  const runtime: BcbRuntime = {
+    pool,
+    calibrated,
+    limitsFor,
+    maxProgramBytes,
+    maxProbeCalls,
+    cachedRun,
+    cachedProbe,
+    registry,
+  };
 
   /** The hardening cases of a check: each derived call passes when the candidate agrees with the reference on it. */
-  async function extraCases(prepared: BcbPrepared, source: string, ran: BcbRunReport): Promise<{ cases: { id: string; pass: boolean }[]; witnesses: Witness[]; runMs: number }> {
+  async function extraCases(
+    prepared: BcbPrepared,
+    source: string,
+    ran: BcbRunReport,
+  ): Promise<{ cases: { id: string; pass: boolean }[]; witnesses: Witness[]; runMs: number }> {
     if (prepared.extra.length === 0) return { cases: [], witnesses: [], runMs: 0 };
     if (ran.failure) return { cases: prepared.extra.map((e) => ({ id: e.id, pass: false })), witnesses: [], runMs: 0 };
     let probe: ProbeRunReport;
     try {
-      probe = await cachedProbe(prepared, source, prepared.extra.map((e) => e.spec));
+      probe = await cachedProbe(
+        prepared,
+        source,
+        prepared.extra.map((e) => e.spec),
+      );
     } catch (error) {
       const failure = workerFailure(error);
       if (!failure) throw error;
@@ -107,7 +133,15 @@ export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): Oracle<Bc
       const outcome = probe.outcomes[i] ?? { status: 'candidate-stopped' as const };
       const pass = !disagrees(outcome);
       if (!pass) {
-        witnesses.push({ kind: 'failing-input', label: witnessLabel(outcome), input: e.spec, expected: outcome.expected ?? '', actual: actualOf(outcome, probe.candidateFailure), size: e.spec.length, caseId: e.id });
+        witnesses.push({
+          kind: 'failing-input',
+          label: witnessLabel(outcome),
+          input: e.spec,
+          expected: outcome.expected ?? '',
+          actual: actualOf(outcome, probe.candidateFailure),
+          size: e.spec.length,
+          caseId: e.id,
+        });
       }
       return { id: e.id, pass };
     });
@@ -117,10 +151,18 @@ export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): Oracle<Bc
   async function check(prepared: BcbPrepared, candidate: Candidate): Promise<Verdict> {
     const started = performance.now();
     const oversized = oversizedProgram(candidate.source, maxProgramBytes);
-    const report: BcbRunReport = oversized ? { tests: null, results: new Map(), failure: oversized, wallMs: 0 } : await cachedRun(prepared, candidate.source);
+    const report: BcbRunReport = oversized
+      ? { tests: null, results: new Map(), failure: oversized, wallMs: 0 }
+      : await cachedRun(prepared, candidate.source);
     const extraIds = new Set(prepared.extra.map((e) => e.id));
     const extra = await extraCases(prepared, candidate.source, report);
-    const cases = [...testCases(report, prepared.caseIds.filter((id) => !extraIds.has(id))), ...extra.cases];
+    const cases = [
+      ...testCases(
+        report,
+        prepared.caseIds.filter((id) => !extraIds.has(id)),
+      ),
+      ...extra.cases,
+    ];
     const witnesses: Witness[] = [];
     for (const id of prepared.caseIds) {
       const outcome = report.results.get(id);
@@ -130,7 +172,11 @@ export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): Oracle<Bc
         label: outcome.outcome === 'error' ? 'error' : 'failed',
         input: id,
         expected: 'pass',
-        actual: { type: outcome.type, message: outcome.message, ...(outcome.traceback ? { traceback: outcome.traceback } : {}) },
+        actual: {
+          type: outcome.type,
+          message: outcome.message,
+          ...(outcome.traceback ? { traceback: outcome.traceback } : {}),
+        },
         size: outcome.message.length,
         caseId: id,
       });
@@ -153,8 +199,20 @@ export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): Oracle<Bc
     render: bigCodeBenchRenderer(),
     hardener: createBigCodeBenchHardener(runtime),
     observer: createBigCodeBenchObserver(runtime),
-    settings: () => ({ timeLimitS, minTimeLimitS, calibrated, addressSpaceBytes: baseLimits.addressSpaceBytes, fileSizeBytes: baseLimits.fileSizeBytes, maxProgramBytes, tz: 'UTC', ompNumThreads: 1 }),
-    promptVariables: (task) => ({ code_prompt: String(task.context?.codePrompt ?? ''), entry_point: String(task.context?.entryPoint ?? 'task_func') }),
+    settings: () => ({
+      timeLimitS,
+      minTimeLimitS,
+      calibrated,
+      addressSpaceBytes: baseLimits.addressSpaceBytes,
+      fileSizeBytes: baseLimits.fileSizeBytes,
+      maxProgramBytes,
+      tz: 'UTC',
+      ompNumThreads: 1,
+    }),
+    promptVariables: (task) => ({
+      code_prompt: String(task.context?.codePrompt ?? ''),
+      entry_point: String(task.context?.entryPoint ?? 'task_func'),
+    }),
     async prepare(task: Task) {
       const item = `task ${task.id}`;
       const codePrompt = contextString(task, 'codePrompt');
@@ -179,7 +237,10 @@ export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): Oracle<Bc
       if (failing.length) {
         const first = report.results.get(failing[0] as string);
         const why = first && 'type' in first ? `${first.type}: ${first.message}` : 'no result';
-        throw new TaskInputError(item, `the canonical solution fails its own tests ${failing.join(', ')} (${why.slice(0, 300)})`);
+        throw new TaskInputError(
+          item,
+          `the canonical solution fails its own tests ${failing.join(', ')} (${why.slice(0, 300)})`,
+        );
       }
       const referenceSeconds = (report.suiteMs ?? report.wallMs) / 1000;
       return {

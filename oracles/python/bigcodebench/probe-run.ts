@@ -32,8 +32,20 @@ export interface ProbeRunReport {
   wallMs: number;
 }
 
-export function derivePhase(test: string, entryPoint: string, seed: number, max: number, limits: ResourceLimits): PhaseSpec {
-  return { name: 'derive', kind: 'bcb.derive', payload: { test, entryPoint, seed, max }, limits, deadlineMs: HARNESS_DEADLINE_MS };
+export function derivePhase(
+  test: string,
+  entryPoint: string,
+  seed: number,
+  max: number,
+  limits: ResourceLimits,
+): PhaseSpec {
+  return {
+    name: 'derive',
+    kind: 'bcb.derive',
+    payload: { test, entryPoint, seed, max },
+    limits,
+    deadlineMs: HARNESS_DEADLINE_MS,
+  };
 }
 
 /** The derived call texts of a `bcb.derive` run (empty when the test module has no literal call). */
@@ -44,7 +56,13 @@ export function derivedCalls(result: PhaseResult | undefined): string[] {
 }
 
 /** Reference, reference again (calls on which it disagrees with itself are left out), candidate, judge. */
-export function probePhases(goldProgram: string, candidateProgram: string, calls: readonly string[], limits: ResourceLimits, deadlineMs: number): PhaseSpec[] {
+export function probePhases(
+  goldProgram: string,
+  candidateProgram: string,
+  calls: readonly string[],
+  limits: ResourceLimits,
+  deadlineMs: number,
+): PhaseSpec[] {
   const run = (name: string, program: string): PhaseSpec => ({
     name,
     kind: 'bcb.probe',
@@ -61,22 +79,32 @@ export function probePhases(goldProgram: string, candidateProgram: string, calls
 }
 
 /** Why a probe run of the candidate stopped early, if it did. */
-function candidateStopped(result: PhaseResult | undefined, limits: ResourceLimits, deadlineMs: number): VerdictError | undefined {
+function candidateStopped(
+  result: PhaseResult | undefined,
+  limits: ResourceLimits,
+  deadlineMs: number,
+): VerdictError | undefined {
   if (!result) return { kind: 'runtime', message: 'the candidate was not run' };
   const stopped = terminationFailure(result, deadlineMs, limits) ?? refusalFailure(result);
   if (stopped) return { kind: stopped.kind, message: stopped.reason };
   const syntax = findEvent(result, 'syntax-error');
   if (syntax) return { kind: 'syntax', message: `${String(syntax.type ?? 'SyntaxError')}: ${String(syntax.message)}` };
   const program = findEvent(result, 'program-error');
-  if (program) return { kind: 'runtime', message: explainException(String(program.type), String(program.message ?? ''), limits) };
+  if (program)
+    return { kind: 'runtime', message: explainException(String(program.type), String(program.message ?? ''), limits) };
   if (!findEvent(result, 'done')) return { kind: 'runtime', message: 'the run ended before its last call' };
   return undefined;
 }
 
-export function interpretProbe(results: readonly PhaseResult[], limits: ResourceLimits, deadlineMs: number): ProbeRunReport {
+export function interpretProbe(
+  results: readonly PhaseResult[],
+  limits: ResourceLimits,
+  deadlineMs: number,
+): ProbeRunReport {
   const byName = new Map(results.map((r) => [r.name, r]));
   const judged = byName.get('judge') && findEvent(byName.get('judge') as PhaseResult, 'judged');
-  if (!judged || !Array.isArray(judged.outcomes)) throw new Error(`the probe judge failed: ${byName.get('judge')?.stderrTail?.trim().slice(-300) ?? 'no result'}`);
+  if (!judged || !Array.isArray(judged.outcomes))
+    throw new Error(`the probe judge failed: ${byName.get('judge')?.stderrTail?.trim().slice(-300) ?? 'no result'}`);
   const candidate = byName.get('candidate');
   const failure = candidateStopped(candidate, limits, deadlineMs);
   return {

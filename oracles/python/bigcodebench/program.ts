@@ -14,10 +14,15 @@ export function programFor(solution: string, codePrompt: string, calibrated: boo
  * A samples-file entry as the official evaluator reads it: `solution`, or complete_prompt +
  * `completion`; else what is wrong with the entry (it is scored as a failed sample).
  */
-export function sampleSolution(sample: { solution?: unknown; completion?: unknown }, completePrompt: string): string | { problem: string } {
+export function sampleSolution(
+  sample: { solution?: unknown; completion?: unknown },
+  completePrompt: string,
+): string | { problem: string } {
   if (typeof sample.solution === 'string') return sample.solution;
   if (typeof sample.completion === 'string') return completePrompt + sample.completion;
-  if (sample.solution !== undefined) return { problem: `has a "solution" that is ${jsonKind(sample.solution)}, not a string` };
-  if (sample.completion !== undefined) return { problem: `has a "completion" that is ${jsonKind(sample.completion)}, not a string` };
+  if (sample.solution !== undefined)
+    return { problem: `has a "solution" that is ${jsonKind(sample.solution)}, not a string` };
+  if (sample.completion !== undefined)
+    return { problem: `has a "completion" that is ${jsonKind(sample.completion)}, not a string` };
   return { problem: 'has no "solution" or "completion" string' };
 }

@@ -24,7 +24,8 @@ function exceptionTypes(verdict: Verdict): string {
 export function bigCodeBenchRenderer(): FeedbackRenderer {
   return {
     witness: (w: Witness) => {
-      if (w.kind === 'failing-input') return `${String(w.input)} should return ${String(w.expected)}, but your code ${w.label === 'wrong output' ? 'returned ' : ''}${String(w.actual)}`;
+      if (w.kind === 'failing-input')
+        return `${String(w.input)} should return ${String(w.expected)}, but your code ${w.label === 'wrong output' ? 'returned ' : ''}${String(w.actual)}`;
       const problem = w.actual as unknown as TestProblem;
       const head = `${String(w.input)} ${w.label === 'error' ? 'raised an error' : 'failed'}: ${problem.type}${problem.message ? `: ${problem.message}` : ''}`;
       return problem.traceback ? `${head}\n${problem.traceback.replace(/^/gm, '    ')}` : head;

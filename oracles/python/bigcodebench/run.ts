@@ -1,6 +1,13 @@
 /** One BigCodeBench run (program + TestCases) as a sandbox phase, and what its result means. */
 import type { JsonObject, VerdictError } from '../../../core/types.ts';
-import { explainException, findEvent, harnessEventFailure, refusalFailure, silentExit, terminationFailure } from '../pool/outcome.ts';
+import {
+  explainException,
+  findEvent,
+  harnessEventFailure,
+  refusalFailure,
+  silentExit,
+  terminationFailure,
+} from '../pool/outcome.ts';
 import type { PhaseResult, PhaseSpec } from '../pool/protocol.ts';
 import type { ResourceLimits } from '../sandbox/limits.ts';
 import type { TestProblem } from './render.ts';
@@ -58,7 +65,10 @@ export function interpretRun(result: PhaseResult, limits: ResourceLimits, deadli
   if (done && typeof done.ms === 'number') report.suiteMs = done.ms;
   const terminated = terminationFailure(result, deadlineMs, limits);
   if (terminated) {
-    report.failure = { kind: terminated.kind, message: running ? `${terminated.reason} while running ${running}` : terminated.reason };
+    report.failure = {
+      kind: terminated.kind,
+      message: running ? `${terminated.reason} while running ${running}` : terminated.reason,
+    };
     return report;
   }
   const refused = refusalFailure(result);
@@ -73,13 +83,19 @@ export function interpretRun(result: PhaseResult, limits: ResourceLimits, deadli
   }
   const tampered = findEvent(result, 'tampered');
   if (tampered) {
-    report.failure = { kind: 'unsafe', message: `${String(tampered.message)}; a program may not change the test framework` };
+    report.failure = {
+      kind: 'unsafe',
+      message: `${String(tampered.message)}; a program may not change the test framework`,
+    };
     return report;
   }
   const program = findEvent(result, 'program-error');
   if (program) {
     const frames = solutionFrames(program.traceback);
-    report.failure = { kind: 'runtime', message: `${explainException(String(program.type), String(program.message ?? ''), limits)}${frames ? `\n${frames}` : ''}` };
+    report.failure = {
+      kind: 'runtime',
+      message: `${explainException(String(program.type), String(program.message ?? ''), limits)}${frames ? `\n${frames}` : ''}`,
+    };
     return report;
   }
   const task = findEvent(result, 'task-error');
@@ -109,7 +125,8 @@ export function testCases(report: BcbRunReport, caseIds: readonly string[]): { i
 export function exceptionTypes(report: BcbRunReport): JsonObject {
   const counts: JsonObject = {};
   for (const outcome of report.results.values()) {
-    if (outcome.outcome === 'fail' || outcome.outcome === 'error') counts[outcome.type] = ((counts[outcome.type] as number | undefined) ?? 0) + 1;
+    if (outcome.outcome === 'fail' || outcome.outcome === 'error')
+      counts[outcome.type] = ((counts[outcome.type] as number | undefined) ?? 0) + 1;
   }
   return counts;
 }

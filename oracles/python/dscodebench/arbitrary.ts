@@ -52,20 +52,29 @@ function intArb(min: number, max: number): fc.Arbitrary<number> {
 
 function columnArb(column: Column, rows: number): fc.Arbitrary<Json[]> {
   const length = { minLength: rows, maxLength: rows };
-  if (column.dtype === 'object') return fc.array(fc.constantFrom(...(column.categories?.length ? column.categories : ['a'])), length);
+  if (column.dtype === 'object')
+    return fc.array(fc.constantFrom(...(column.categories?.length ? column.categories : ['a'])), length);
   if (column.dtype === 'bool') return fc.array(fc.boolean(), length);
   if (column.dtype === 'int64') return fc.array(intArb(column.min ?? 0, column.max ?? 100), length);
   return fc.array(floatArb(column.min ?? 0, column.max ?? 1), length);
 }
 
 function ndarrayArb(s: Extract<Schema, { kind: 'ndarray' }>): fc.Arbitrary<Json> {
-  const dims = s.shapeMin.map((lo, i) => fc.integer({ min: cap(lo), max: Math.max(cap(lo), cap(s.shapeMax[i] ?? lo)) }));
+  const dims = s.shapeMin.map((lo, i) =>
+    fc.integer({ min: cap(lo), max: Math.max(cap(lo), cap(s.shapeMax[i] ?? lo)) }),
+  );
   const kind = s.dtype.startsWith('int') || s.dtype.startsWith('uint') ? 'int' : s.dtype === 'bool' ? 'bool' : 'float';
   const value: fc.Arbitrary<Json> =
-    kind === 'bool' ? fc.boolean() : kind === 'int' ? intArb(s.min ?? 0, s.max ?? 100) : floatArb(s.min ?? 0, s.max ?? 1);
+    kind === 'bool'
+      ? fc.boolean()
+      : kind === 'int'
+        ? intArb(s.min ?? 0, s.max ?? 100)
+        : floatArb(s.min ?? 0, s.max ?? 1);
   return fc.tuple(...dims).chain((shape) => {
     const size = shape.reduce((a, b) => a * b, 1);
-    return fc.array(value, { minLength: size, maxLength: size }).map((data): Json => ({ $ndarray: { dtype: s.dtype, shape, data } }));
+    return fc
+      .array(value, { minLength: size, maxLength: size })
+      .map((data): Json => ({ $ndarray: { dtype: s.dtype, shape, data } }));
   });
 }
 
@@ -82,7 +91,11 @@ export function arbitraryFor(schema: Schema): fc.Arbitrary<Json> | null {
       return floatArb(schema.min, schema.max).map((x): Json => ({ $f: x }));
     case 'str': {
       const alphabet = schema.alphabet.length ? [...schema.alphabet] : ['a'];
-      return fc.string({ unit: fc.constantFrom(...alphabet), minLength: cap(schema.minLength), maxLength: Math.max(cap(schema.minLength), cap(schema.maxLength)) });
+      return fc.string({
+        unit: fc.constantFrom(...alphabet),
+        minLength: cap(schema.minLength),
+        maxLength: Math.max(cap(schema.minLength), cap(schema.maxLength)),
+      });
     }
     case 'list':
     case 'tuple': {
@@ -93,27 +106,41 @@ export function arbitraryFor(schema: Schema): fc.Arbitrary<Json> | null {
       }
       const elem = arbitraryFor(schema.elem);
       if (!elem) return null;
-      const array = fc.array(elem, { minLength: cap(schema.minLength), maxLength: Math.max(cap(schema.minLength), cap(schema.maxLength)) });
+      const array = fc.array(elem, {
+        minLength: cap(schema.minLength),
+        maxLength: Math.max(cap(schema.minLength), cap(schema.maxLength)),
+      });
       return schema.kind === 'tuple' ? array.map((values): Json => ({ $tuple: values })) : array;
     }
     case 'record': {
       const entries = Object.entries(schema.fields).map(([k, s]) => [k, arbitraryFor(s)] as const);
       if (entries.some(([, a]) => a === null)) return null;
-      return fc.record(Object.fromEntries(entries) as Record<string, fc.Arbitrary<Json>>).map((value): Json => ({ $record: value }));
+      return fc
+        .record(Object.fromEntries(entries) as Record<string, fc.Arbitrary<Json>>)
+        .map((value): Json => ({ $record: value }));
     }
     case 'ndarray':
       return ndarrayArb(schema);
     case 'dataframe': {
       const rows = fc.integer({ min: cap(schema.minRows), max: Math.max(cap(schema.minRows), cap(schema.maxRows)) });
       return rows.chain((n) =>
-        fc.tuple(...schema.columns.map((c) => columnArb(c, n))).map(
-          (data): Json => ({ $dataframe: { columns: schema.columns.map((c, i) => ({ name: c.name ?? `c${i}`, dtype: c.dtype, data: data[i] ?? [] })) } }),
-        ),
+        fc.tuple(...schema.columns.map((c) => columnArb(c, n))).map((data): Json => ({
+          $dataframe: {
+            columns: schema.columns.map((c, i) => ({ name: c.name ?? `c${i}`, dtype: c.dtype, data: data[i] ?? [] })),
+          },
+        })),
       );
     }
     case 'series': {
-      const length = fc.integer({ min: cap(schema.minLength), max: Math.max(cap(schema.minLength), cap(schema.maxLength)) });
-      return length.chain((n) => columnArb(schema.column, n).map((data): Json => ({ $series: { name: schema.name, dtype: schema.column.dtype, data } })));
+      const length = fc.integer({
+        min: cap(schema.minLength),
+        max: Math.max(cap(schema.minLength), cap(schema.maxLength)),
+      });
+      return length.chain((n) =>
+        columnArb(schema.column, n).map((data): Json => ({
+          $series: { name: schema.name, dtype: schema.column.dtype, data },
+        })),
+      );
     }
     case 'union': {
       const options = schema.options.map(arbitraryFor);

@@ -20,12 +20,17 @@ describeOracleConformance('dscodebench', async () => {
     // One entry per input; a numpy repr continues on lines that start with a space.
     const pairs = seen.output.split(/\n(?! )/).map((entry) => entry.split(' -> '));
     const inputs = pairs.map(([input]) => input ?? '').join('\n');
-    return pairs.map(([, output]) => output ?? '').filter((output) => output.length >= 3 && wholeOccurrence(inputs, output) < 0);
+    return pairs
+      .map(([, output]) => output ?? '')
+      .filter((output) => output.length >= 3 && wholeOccurrence(inputs, output) < 0);
   }
   return {
     oracle,
     tasks: loadDsCodeBench(FIXTURES).tasks.filter((t) => TASK_IDS.includes(t.id)),
-    hostile: { huge: `# ${'x'.repeat(DEFAULT_MAX_PROGRAM_BYTES)}\n`, broken: 'def running_max(values:\n    return values\n' },
+    hostile: {
+      huge: `# ${'x'.repeat(DEFAULT_MAX_PROGRAM_BYTES)}\n`,
+      broken: 'def running_max(values:\n    return values\n',
+    },
     wrongCandidate: (prepared) => `def ${prepared.entry}(*args, **kwargs):\n    return None\n`,
     goldOnlyMarkers: referenceOutputs,
     maxProbes: 20,

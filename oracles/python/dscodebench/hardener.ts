@@ -23,11 +23,18 @@ export function createDsCodeBenchHardener(runtime: DsRuntime): Hardener<DsPrepar
   const batches = new BoundedCache<string, Promise<{ probed: number; disagreements: Witness[] }>>({ maxEntries: 256 });
 
   function probeBatch(prepared: DsPrepared, code: string, inputs: InputsMode, specOf: (i: number) => ProbeSpec) {
-    const key = createHash('sha256').update(JSON.stringify([prepared.task.benchmark, prepared.task.id, code, inputs])).digest('hex');
+    const key = createHash('sha256')
+      .update(JSON.stringify([prepared.task.benchmark, prepared.task.id, code, inputs]))
+      .digest('hex');
     return batches.rememberPromise(key, () => runBatch(prepared, code, inputs, specOf));
   }
 
-  async function runBatch(prepared: DsPrepared, code: string, inputs: InputsMode, specOf: (i: number) => ProbeSpec): Promise<{ probed: number; disagreements: Witness[] }> {
+  async function runBatch(
+    prepared: DsPrepared,
+    code: string,
+    inputs: InputsMode,
+    specOf: (i: number) => ProbeSpec,
+  ): Promise<{ probed: number; disagreements: Witness[] }> {
     const phases = checkPhases(code, prepared.reference, inputs, [], settings, { maxWitnesses: 16 });
     let report;
     try {
@@ -50,17 +57,28 @@ export function createDsCodeBenchHardener(runtime: DsRuntime): Hardener<DsPrepar
       const fcSeed = rng.nextUint32();
       const half = Math.max(1, Math.floor(maxProbes / 2));
       // 1. The generator itself under a seed fast-check picks (never the task's own seed).
-      const [seed] = fc.sample(fc.integer({ min: 0, max: 2 ** 31 - 1 }).filter((s) => s !== settings.seed), { seed: fcSeed, numRuns: 1 });
-      const generated = await probeBatch(prepared, candidate.source, { kind: 'generated', seed: seed as number, n: half }, (i) => ({
-        kind: 'generated',
-        seed: seed as number,
-        n: half,
-        index: i,
-      }));
+      const [seed] = fc.sample(
+        fc.integer({ min: 0, max: 2 ** 31 - 1 }).filter((s) => s !== settings.seed),
+        { seed: fcSeed, numRuns: 1 },
+      );
+      const generated = await probeBatch(
+        prepared,
+        candidate.source,
+        { kind: 'generated', seed: seed as number, n: half },
+        (i) => ({
+          kind: 'generated',
+          seed: seed as number,
+          n: half,
+          index: i,
+        }),
+      );
       // 2. Values from the domain schema of the reference's inputs.
       const values = sampleInputs(prepared.schema, fcSeed ^ 0x5f3759df, maxProbes - half);
       const drawn = values.length
-        ? await probeBatch(prepared, candidate.source, { kind: 'values', values }, (i) => ({ kind: 'values', value: values[i] ?? null }))
+        ? await probeBatch(prepared, candidate.source, { kind: 'values', values }, (i) => ({
+            kind: 'values',
+            value: values[i] ?? null,
+          }))
         : { probed: 0, disagreements: [] };
       const disagreements = [...generated.disagreements, ...drawn.disagreements].sort((a, b) => a.size - b.size);
       return { probed: generated.probed + drawn.probed, disagreements };

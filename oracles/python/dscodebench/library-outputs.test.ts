@@ -18,7 +18,13 @@ const pool = new WorkerPool({ size: 1 });
 afterAll(() => pool.close());
 const oracle = dsCodeBenchOracle({ pool, cases: 20, candidateDeadlineMs: 20_000 });
 const code = (source: string): Candidate => ({ source, extraction: 'code-block' });
-const task = (id: string, library: string, gold: string, testScript: string): Task => ({ id, benchmark: 'dscodebench', description: id, gold, context: { library, testScript } });
+const task = (id: string, library: string, gold: string, testScript: string): Task => ({
+  id,
+  benchmark: 'dscodebench',
+  description: id,
+  gold,
+  context: { library, testScript },
+});
 
 const sparse = task(
   'sparse',
@@ -45,10 +51,18 @@ describe('outputs of scipy and scikit-learn reach the judge as themselves', () =
   it('compares sparse matrices by shape, nnz, indices, indptr and data', async () => {
     const prepared = await oracle.prepare(sparse);
     expect((await oracle.check(prepared, code(sparse.gold))).pass).toBe(true);
-    const doubled = await oracle.check(prepared, code(sparse.gold.replace('np.ones(len(edges))', '2 * np.ones(len(edges))')));
+    const doubled = await oracle.check(
+      prepared,
+      code(sparse.gold.replace('np.ones(len(edges))', '2 * np.ones(len(edges))')),
+    );
     expect(doubled.pass).toBe(false);
     expect(doubled.detail?.firstMismatch).toMatch(/sparse data differ/);
-    const dense = await oracle.check(prepared, code(`${sparse.gold.replace('def adjacency', 'def _adjacency')}\ndef adjacency(edges, n):\n    return _adjacency(edges, n).toarray()\n`));
+    const dense = await oracle.check(
+      prepared,
+      code(
+        `${sparse.gold.replace('def adjacency', 'def _adjacency')}\ndef adjacency(edges, n):\n    return _adjacency(edges, n).toarray()\n`,
+      ),
+    );
     expect(dense.detail?.firstMismatch).toMatch(/expected a scipy\.sparse\.\S*csr_matrix, got a numpy\.ndarray/);
   });
 
@@ -63,7 +77,10 @@ describe('outputs of scipy and scikit-learn reach the judge as themselves', () =
   it('compares frozen multivariate normals by mean and covariance', async () => {
     const prepared = await oracle.prepare(gaussian);
     expect((await oracle.check(prepared, code(gaussian.gold))).pass).toBe(true);
-    const shifted = await oracle.check(prepared, code(gaussian.gold.replace('points.mean(axis=0)', 'points.mean(axis=0) + 1')));
+    const shifted = await oracle.check(
+      prepared,
+      code(gaussian.gold.replace('points.mean(axis=0)', 'points.mean(axis=0) + 1')),
+    );
     expect(shifted.pass).toBe(false);
     expect(shifted.detail?.firstMismatch).toMatch(/distribution parameters differ/);
   });
@@ -94,7 +111,10 @@ describe('torch outputs, where the interpreter has torch', () => {
     const modules = await oracle.prepare(torchModule);
     expect((await oracle.check(modules, code(torchModule.gold))).pass).toBe(true);
     // A module's repr names its sizes only: other weights used to "match".
-    const other = await oracle.check(modules, code('import torch\n\ndef layer(width):\n    torch.manual_seed(7)\n    return torch.nn.Linear(width, 2)\n'));
+    const other = await oracle.check(
+      modules,
+      code('import torch\n\ndef layer(width):\n    torch.manual_seed(7)\n    return torch.nn.Linear(width, 2)\n'),
+    );
     expect(other.pass).toBe(false);
     expect(other.detail?.firstMismatch).toMatch(/output\.(weight|bias): tensor values differ/);
   });

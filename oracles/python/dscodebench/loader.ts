@@ -6,7 +6,13 @@
 import type { LoadedTasks } from '../../../core/types.ts';
 import { loadJsonlTasks } from '../jsonl.ts';
 
-export const DSCODEBENCH_FIELDS = ['problem_id', 'library', 'code_problem', 'ground_truth_code', 'test_script'] as const;
+export const DSCODEBENCH_FIELDS = [
+  'problem_id',
+  'library',
+  'code_problem',
+  'ground_truth_code',
+  'test_script',
+] as const;
 
 export function loadDsCodeBench(path: string, benchmark = 'dscodebench'): LoadedTasks {
   return loadJsonlTasks(path, DSCODEBENCH_FIELDS, 'problem_id', (fields) =>

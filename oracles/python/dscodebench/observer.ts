@@ -28,7 +28,14 @@ export function createDsCodeBenchObserver(runtime: Pick<DsRuntime, 'pool' | 'set
         forceRandomState: settings.forceRandomState,
         observe: OBSERVED_INPUTS,
       };
-      const run = await runObservedPhase(runtime.pool(), { name: 'observe', kind: 'ds.run', payload, limits: settings.limits, deadlineMs: settings.candidateDeadlineMs, capture: true });
+      const run = await runObservedPhase(runtime.pool(), {
+        name: 'observe',
+        kind: 'ds.run',
+        payload,
+        limits: settings.limits,
+        deadlineMs: settings.candidateDeadlineMs,
+        capture: true,
+      });
       if ('failed' in run) return run.failed;
       const { result } = run;
       const lines: string[] = [];
@@ -36,15 +43,22 @@ export function createDsCodeBenchObserver(runtime: Pick<DsRuntime, 'pool' | 'set
       for (const event of result.events) {
         if (event.event === 'observed') {
           const raised = event.raised as { type: string; message: string } | undefined;
-          lines.push(`${String(event.input)} -> ${raised ? `raised ${raised.type}: ${raised.message}` : String(event.output)}`);
-          if (raised && !firstError) firstError = { kind: 'runtime', message: explainException(raised.type, raised.message, settings.limits) };
+          lines.push(
+            `${String(event.input)} -> ${raised ? `raised ${raised.type}: ${raised.message}` : String(event.output)}`,
+          );
+          if (raised && !firstError)
+            firstError = { kind: 'runtime', message: explainException(raised.type, raised.message, settings.limits) };
         } else if (event.event === 'syntax-error') {
           firstError = { kind: 'syntax', message: `${String(event.type ?? 'SyntaxError')}: ${String(event.message)}` };
         } else if (event.event === 'program-error' || event.event === 'task-error') {
-          firstError = { kind: 'runtime', message: explainException(String(event.type ?? 'Error'), String(event.message ?? ''), settings.limits) };
+          firstError = {
+            kind: 'runtime',
+            message: explainException(String(event.type ?? 'Error'), String(event.message ?? ''), settings.limits),
+          };
         }
       }
-      const stopped = terminationFailure(result, settings.candidateDeadlineMs, settings.limits) ?? refusalFailure(result);
+      const stopped =
+        terminationFailure(result, settings.candidateDeadlineMs, settings.limits) ?? refusalFailure(result);
       if (stopped) firstError = { kind: stopped.kind, message: stopped.reason };
       const printed = result.stdoutTail?.trim() ? `\nprinted:\n${result.stdoutTail.trim()}` : '';
       const observation: Observation = {

@@ -24,7 +24,16 @@ import { createDsCodeBenchObserver } from './observer.ts';
 import type { DsCodeBenchOptions, DsPrepared, DsRuntime } from './prepared.ts';
 import { dsCodeBenchRenderer } from './render.ts';
 import { createDsCodeBenchSimulator } from './simulator.ts';
-import { checkPhases, interpretCheck, judgeWitness, scoreCases, verdictError, type DsRunReport, type DsSettings, type ProbeSpec } from './run.ts';
+import {
+  checkPhases,
+  interpretCheck,
+  judgeWitness,
+  scoreCases,
+  verdictError,
+  type DsRunReport,
+  type DsSettings,
+  type ProbeSpec,
+} from './run.ts';
 
 export type { DsCodeBenchOptions, DsPrepared } from './prepared.ts';
 
@@ -34,10 +43,16 @@ export const DEFAULT_MAX_RESULT_BYTES = 32 * MIB;
 const RESULT_FILE_HEADROOM = 4 * MIB;
 
 /** The phase limits for DSCodeBench: the file-size limit must leave room for the results file. */
-export function dsLimits(base: ResourceLimits, explicit: Partial<ResourceLimits> | undefined, maxResultBytes: number): ResourceLimits {
+export function dsLimits(
+  base: ResourceLimits,
+  explicit: Partial<ResourceLimits> | undefined,
+  maxResultBytes: number,
+): ResourceLimits {
   const needed = maxResultBytes + RESULT_FILE_HEADROOM;
   if (explicit?.fileSizeBytes !== undefined && explicit.fileSizeBytes < needed) {
-    throw new Error(`limits.fileSizeBytes (${explicit.fileSizeBytes}) must be at least maxResultBytes + 4 MiB (${needed}) so that the results file fits`);
+    throw new Error(
+      `limits.fileSizeBytes (${explicit.fileSizeBytes}) must be at least maxResultBytes + 4 MiB (${needed}) so that the results file fits`,
+    );
   }
   return { ...base, fileSizeBytes: explicit?.fileSizeBytes ?? Math.max(base.fileSizeBytes, needed) };
 }
@@ -52,15 +67,24 @@ export function dsCodeBenchOracle(options: DsCodeBenchOptions = {}): Oracle<DsPr
   const candidateDeadlineMs = options.candidateDeadlineMs ?? 200_000;
   const referenceDeadlineMs = options.referenceDeadlineMs ?? 600_000;
   const maxResultBytes = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
-  if (!Number.isInteger(maxResultBytes) || maxResultBytes <= 0) throw new Error(`maxResultBytes must be a positive integer, got ${String(options.maxResultBytes)}`);
+  if (!Number.isInteger(maxResultBytes) || maxResultBytes <= 0)
+    throw new Error(`maxResultBytes must be a positive integer, got ${String(options.maxResultBytes)}`);
   const settings: DsSettings = {
     seed: options.seed ?? 42,
     cases: options.cases ?? 200,
     candidateDeadlineMs,
     referenceDeadlineMs,
     judgeDeadlineMs: 60_000,
-    limits: dsLimits({ ...DEFAULT_LIMITS, cpuSeconds: cpuSecondsFor(candidateDeadlineMs), ...options.limits }, options.limits, maxResultBytes),
-    referenceLimits: dsLimits({ ...DEFAULT_LIMITS, cpuSeconds: cpuSecondsFor(referenceDeadlineMs), ...options.limits }, options.limits, maxResultBytes),
+    limits: dsLimits(
+      { ...DEFAULT_LIMITS, cpuSeconds: cpuSecondsFor(candidateDeadlineMs), ...options.limits },
+      options.limits,
+      maxResultBytes,
+    ),
+    referenceLimits: dsLimits(
+      { ...DEFAULT_LIMITS, cpuSeconds: cpuSecondsFor(referenceDeadlineMs), ...options.limits },
+      options.limits,
+      maxResultBytes,
+    ),
     comparator: { noOpFloatBranches: false, nonNumericArraysFail: false, ...options.comparator },
     isolateCaseExceptions: options.isolateCaseExceptions ?? false,
     forceRandomState: options.forceRandomState ?? true,
@@ -71,15 +95,31 @@ export function dsCodeBenchOracle(options: DsCodeBenchOptions = {}): Oracle<DsPr
   const registry = probeRegistry<ProbeSpec>();
   const reports = new BoundedCache<string, Promise<DsRunReport>>({ maxEntries: 512 });
 
-  async function run(prepared: DsPrepared, code: string, extra: readonly ProbeSpec[], describeDomain = false): Promise<DsRunReport> {
-    const phases = checkPhases(code, prepared.reference, { kind: 'generated', seed: settings.seed, n: settings.cases }, extra, settings, { describeDomain });
+  async function run(
+    prepared: DsPrepared,
+    code: string,
+    extra: readonly ProbeSpec[],
+    describeDomain = false,
+  ): Promise<DsRunReport> {
+    const phases = checkPhases(
+      code,
+      prepared.reference,
+      { kind: 'generated', seed: settings.seed, n: settings.cases },
+      extra,
+      settings,
+      { describeDomain },
+    );
     try {
       return interpretCheck(await pool().run(phases), settings);
     } catch (error) {
       const failure = workerFailure(error);
       if (!failure) throw error;
-      if (failure && /phase "(gold|judge)"/.test(failure.reason)) throw new Error(`task ${prepared.task.id}: the sandbox failed while running the reference: ${failure.reason}`);
-      return { candidateFailure: { kind: failure.kind, message: failure.reason }, timings: { candidateMs: 0, referenceMs: 0, judgeMs: 0 } };
+      if (failure && /phase "(gold|judge)"/.test(failure.reason))
+        throw new Error(`task ${prepared.task.id}: the sandbox failed while running the reference: ${failure.reason}`);
+      return {
+        candidateFailure: { kind: failure.kind, message: failure.reason },
+        timings: { candidateMs: 0, referenceMs: 0, judgeMs: 0 },
+      };
     }
   }
 
@@ -93,7 +133,13 @@ export function dsCodeBenchOracle(options: DsCodeBenchOptions = {}): Oracle<DsPr
   /** Runs are deterministic, and the sim asks about the same candidate many times: reports are cached. */
   function cachedRun(prepared: DsPrepared, code: string): Promise<DsRunReport> {
     const key = JSON.stringify([prepared.task.benchmark, prepared.task.id, prepared.extra.map((e) => e.spec), code]);
-    return reports.rememberPromise(key, () => run(prepared, code, prepared.extra.map((e) => e.spec)));
+    return reports.rememberPromise(key, () =>
+      run(
+        prepared,
+        code,
+        prepared.extra.map((e) => e.spec),
+      ),
+    );
   }
 
   const runtime: DsRuntime = { pool, settings, registry, cachedRun };
@@ -101,11 +147,15 @@ export function dsCodeBenchOracle(options: DsCodeBenchOptions = {}): Oracle<DsPr
   async function check(prepared: DsPrepared, candidate: Candidate): Promise<Verdict> {
     const started = performance.now();
     const oversized = oversizedProgram(candidate.source, settings.maxProgramBytes);
-    const report: DsRunReport = oversized ? { candidateFailure: oversized, timings: { candidateMs: 0, referenceMs: 0, judgeMs: 0 } } : await cachedRun(prepared, candidate.source);
+    const report: DsRunReport = oversized
+      ? { candidateFailure: oversized, timings: { candidateMs: 0, referenceMs: 0, judgeMs: 0 } }
+      : await cachedRun(prepared, candidate.source);
     if (report.referenceFailure) throw new Error(`task ${prepared.task.id}: ${report.referenceFailure}`);
     if (report.judge && report.judge.goldRaisedCount > 0) {
       const first = report.judge.goldRaised[0];
-      throw new Error(`task ${prepared.task.id}: the reference raises on ${report.judge.goldRaisedCount} input(s), first on #${(first?.index ?? 0) + 1}: ${first?.type}: ${first?.message}`);
+      throw new Error(
+        `task ${prepared.task.id}: the reference raises on ${report.judge.goldRaisedCount} input(s), first on #${(first?.index ?? 0) + 1}: ${first?.type}: ${first?.message}`,
+      );
     }
     const total = prepared.caseIds.length;
     const pass = scoreCases(report, total, settings.isolateCaseExceptions);
@@ -153,29 +203,52 @@ export function dsCodeBenchOracle(options: DsCodeBenchOptions = {}): Oracle<DsPr
     async prepare(task: Task) {
       const item = `task ${task.id}`;
       const testScript = task.context?.testScript;
-      if (typeof testScript !== 'string') throw new TaskInputError(item, 'context.testScript (the test_script field) is missing');
+      if (typeof testScript !== 'string')
+        throw new TaskInputError(item, 'context.testScript (the test_script field) is missing');
       if (/output\.png/.test(task.gold)) {
-        throw new TaskInputError(item, 'plot tasks (the reference saves output.png, compared by SSIM with scikit-image) are not supported by this oracle');
+        throw new TaskInputError(
+          item,
+          'plot tasks (the reference saves output.png, compared by SSIM with scikit-image) are not supported by this oracle',
+        );
       }
       const library = String(task.context?.library ?? '');
       const module = moduleForLibrary(library);
       const environment = await describeEnvironment(pool(), module ? [module] : [], [task.gold, testScript]);
       const missing = missingModules(environment);
       if (missing.length) throw new EnvironmentMissingError(task.id, missing);
-      const draft: DsPrepared = { task, caseIds: baseCaseIds(settings.cases), reference: { code: task.gold, testScript }, library, entry: '', schema: null, extra: [] };
+      const draft: DsPrepared = {
+        task,
+        caseIds: baseCaseIds(settings.cases),
+        reference: { code: task.gold, testScript },
+        library,
+        entry: '',
+        schema: null,
+        extra: [],
+      };
       // The reference against itself: proves the task runs, that it is deterministic under the seed, and yields the input domain.
       const report = await run(draft, task.gold, [], true);
       if (report.referenceFailure) throw new TaskInputError(item, report.referenceFailure);
-      if (report.candidateFailure) throw new TaskInputError(item, `the reference solution failed: ${report.candidateFailure.message}`);
+      if (report.candidateFailure)
+        throw new TaskInputError(item, `the reference solution failed: ${report.candidateFailure.message}`);
       const judge = report.judge as NonNullable<DsRunReport['judge']>;
       if (judge.goldRaisedCount > 0 || report.candidateRaised) {
         const first = judge.goldRaised[0];
-        throw new TaskInputError(item, `the reference raises on ${judge.goldRaisedCount} generated input(s), first on #${(first?.index ?? 0) + 1}: ${first?.type}: ${first?.message}`);
+        throw new TaskInputError(
+          item,
+          `the reference raises on ${judge.goldRaisedCount} generated input(s), first on #${(first?.index ?? 0) + 1}: ${first?.type}: ${first?.message}`,
+        );
       }
-      if (judge.total !== settings.cases) throw new TaskInputError(item, `test_case_input_generator(${settings.cases}) produced ${judge.total} inputs, not ${settings.cases}`);
+      if (judge.total !== settings.cases)
+        throw new TaskInputError(
+          item,
+          `test_case_input_generator(${settings.cases}) produced ${judge.total} inputs, not ${settings.cases}`,
+        );
       const disagreements = judge.pass.filter((p) => !p).length;
       if (disagreements > 0) {
-        throw new TaskInputError(item, `the reference disagrees with itself on ${disagreements} of ${judge.total} inputs (not deterministic under seed ${settings.seed}?): ${judge.witnesses[0]?.reason ?? ''}`);
+        throw new TaskInputError(
+          item,
+          `the reference disagrees with itself on ${disagreements} of ${judge.total} inputs (not deterministic under seed ${settings.seed}?): ${judge.witnesses[0]?.reason ?? ''}`,
+        );
       }
       return { ...draft, entry: report.entry ?? '', schema: (report.schema as ArgumentsSchema | undefined) ?? null };
     },
@@ -189,4 +262,3 @@ export function dsCodeBenchOracle(options: DsCodeBenchOptions = {}): Oracle<DsPr
   };
   return oracle;
 }
-

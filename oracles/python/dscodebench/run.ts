@@ -4,7 +4,14 @@
  * phase is forked before the reference program is ever read by the worker, so it cannot find it.
  */
 import type { Json, VerdictError, Witness } from '../../../core/types.ts';
-import { explainException, findEvent, harnessEventFailure, refusalFailure, silentExit, terminationFailure } from '../pool/outcome.ts';
+import {
+  explainException,
+  findEvent,
+  harnessEventFailure,
+  refusalFailure,
+  silentExit,
+  terminationFailure,
+} from '../pool/outcome.ts';
 import type { PhaseEvent, PhaseResult, PhaseSpec } from '../pool/protocol.ts';
 import type { ResourceLimits } from '../sandbox/limits.ts';
 
@@ -101,7 +108,14 @@ export function checkPhases(
     ...more,
   });
   return [
-    { name: 'candidate', kind: 'ds.run', payload: run(candidate, {}), limits: settings.limits, deadlineMs: settings.candidateDeadlineMs, capture: true },
+    {
+      name: 'candidate',
+      kind: 'ds.run',
+      payload: run(candidate, {}),
+      limits: settings.limits,
+      deadlineMs: settings.candidateDeadlineMs,
+      capture: true,
+    },
     {
       name: 'gold',
       kind: 'ds.run',
@@ -127,7 +141,11 @@ function programFailure(result: PhaseResult, deadlineMs: number, limits: Resourc
   const syntax = findEvent(result, 'syntax-error');
   if (syntax) return { kind: 'syntax', message: `${String(syntax.type ?? 'SyntaxError')}: ${String(syntax.message)}` };
   const program = findEvent(result, 'program-error');
-  if (program) return { kind: 'runtime', message: withTraceback(explainException(String(program.type), String(program.message ?? ''), limits), program) };
+  if (program)
+    return {
+      kind: 'runtime',
+      message: withTraceback(explainException(String(program.type), String(program.message ?? ''), limits), program),
+    };
   const task = findEvent(result, 'task-error');
   if (task) return { kind: 'runtime', message: String(task.message) };
   const harness = harnessEventFailure(result, limits);
@@ -150,7 +168,9 @@ function withTraceback(message: string, event: PhaseEvent): string {
 export function interpretCheck(results: readonly PhaseResult[], settings: DsSettings): DsRunReport {
   const [candidate, gold, judge] = results;
   if (!candidate || !gold || !judge) throw new Error('the sandbox returned fewer phases than requested');
-  const report: DsRunReport = { timings: { candidateMs: candidate.wallMs, referenceMs: gold.wallMs, judgeMs: judge.wallMs } };
+  const report: DsRunReport = {
+    timings: { candidateMs: candidate.wallMs, referenceMs: gold.wallMs, judgeMs: judge.wallMs },
+  };
   const started = findEvent(candidate, 'started');
   if (started) {
     report.entry = String(started.entry);
@@ -159,7 +179,8 @@ export function interpretCheck(results: readonly PhaseResult[], settings: DsSett
   const failure = programFailure(candidate, settings.candidateDeadlineMs, settings.limits);
   if (failure) report.candidateFailure = failure;
   const done = findEvent(candidate, 'done');
-  const first = done?.firstError as { index: number; type: string; message: string; traceback?: string } | null | undefined;
+  const first = done?.firstError as
+    { index: number; type: string; message: string; traceback?: string } | null | undefined;
   if (first) report.candidateRaised = first;
   const goldFailure = programFailure(gold, settings.referenceDeadlineMs, settings.referenceLimits);
   if (goldFailure) {
@@ -177,11 +198,14 @@ export function interpretCheck(results: readonly PhaseResult[], settings: DsSett
   }
   const compared = findEvent(judge, 'compared');
   if (!compared) {
-    const stopped = terminationFailure(judge, settings.judgeDeadlineMs, settings.referenceLimits) ?? harnessEventFailure(judge, settings.referenceLimits);
+    const stopped =
+      terminationFailure(judge, settings.judgeDeadlineMs, settings.referenceLimits) ??
+      harnessEventFailure(judge, settings.referenceLimits);
     const why = stopped?.reason ?? silentExit(judge);
     // The reference's outputs were judged against themselves when the task was prepared: when judging
     // fails now, the candidate's outputs made it fail (too big or too slow to compare), not the task.
-    if (!report.candidateFailure && stopped) report.candidateFailure = { kind: stopped.kind, message: `judging the outputs failed: ${why}` };
+    if (!report.candidateFailure && stopped)
+      report.candidateFailure = { kind: stopped.kind, message: `judging the outputs failed: ${why}` };
     else report.referenceFailure = `the judge phase failed: ${why}`;
     return report;
   }
@@ -202,7 +226,9 @@ export function verdictError(report: DsRunReport, inputLabel: (index: number) =>
   if (report.candidateFailure) return report.candidateFailure;
   const raised = report.candidateRaised;
   if (!raised) return undefined;
-  const own = (raised.traceback ?? '').split('\n').filter((l, i, all) => /File "solution\.py"/.test(l) || /File "solution\.py"/.test(all[i - 1] ?? ''));
+  const own = (raised.traceback ?? '')
+    .split('\n')
+    .filter((l, i, all) => /File "solution\.py"/.test(l) || /File "solution\.py"/.test(all[i - 1] ?? ''));
   const where = `${report.entry ?? 'the function'} raised ${raised.type}: ${raised.message} on ${inputLabel(raised.index)}`;
   return { kind: 'runtime', message: own.length ? `${where}\n${own.join('\n')}` : where };
 }

@@ -84,7 +84,9 @@ describe('the adversarial corpus, one after another on one worker', () => {
       // Bounded: within its deadline (plus the worker's replacement), and a bounded report.
       expect(performance.now() - started).toBeLessThan((program.deadlineMs ?? 3000) + 10_000);
       expect(outcome.reason.length + outcome.stdout.length + outcome.stderr.length).toBeLessThan(20_000);
-      expect({ status: outcome.status, reason: outcome.reason }, JSON.stringify(outcome).slice(0, 800)).toMatchObject({ status: program.expect.status });
+      expect({ status: outcome.status, reason: outcome.reason }, JSON.stringify(outcome).slice(0, 800)).toMatchObject({
+        status: program.expect.status,
+      });
       if (program.expect.reason) expect(outcome.reason).toMatch(program.expect.reason);
       if (program.expect.stdout) expect(outcome.stdout).toMatch(program.expect.stdout);
       const after = record(await runProgram(pool, CLEAN_SLATE_PROGRAM.source));
@@ -103,7 +105,10 @@ describe('the adversarial corpus, one after another on one worker', () => {
     expect(everything).not.toMatch(/root:x:0:0/);
     // The three programs that killed or froze their worker each cost one replacement.
     expect(pool.stats.replaced).toBe(3);
-    const normal = await runProgram(pool, 'import numpy, pandas\nprint(numpy.arange(4).sum(), len(pandas.DataFrame({"a": [1, 2]})))');
+    const normal = await runProgram(
+      pool,
+      'import numpy, pandas\nprint(numpy.arange(4).sum(), len(pandas.DataFrame({"a": [1, 2]})))',
+    );
     expect(normal).toMatchObject({ status: 'ok', stdout: '6 2\n' });
     // The host's own memory stayed bounded through floods, bombs and huge sources.
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(1024 ** 3);
@@ -112,7 +117,13 @@ describe('the adversarial corpus, one after another on one worker', () => {
   it('leaves no process behind once the pool is closed', async () => {
     expect(processesWith(marker).length).toBeGreaterThan(0);
     await pool.close();
-    expect(await waitFor(() => processesWith(marker), (pids) => pids.length === 0, 5000)).toEqual([]);
+    expect(
+      await waitFor(
+        () => processesWith(marker),
+        (pids) => pids.length === 0,
+        5000,
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -122,9 +133,15 @@ describe('two workers side by side', () => {
 
   it('a program cannot see the files or processes of a program running on the other worker', async () => {
     await pool.warm();
-    const planter = runProgram(pool, `import os, time\nopen('marker-7f3a', 'w').write('x')\nopen('/tmp/marker-7f3a', 'w').write('x')\nprint(os.getcwd())\ntime.sleep(1.5)`);
+    const planter = runProgram(
+      pool,
+      `import os, time\nopen('marker-7f3a', 'w').write('x')\nopen('/tmp/marker-7f3a', 'w').write('x')\nprint(os.getcwd())\ntime.sleep(1.5)`,
+    );
     await new Promise((r) => setTimeout(r, 300));
-    const seeker = runProgram(pool, `import os\nfound = []\nfor top in ('/sandbox', '/tmp', '/dev/shm'):\n    for d, _, files in os.walk(top):\n        found += [os.path.join(d, f) for f in files if 'marker' in f]\nprocs = [p for p in os.listdir('/proc') if p.isdigit() and int(p) not in (1, os.getpid(), os.getppid())]\nprint('found', found, 'procs', procs)`);
+    const seeker = runProgram(
+      pool,
+      `import os\nfound = []\nfor top in ('/sandbox', '/tmp', '/dev/shm'):\n    for d, _, files in os.walk(top):\n        found += [os.path.join(d, f) for f in files if 'marker' in f]\nprocs = [p for p in os.listdir('/proc') if p.isdigit() and int(p) not in (1, os.getpid(), os.getppid())]\nprint('found', found, 'procs', procs)`,
+    );
     const [planted, sought] = await Promise.all([planter, seeker]);
     expect(planted.status, planted.reason).toBe('ok');
     expect(sought.status, sought.reason).toBe('ok');
@@ -132,9 +149,16 @@ describe('two workers side by side', () => {
   });
 
   it('a fork bomb on one worker does not starve the other of processes', async () => {
-    const bomb = runProgram(pool, `import os, time\nn = 0\ntry:\n    while True:\n        if os.fork() == 0:\n            time.sleep(3); os._exit(0)\n        n += 1\nexcept OSError:\n    print('bomb stopped at', n)\n    time.sleep(1.5)`, { deadlineMs: 5000 });
+    const bomb = runProgram(
+      pool,
+      `import os, time\nn = 0\ntry:\n    while True:\n        if os.fork() == 0:\n            time.sleep(3); os._exit(0)\n        n += 1\nexcept OSError:\n    print('bomb stopped at', n)\n    time.sleep(1.5)`,
+      { deadlineMs: 5000 },
+    );
     await new Promise((r) => setTimeout(r, 500));
-    const other = runProgram(pool, `import os\npids = []\nfor _ in range(30):\n    pid = os.fork()\n    if pid == 0:\n        os._exit(0)\n    pids.append(pid)\nfor pid in pids:\n    os.waitpid(pid, 0)\nprint('forked', len(pids))`);
+    const other = runProgram(
+      pool,
+      `import os\npids = []\nfor _ in range(30):\n    pid = os.fork()\n    if pid == 0:\n        os._exit(0)\n    pids.append(pid)\nfor pid in pids:\n    os.waitpid(pid, 0)\nprint('forked', len(pids))`,
+    );
     const [bombed, forked] = await Promise.all([bomb, other]);
     expect(bombed.stdout).toMatch(/bomb stopped at (6[0-3])\b/);
     expect(forked).toMatchObject({ status: 'ok', stdout: 'forked 30\n' });

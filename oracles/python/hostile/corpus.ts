@@ -88,7 +88,7 @@ export const ADVERSARIAL_CORPUS: AdversarialProgram[] = [
   },
   {
     id: 'worker-memory',
-    attack: "attaches to the worker with ptrace and opens its memory and descriptors",
+    attack: 'attaches to the worker with ptrace and opens its memory and descriptors',
     source: `import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\nprint('ptrace', libc.ptrace(16, os.getppid(), 0, 0), ctypes.get_errno())\nfor path in ('/proc/%d/mem' % os.getppid(), '/proc/%d/fd/1' % os.getppid()):\n    try:\n        open(path, 'rb'); print('OPENED', path)\n    except OSError as e:\n        print('blocked', e.errno)`,
     expect: { status: 'ok', stdout: /ptrace -1 1\nblocked 13\nblocked 13/ },
   },
@@ -273,7 +273,11 @@ export const ADVERSARIAL_CORPUS: AdversarialProgram[] = [
     id: 'python-escape-limits',
     attack: 'starts python in a subprocess to raise its limits or allocate 64 GiB there',
     source: `import subprocess\nfor code in ('import resource; resource.setrlimit(resource.RLIMIT_AS, (-1, -1))', 'x = bytearray(64 * 1024 ** 3)', 'import os\\nwhile True: os.fork()'):\n    r = subprocess.run(['python', '-c', code], capture_output=True, text=True, timeout=20)\n    print(r.returncode, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else '')`,
-    expect: { status: 'ok', stdout: /^1 ValueError: not allowed to raise maximum limit\n1 MemoryError\n1 BlockingIOError: \[Errno 11\] Resource temporarily unavailable\n$/ },
+    expect: {
+      status: 'ok',
+      stdout:
+        /^1 ValueError: not allowed to raise maximum limit\n1 MemoryError\n1 BlockingIOError: \[Errno 11\] Resource temporarily unavailable\n$/,
+    },
     deadlineMs: 20_000,
   },
   {

@@ -15,7 +15,9 @@ const parentScript = fileURLToPath(new URL('./orphan-parent.ts', import.meta.url
 describe.each(['bwrap', 'process'])('killing the owner of a %s pool with SIGKILL', (backend) => {
   it('leaves no worker, sandbox or job process behind', async () => {
     const marker = `witness-orphan-${randomUUID()}`;
-    const parent = spawn(process.execPath, ['--import', 'tsx', parentScript, backend, marker], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const parent = spawn(process.execPath, ['--import', 'tsx', parentScript, backend, marker], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     try {
       parent.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -14,8 +14,24 @@ export interface Failure {
 }
 
 const SIGNALS: Record<number, string> = {
-  1: 'SIGHUP', 2: 'SIGINT', 3: 'SIGQUIT', 4: 'SIGILL', 5: 'SIGTRAP', 6: 'SIGABRT', 7: 'SIGBUS', 8: 'SIGFPE', 9: 'SIGKILL',
-  10: 'SIGUSR1', 11: 'SIGSEGV', 12: 'SIGUSR2', 13: 'SIGPIPE', 14: 'SIGALRM', 15: 'SIGTERM', 24: 'SIGXCPU', 25: 'SIGXFSZ', 31: 'SIGSYS',
+  1: 'SIGHUP',
+  2: 'SIGINT',
+  3: 'SIGQUIT',
+  4: 'SIGILL',
+  5: 'SIGTRAP',
+  6: 'SIGABRT',
+  7: 'SIGBUS',
+  8: 'SIGFPE',
+  9: 'SIGKILL',
+  10: 'SIGUSR1',
+  11: 'SIGSEGV',
+  12: 'SIGUSR2',
+  13: 'SIGPIPE',
+  14: 'SIGALRM',
+  15: 'SIGTERM',
+  24: 'SIGXCPU',
+  25: 'SIGXFSZ',
+  31: 'SIGSYS',
 };
 
 export function signalName(signal: number): string {
@@ -32,10 +48,14 @@ export function explainException(type: string, message: string, limits: Resource
   if (type === 'MemoryError' || type.endsWith('_ArrayMemoryError')) {
     return `${text} (the address-space limit of ${formatBytes(limits.addressSpaceBytes)} was reached)`;
   }
-  if (/\[Errno 27\]|File too large/.test(message)) return `${text} (the file-size limit of ${formatBytes(limits.fileSizeBytes)} was reached; stdout and stderr count)`;
-  if (/\[Errno 28\]|No space left on device/.test(message)) return `${text} (the sandbox's private scratch space is full)`;
-  if (type === 'BlockingIOError' && /\[Errno 11\]/.test(message)) return `${text} (the process limit of ${limits.processes} was reached)`;
-  if (/\[Errno 24\]|Too many open files/.test(message)) return `${text} (the open-file limit of ${limits.openFiles} was reached)`;
+  if (/\[Errno 27\]|File too large/.test(message))
+    return `${text} (the file-size limit of ${formatBytes(limits.fileSizeBytes)} was reached; stdout and stderr count)`;
+  if (/\[Errno 28\]|No space left on device/.test(message))
+    return `${text} (the sandbox's private scratch space is full)`;
+  if (type === 'BlockingIOError' && /\[Errno 11\]/.test(message))
+    return `${text} (the process limit of ${limits.processes} was reached)`;
+  if (/\[Errno 24\]|Too many open files/.test(message))
+    return `${text} (the open-file limit of ${limits.openFiles} was reached)`;
   if (type === 'RecursionError') return `${text} (recursion too deep)`;
   if (/Network is unreachable|Temporary failure in name resolution|\[Errno -3\]|\[Errno 101\]/.test(message)) {
     return `${text} (the sandbox has no network)`;
@@ -46,14 +66,29 @@ export function explainException(type: string, message: string, limits: Resource
 /** How the phase process ended, when it did not end by itself (deadline, limit, signal); else null. */
 export function terminationFailure(result: PhaseResult, deadlineMs: number, limits: ResourceLimits): Failure | null {
   if (result.printCap) {
-    return { kind: 'too-large', reason: `printed more than ${formatBytes(limits.fileSizeBytes)} to ${result.printCap} and was stopped (the output cap, limits.fileSizeBytes)` };
+    return {
+      kind: 'too-large',
+      reason: `printed more than ${formatBytes(limits.fileSizeBytes)} to ${result.printCap} and was stopped (the output cap, limits.fileSizeBytes)`,
+    };
   }
-  if (result.deadline) return { kind: 'timeout', reason: `killed at the wall-clock deadline of ${seconds(deadlineMs)}` };
-  if (result.outputCap) return { kind: 'too-large', reason: `reported more than ${formatBytes(MAX_REPORT_BYTES)} of results to the harness and was stopped` };
-  if (result.signal === 24) return { kind: 'timeout', reason: `killed by the CPU time limit of ${limits.cpuSeconds} s (SIGXCPU)` };
-  if (result.signal === 25) return { kind: 'runtime', reason: `killed by the file-size limit of ${formatBytes(limits.fileSizeBytes)} (SIGXFSZ)` };
-  if (result.signal === 9) return { kind: 'runtime', reason: 'killed by SIGKILL (out of memory, or the program killed itself)' };
-  if (result.signal !== null) return { kind: 'runtime', reason: `crashed with ${signalName(result.signal)}${stderrNote(result)}` };
+  if (result.deadline)
+    return { kind: 'timeout', reason: `killed at the wall-clock deadline of ${seconds(deadlineMs)}` };
+  if (result.outputCap)
+    return {
+      kind: 'too-large',
+      reason: `reported more than ${formatBytes(MAX_REPORT_BYTES)} of results to the harness and was stopped`,
+    };
+  if (result.signal === 24)
+    return { kind: 'timeout', reason: `killed by the CPU time limit of ${limits.cpuSeconds} s (SIGXCPU)` };
+  if (result.signal === 25)
+    return {
+      kind: 'runtime',
+      reason: `killed by the file-size limit of ${formatBytes(limits.fileSizeBytes)} (SIGXFSZ)`,
+    };
+  if (result.signal === 9)
+    return { kind: 'runtime', reason: 'killed by SIGKILL (out of memory, or the program killed itself)' };
+  if (result.signal !== null)
+    return { kind: 'runtime', reason: `crashed with ${signalName(result.signal)}${stderrNote(result)}` };
   return null;
 }
 
@@ -68,7 +103,11 @@ function stderrNote(result: PhaseResult): string {
  */
 export function refusalFailure(result: PhaseResult): Failure | null {
   const complex = findEvent(result, 'too-complex');
-  if (complex) return { kind: 'too-complex', reason: `the program is too big or too deeply nested for the interpreter: ${String(complex.type)}: ${String(complex.message ?? '')}` };
+  if (complex)
+    return {
+      kind: 'too-complex',
+      reason: `the program is too big or too deeply nested for the interpreter: ${String(complex.type)}: ${String(complex.message ?? '')}`,
+    };
   const large = findEvent(result, 'too-large');
   if (large) return { kind: 'too-large', reason: String(large.message ?? 'its results are over the size cap') };
   return null;
@@ -86,19 +125,28 @@ export function findEvent(result: PhaseResult, ...kinds: string[]): PhaseEvent |
 export function harnessEventFailure(result: PhaseResult, limits: ResourceLimits): Failure | null {
   const event = findEvent(result, 'harness-error');
   if (!event) return null;
-  return { kind: 'runtime', reason: `the run could not report its results: ${explainException(String(event.type), String(event.message ?? ''), limits)}` };
+  return {
+    kind: 'runtime',
+    reason: `the run could not report its results: ${explainException(String(event.type), String(event.message ?? ''), limits)}`,
+  };
 }
 
 /** A request that failed because its worker died or hung, as a failure of the phase that was running. */
 export function workerFailure(error: unknown): Failure | null {
   if (!(error instanceof WorkerFailure)) return null;
-  if (error.reason === 'unresponsive') return { kind: 'timeout', reason: `${error.message}; the worker was killed and replaced` };
-  if (error.reason === 'died') return { kind: 'runtime', reason: `${error.message} (did the program kill its sandbox worker?); the worker was replaced` };
+  if (error.reason === 'unresponsive')
+    return { kind: 'timeout', reason: `${error.message}; the worker was killed and replaced` };
+  if (error.reason === 'died')
+    return {
+      kind: 'runtime',
+      reason: `${error.message} (did the program kill its sandbox worker?); the worker was replaced`,
+    };
   return { kind: 'runtime', reason: error.message };
 }
 
 /** A phase that ended without its final event and without a recognisable cause. */
 export function silentExit(result: PhaseResult): string {
-  if (result.exitCode !== null && result.exitCode !== 0) return `exited with status ${result.exitCode} before reporting its results`;
+  if (result.exitCode !== null && result.exitCode !== 0)
+    return `exited with status ${result.exitCode} before reporting its results`;
   return 'ended before reporting its results (did the program exit, or close the result channel?)';
 }

@@ -3,7 +3,7 @@ import { runProgram } from '../run-program.ts';
 import { DEFAULT_LIMITS } from '../sandbox/limits.ts';
 import { WorkerPool } from './pool.ts';
 
-const window = "import time\nstart = time.time()\ntime.sleep(0.6)\nprint(start, time.time())";
+const window = 'import time\nstart = time.time()\ntime.sleep(0.6)\nprint(start, time.time())';
 
 describe('the warm worker pool', () => {
   it('runs jobs on its workers at the same time, each in a fresh process', async () => {
@@ -14,7 +14,10 @@ describe('the warm worker pool', () => {
     const [b0, b1] = (b?.stdout ?? '').split(' ').map(Number) as [number, number];
     expect(a0 < b1 && b0 < a1).toBe(true);
     expect(pool.stats).toMatchObject({ started: 2, replaced: 0, served: 2 });
-    expect(pool.info?.versions).toMatchObject({ numpy: expect.stringMatching(/^\d/), pandas: expect.stringMatching(/^\d/) });
+    expect(pool.info?.versions).toMatchObject({
+      numpy: expect.stringMatching(/^\d/),
+      pandas: expect.stringMatching(/^\d/),
+    });
     // A module imported by one job is not imported in the next: every job starts from the warm worker's state.
     await runProgram(pool, 'import json, sys\nsys.modules["witness_marker"] = json');
     const fresh = await runProgram(pool, 'import sys\nprint("witness_marker" in sys.modules)');
@@ -28,8 +31,18 @@ describe('the warm worker pool', () => {
     expect(killed.status).toBe('runtime');
     expect((await runProgram(pool, 'print(1)')).stdout).toBe('1\n');
     expect(pool.stats).toMatchObject({ started: 2, replaced: 1 });
-    const queued = pool.run([{ name: 'x', kind: 'exec', payload: { source: 'import time\ntime.sleep(5)' }, limits: DEFAULT_LIMITS, deadlineMs: 10_000 }]);
-    const waiting = pool.run([{ name: 'y', kind: 'exec', payload: { source: 'print(2)' }, limits: DEFAULT_LIMITS, deadlineMs: 10_000 }]);
+    const queued = pool.run([
+      {
+        name: 'x',
+        kind: 'exec',
+        payload: { source: 'import time\ntime.sleep(5)' },
+        limits: DEFAULT_LIMITS,
+        deadlineMs: 10_000,
+      },
+    ]);
+    const waiting = pool.run([
+      { name: 'y', kind: 'exec', payload: { source: 'print(2)' }, limits: DEFAULT_LIMITS, deadlineMs: 10_000 },
+    ]);
     const refused = expect(waiting).rejects.toThrow(/the Python worker pool was closed/);
     const cut = expect(queued).rejects.toThrow(/worker/);
     await pool.close();

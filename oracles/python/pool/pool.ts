@@ -70,7 +70,9 @@ export class WorkerPool {
   resolveBackend(): Promise<SandboxBackend> {
     const choice = this.options.backend;
     this.backend ??=
-      typeof choice === 'object' ? Promise.resolve(choice) : resolveBackend(choice ?? processLoadedConfig().config.python.sandbox, this.options);
+      typeof choice === 'object'
+        ? Promise.resolve(choice)
+        : resolveBackend(choice ?? processLoadedConfig().config.python.sandbox, this.options);
     return this.backend;
   }
 

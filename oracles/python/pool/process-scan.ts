@@ -9,7 +9,11 @@ export function processesWith(marker: string): number[] {
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
-      if (readFileSync(`/proc/${name}/cmdline`, 'latin1').includes(marker) || readable(`/proc/${name}/environ`).includes(marker)) found.push(Number(name));
+      if (
+        readFileSync(`/proc/${name}/cmdline`, 'latin1').includes(marker) ||
+        readable(`/proc/${name}/environ`).includes(marker)
+      )
+        found.push(Number(name));
     } catch {
       // gone meanwhile
     }

@@ -11,7 +11,9 @@ describe('the worker wire format', () => {
     const length = parseInt(bytes.subarray(0, 8).toString('ascii'), 16);
     const header = JSON.parse(bytes.subarray(8, 8 + length).toString('utf8'));
     expect(header.id).toBe(7);
-    expect(header.phases.map((p: { name: string; payload: number; capture: boolean }) => [p.name, p.payload, p.capture])).toEqual([
+    expect(
+      header.phases.map((p: { name: string; payload: number; capture: boolean }) => [p.name, p.payload, p.capture]),
+    ).toEqual([
       ['a', Buffer.byteLength('{"source":"print(1)"}'), false],
       ['b', Buffer.byteLength('{"source":"é"}'), true],
     ]);
@@ -20,7 +22,16 @@ describe('the worker wire format', () => {
 
   it('parses replies fed one byte at a time: ready, progress, envelope, outputs', () => {
     const outputs = ['{"event":"done"}\n', 'not json\n{"event":"x","n":1}\n'];
-    const envelope = (name: string) => ({ name, exitCode: 0, signal: null, deadline: false, outputCap: false, wallMs: 1, cpuMs: 1, maxRssKb: 1 });
+    const envelope = (name: string) => ({
+      name,
+      exitCode: 0,
+      signal: null,
+      deadline: false,
+      outputCap: false,
+      wallMs: 1,
+      cpuMs: 1,
+      maxRssKb: 1,
+    });
     const stream = Buffer.from(
       '{"ready": true, "pid": 2}\nP0\nP1\n' +
         `${JSON.stringify({ id: 3, phases: [envelope('a'), envelope('b')], lengths: outputs.map((o) => Buffer.byteLength(o)) })}\n` +
@@ -32,7 +43,10 @@ describe('the worker wire format', () => {
     const reply = items[3] as { type: 'reply'; id: number; phases: { name: string; events: unknown[] }[] };
     expect(reply.id).toBe(3);
     expect(reply.phases[0]?.events).toEqual([{ event: 'done' }]);
-    expect(reply.phases[1]?.events).toEqual([{ event: 'garbled', text: 'not json' }, { event: 'x', n: 1 }]);
+    expect(reply.phases[1]?.events).toEqual([
+      { event: 'garbled', text: 'not json' },
+      { event: 'x', n: 1 },
+    ]);
   });
 
   it('refuses a worker that did not start properly', () => {

@@ -58,7 +58,10 @@ export function encodeRequest(id: number, phases: readonly PhaseSpec[]): Buffer 
   const payloads = phases.map((p) => Buffer.from(JSON.stringify(p.payload ?? {}), 'utf8'));
   payloads.forEach((payload, i) => {
     // The worker would refuse it and die; callers cap what they send (e.g. maxProgramBytes) well below.
-    if (payload.length > MAX_PAYLOAD_BYTES) throw new Error(`phase "${phases[i]?.name}" payload of ${payload.length} bytes is over the worker's ${MAX_PAYLOAD_BYTES}-byte limit`);
+    if (payload.length > MAX_PAYLOAD_BYTES)
+      throw new Error(
+        `phase "${phases[i]?.name}" payload of ${payload.length} bytes is over the worker's ${MAX_PAYLOAD_BYTES}-byte limit`,
+      );
   });
   const header = {
     id,
@@ -84,7 +87,12 @@ export function parseEvents(output: Buffer): PhaseEvent[] {
     if (line.trim() === '') continue;
     try {
       const value = JSON.parse(line) as unknown;
-      if (value && typeof value === 'object' && !Array.isArray(value) && typeof (value as { event?: unknown }).event === 'string') {
+      if (
+        value &&
+        typeof value === 'object' &&
+        !Array.isArray(value) &&
+        typeof (value as { event?: unknown }).event === 'string'
+      ) {
         events.push(value as PhaseEvent);
       } else {
         events.push({ event: 'garbled', text: line.slice(0, 500) });
@@ -102,7 +110,10 @@ interface ReplyHeader {
   lengths: number[];
 }
 
-export type ReplyItem = { type: 'progress'; phase: number } | { type: 'reply'; id: number; phases: PhaseResult[] } | { type: 'ready'; info: Record<string, unknown> };
+export type ReplyItem =
+  | { type: 'progress'; phase: number }
+  | { type: 'reply'; id: number; phases: PhaseResult[] }
+  | { type: 'ready'; info: Record<string, unknown> };
 
 /** Incremental parser of the worker's stdout. */
 export class ReplyParser {
@@ -146,7 +157,8 @@ export class ReplyParser {
         items.push({ type: 'progress', phase: Number(line.slice(1)) });
       } else {
         const header = JSON.parse(line) as ReplyHeader;
-        if (!Array.isArray(header.phases) || !Array.isArray(header.lengths)) throw new Error(`malformed worker reply: ${line.slice(0, 300)}`);
+        if (!Array.isArray(header.phases) || !Array.isArray(header.lengths))
+          throw new Error(`malformed worker reply: ${line.slice(0, 300)}`);
         this.header = header;
       }
     }

@@ -31,7 +31,16 @@ const STDERR_KEEP = 4096;
 export class SandboxWorker {
   private launched: LaunchedWorker | undefined;
   private parser = new ReplyParser();
-  private pending: { id: number; phases: readonly PhaseSpec[]; current: number; resolve: (r: PhaseResult[]) => void; reject: (e: Error) => void; timer: NodeJS.Timeout } | undefined;
+  private pending:
+    | {
+        id: number;
+        phases: readonly PhaseSpec[];
+        current: number;
+        resolve: (r: PhaseResult[]) => void;
+        reject: (e: Error) => void;
+        timer: NodeJS.Timeout;
+      }
+    | undefined;
   private stderr = '';
   private nextId = 1;
   private exit: WorkerExit | undefined;
@@ -56,14 +65,22 @@ export class SandboxWorker {
     return new Promise<WorkerInfo>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.kill();
-        reject(new Error(`the ${this.backend.name} sandbox worker did not start within ${timeoutMs} ms${this.stderrNote()}`));
+        reject(
+          new Error(`the ${this.backend.name} sandbox worker did not start within ${timeoutMs} ms${this.stderrNote()}`),
+        );
       }, timeoutMs);
       launched.stdout.on('data', (chunk: Buffer) => {
         let items;
         try {
           items = this.parser.push(chunk);
         } catch (error) {
-          this.fail(new WorkerFailure(`the worker's reply was malformed: ${(error as Error).message}`, this.currentPhase(), 'protocol'));
+          this.fail(
+            new WorkerFailure(
+              `the worker's reply was malformed: ${(error as Error).message}`,
+              this.currentPhase(),
+              'protocol',
+            ),
+          );
           return;
         }
         for (const item of items) {
@@ -86,8 +103,17 @@ export class SandboxWorker {
         this.dead = true;
         clearTimeout(timer);
         const how = exit.signal ? `signal ${exit.signal}` : `status ${exit.code}`;
-        if (!this.info) reject(new Error(`the ${this.backend.name} sandbox worker exited during start-up (${how})${this.stderrNote()}`));
-        this.fail(new WorkerFailure(`the sandbox worker died (${how}) while running phase "${this.currentPhase() ?? '-'}"`, this.currentPhase(), 'died'));
+        if (!this.info)
+          reject(
+            new Error(`the ${this.backend.name} sandbox worker exited during start-up (${how})${this.stderrNote()}`),
+          );
+        this.fail(
+          new WorkerFailure(
+            `the sandbox worker died (${how}) while running phase "${this.currentPhase() ?? '-'}"`,
+            this.currentPhase(),
+            'died',
+          ),
+        );
         void launched.cleanup?.();
       });
     });
@@ -99,7 +125,8 @@ export class SandboxWorker {
 
   /** Runs one request; at most one at a time. */
   run(phases: readonly PhaseSpec[]): Promise<PhaseResult[]> {
-    if (this.dead || !this.launched) return Promise.reject(new WorkerFailure('the worker is not running', null, 'died'));
+    if (this.dead || !this.launched)
+      return Promise.reject(new WorkerFailure('the worker is not running', null, 'died'));
     if (this.pending) return Promise.reject(new Error('SandboxWorker.run: a request is already in flight'));
     const id = this.nextId++;
     const launched = this.launched;
@@ -113,7 +140,13 @@ export class SandboxWorker {
     return new Promise<PhaseResult[]>((resolve, reject) => {
       const timer = setTimeout(() => {
         const phase = this.currentPhase();
-        this.fail(new WorkerFailure(`the sandbox worker stopped answering during phase "${phase ?? '-'}" (no reply within ${budget} ms)`, phase, 'unresponsive'));
+        this.fail(
+          new WorkerFailure(
+            `the sandbox worker stopped answering during phase "${phase ?? '-'}" (no reply within ${budget} ms)`,
+            phase,
+            'unresponsive',
+          ),
+        );
         this.kill();
       }, budget);
       this.pending = { id, phases, current: -1, resolve, reject, timer };

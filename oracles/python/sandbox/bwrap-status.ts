@@ -24,7 +24,12 @@ export function namespaceHint(stderr: string, asRoot: boolean): string {
   if (/Resource temporarily unavailable/.test(stderr)) {
     return '; the process limit (RLIMIT_NPROC) of this user was reached: every process of the user counts, end some or raise the limit (ulimit -u)';
   }
-  if (!/No permissions to create|Operation not permitted|Permission denied|setting up uid map|Creating new namespace failed/i.test(stderr)) return '';
+  if (
+    !/No permissions to create|Operation not permitted|Permission denied|setting up uid map|Creating new namespace failed/i.test(
+      stderr,
+    )
+  )
+    return '';
   const who = asRoot ? 'even as root' : `as uid ${process.getuid?.() ?? '?'} (not root)`;
   return (
     `; this system does not let bwrap create user namespaces ${who}: allow them (sysctl user.max_user_namespaces > 0, ` +
@@ -43,9 +48,16 @@ export function probeBwrap(probe: BwrapProbe): BackendStatus {
   const { bwrap, python } = probe;
   const version = spawnSync(bwrap, ['--version'], { encoding: 'utf8' });
   if (version.error || version.status !== 0) {
-    return { available: false, reason: `bubblewrap is not installed (${version.error?.message ?? version.stderr.trim()}); install it with: apt-get install bubblewrap` };
+    return {
+      available: false,
+      reason: `bubblewrap is not installed (${version.error?.message ?? version.stderr.trim()}); install it with: apt-get install bubblewrap`,
+    };
   }
-  if (!existsSync(python)) return { available: false, reason: `${python} does not exist; install it with: apt-get install python3 python3-numpy python3-pandas` };
+  if (!existsSync(python))
+    return {
+      available: false,
+      reason: `${python} does not exist; install it with: apt-get install python3 python3-numpy python3-pandas`,
+    };
   let layout: InterpreterLayout;
   try {
     layout = interpreterLayout(python);
@@ -55,10 +67,10 @@ export function probeBwrap(probe: BwrapProbe): BackendStatus {
   const pyDir = stagedPythonDir();
   const systemDir = stagedSystemDir(python);
   const needed: [string, string][] = [
-    ...layout.folders.map((folder): [string, string] => [folder, 'the interpreter\'s folder']),
+    ...layout.folders.map((folder): [string, string] => [folder, "the interpreter's folder"]),
     [realpathSync(python), 'the interpreter'],
-    [pyDir, 'the worker\'s sources'],
-    [systemDir, 'the sandbox\'s system files'],
+    [pyDir, "the worker's sources"],
+    [systemDir, "the sandbox's system files"],
   ];
   for (const [path, what] of needed) {
     const reason = unreachableReason(path, what);
@@ -66,21 +78,60 @@ export function probeBwrap(probe: BwrapProbe): BackendStatus {
   }
   const identity = sandboxIdentity();
   // An empty sandbox first: can bwrap create its namespaces here at all?
-  const empty = spawnSync(bwrap, ['--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--ro-bind', '/usr', '/usr', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '--symlink', 'usr/bin', '/bin', '/usr/bin/true'], {
-    encoding: 'utf8',
-    env: {},
-    timeout: 20_000,
-    ...identity,
-  });
+  const empty = spawnSync(
+    bwrap,
+    [
+      '--unshare-all',
+      '--unshare-user',
+      '--disable-userns',
+      '--die-with-parent',
+      '--ro-bind',
+      '/usr',
+      '/usr',
+      '--symlink',
+      'usr/lib',
+      '/lib',
+      '--symlink',
+      'usr/lib64',
+      '/lib64',
+      '--symlink',
+      'usr/bin',
+      '/bin',
+      '/usr/bin/true',
+    ],
+    {
+      encoding: 'utf8',
+      env: {},
+      timeout: 20_000,
+      ...identity,
+    },
+  );
   if (empty.status !== 0) {
     const said = tail(empty.stderr || empty.error?.message || `exit ${empty.status}`);
-    return { available: false, reason: `bwrap cannot create a sandbox here: ${said}${namespaceHint(said, runsAsRoot())}` };
+    return {
+      available: false,
+      reason: `bwrap cannot create a sandbox here: ${said}${namespaceHint(said, runsAsRoot())}`,
+    };
   }
   // Then the worker's own sandbox, with its interpreter.
-  const spec: WorkerLaunch = { pyDir, env: sandboxEnvironment(), maxAddressSpaceBytes: 8 * GIB, maxFileSizeBytes: 64 * MIB, scratch: DEFAULT_SCRATCH };
-  const trial = spawnSync(bwrap, [...probe.sandboxArgs(spec, layout), layout.python, '-s', '-B', '-c', 'import sys'], { encoding: 'utf8', env: {}, timeout: 30_000, ...identity });
+  const spec: WorkerLaunch = {
+    pyDir,
+    env: sandboxEnvironment(),
+    maxAddressSpaceBytes: 8 * GIB,
+    maxFileSizeBytes: 64 * MIB,
+    scratch: DEFAULT_SCRATCH,
+  };
+  const trial = spawnSync(bwrap, [...probe.sandboxArgs(spec, layout), layout.python, '-s', '-B', '-c', 'import sys'], {
+    encoding: 'utf8',
+    env: {},
+    timeout: 30_000,
+    ...identity,
+  });
   if (trial.status !== 0) {
-    return { available: false, reason: `the interpreter ${python} does not start in the sandbox: ${tail(trial.stderr || trial.error?.message || `exit ${trial.status}`)}` };
+    return {
+      available: false,
+      reason: `the interpreter ${python} does not start in the sandbox: ${tail(trial.stderr || trial.error?.message || `exit ${trial.status}`)}`,
+    };
   }
   return { available: true, detail: `${version.stdout.trim()}, ${python}` };
 }

@@ -10,7 +10,13 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { SandboxUnavailableError, type BackendStatus, type LaunchedWorker, type SandboxBackend, type WorkerLaunch } from './backend.ts';
+import {
+  SandboxUnavailableError,
+  type BackendStatus,
+  type LaunchedWorker,
+  type SandboxBackend,
+  type WorkerLaunch,
+} from './backend.ts';
 import { probeBwrap } from './bwrap-status.ts';
 import { sandboxIdentity, workerProcessCap } from './identity.ts';
 import { interpreterLayout, within, type InterpreterLayout } from './interpreter-layout.ts';
@@ -54,7 +60,11 @@ export function interpreterMounts(layout: InterpreterLayout): string[] {
 }
 
 /** The bwrap options (after `bwrap`, before the command) of a sandbox for this interpreter. */
-export function bwrapSandboxArgs(spec: WorkerLaunch, layout: InterpreterLayout, systemDir = stagedSystemDir(layout.python)): string[] {
+export function bwrapSandboxArgs(
+  spec: WorkerLaunch,
+  layout: InterpreterLayout,
+  systemDir = stagedSystemDir(layout.python),
+): string[] {
   const env = {
     ...spec.env,
     PATH: sandboxPath(layout.binDir, SANDBOX_BIN_DIR),
@@ -72,31 +82,61 @@ export function bwrapSandboxArgs(spec: WorkerLaunch, layout: InterpreterLayout, 
     '--disable-userns',
     '--die-with-parent',
     '--new-session',
-    '--hostname', SANDBOX_HOSTNAME,
-    '--cap-drop', 'ALL',
+    '--hostname',
+    SANDBOX_HOSTNAME,
+    '--cap-drop',
+    'ALL',
     '--clearenv',
-    '--ro-bind', '/usr', '/usr',
-    '--symlink', 'usr/lib', '/lib',
-    '--symlink', 'usr/lib64', '/lib64',
-    '--symlink', 'usr/bin', '/bin',
-    '--symlink', 'usr/sbin', '/sbin',
+    '--ro-bind',
+    '/usr',
+    '/usr',
+    '--symlink',
+    'usr/lib',
+    '/lib',
+    '--symlink',
+    'usr/lib64',
+    '/lib64',
+    '--symlink',
+    'usr/bin',
+    '/bin',
+    '--symlink',
+    'usr/sbin',
+    '/sbin',
     ...optional('/etc/alternatives'),
     ...optional('/etc/localtime'),
     ...optional('/etc/fonts'),
     ...etc('hosts'),
     ...etc('hostname'),
     ...etc('nsswitch.conf'),
-    '--ro-bind', join(systemDir, 'bin'), SANDBOX_BIN_DIR,
-    '--proc', '/proc',
-    '--dev', '/dev',
-    '--size', String(spec.scratch.shmBytes), '--tmpfs', '/dev/shm',
-    '--size', String(spec.scratch.tmpBytes), '--tmpfs', '/tmp',
-    '--size', String(spec.scratch.scratchBytes), '--tmpfs', '/sandbox',
+    '--ro-bind',
+    join(systemDir, 'bin'),
+    SANDBOX_BIN_DIR,
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--size',
+    String(spec.scratch.shmBytes),
+    '--tmpfs',
+    '/dev/shm',
+    '--size',
+    String(spec.scratch.tmpBytes),
+    '--tmpfs',
+    '/tmp',
+    '--size',
+    String(spec.scratch.scratchBytes),
+    '--tmpfs',
+    '/sandbox',
     ...interpreterMounts(layout),
-    '--ro-bind', spec.pyDir, '/witness',
-    '--remount-ro', '/dev',
-    '--remount-ro', '/',
-    '--chdir', '/sandbox',
+    '--ro-bind',
+    spec.pyDir,
+    '/witness',
+    '--remount-ro',
+    '/dev',
+    '--remount-ro',
+    '/',
+    '--chdir',
+    '/sandbox',
     ...setenv,
   ];
 }
@@ -124,7 +164,9 @@ export function bwrapBackend(options: BwrapOptions = {}): SandboxBackend {
   async function status(): Promise<BackendStatus> {
     if (pythonError) return { available: false, reason: pythonError };
     const key = `${bwrap}\0${python}`;
-    cached ??= workingSandboxes.get(key) ?? probeBwrap({ bwrap, python, sandboxArgs: (spec, layout) => bwrapSandboxArgs(spec, layout) });
+    cached ??=
+      workingSandboxes.get(key) ??
+      probeBwrap({ bwrap, python, sandboxArgs: (spec, layout) => bwrapSandboxArgs(spec, layout) });
     if (cached.available) workingSandboxes.set(key, cached);
     return cached;
   }
@@ -136,8 +178,18 @@ export function bwrapBackend(options: BwrapOptions = {}): SandboxBackend {
     async launch(spec) {
       const available = await status();
       if (!available.available) throw new SandboxUnavailableError('bwrap', available.reason ?? 'unknown reason');
-      const args = [...prlimitArgs(spec.maxAddressSpaceBytes, spec.maxFileSizeBytes, workerProcessCap()), '--', bwrap, ...bwrapArgs(spec, python)];
-      const child = spawn(prlimit, args, { env: {}, detached: true, stdio: ['pipe', 'pipe', 'pipe'], ...sandboxIdentity() });
+      const args = [
+        ...prlimitArgs(spec.maxAddressSpaceBytes, spec.maxFileSizeBytes, workerProcessCap()),
+        '--',
+        bwrap,
+        ...bwrapArgs(spec, python),
+      ];
+      const child = spawn(prlimit, args, {
+        env: {},
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        ...sandboxIdentity(),
+      });
       const exited = trackExit(child);
       const launched: LaunchedWorker = {
         stdin: child.stdin,

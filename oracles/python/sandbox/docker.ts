@@ -9,7 +9,13 @@
 import { PassThrough } from 'node:stream';
 import Docker from 'dockerode';
 import type { ContainerCreateOptions } from 'dockerode';
-import { SandboxUnavailableError, type BackendStatus, type SandboxBackend, type WorkerExit, type WorkerLaunch } from './backend.ts';
+import {
+  SandboxUnavailableError,
+  type BackendStatus,
+  type SandboxBackend,
+  type WorkerExit,
+  type WorkerLaunch,
+} from './backend.ts';
 import { WORKER_PROCESS_CAP } from './limits.ts';
 
 export const DEFAULT_DOCKER_IMAGE = 'bigcodebench/bigcodebench-evaluate:latest';
@@ -28,8 +34,17 @@ export interface DockerOptions {
 }
 
 /** The container definition for a worker (pure, so it can be checked without an engine). */
-export function containerOptions(spec: WorkerLaunch, options: { image: string; python: string; memoryBytes: number }): ContainerCreateOptions {
-  const env = { ...spec.env, HOME: '/sandbox', WITNESS_SCRATCH: '/sandbox', WITNESS_CLEANUP: 'namespace', WITNESS_TMPDIR: '/tmp' };
+export function containerOptions(
+  spec: WorkerLaunch,
+  options: { image: string; python: string; memoryBytes: number },
+): ContainerCreateOptions {
+  const env = {
+    ...spec.env,
+    HOME: '/sandbox',
+    WITNESS_SCRATCH: '/sandbox',
+    WITNESS_CLEANUP: 'namespace',
+    WITNESS_TMPDIR: '/tmp',
+  };
   const tmpfs = (bytes: number) => `rw,nosuid,nodev,size=${bytes},uid=65534,gid=65534,mode=0700`;
   return {
     Image: options.image,
@@ -86,7 +101,10 @@ export function dockerBackend(options: DockerOptions = {}): SandboxBackend {
     try {
       await docker.getImage(image).inspect();
     } catch (error) {
-      return { available: false, reason: `the Docker image ${image} is not present (docker pull ${image}): ${(error as Error).message}` };
+      return {
+        available: false,
+        reason: `the Docker image ${image} is not present (docker pull ${image}): ${(error as Error).message}`,
+      };
     }
     const version = await docker.version().catch(() => null);
     return { available: true, detail: `Docker engine ${version?.Version ?? 'unknown'}, image ${image}` };

@@ -35,7 +35,7 @@ describe('what the sandbox user can reach', () => {
     chmodSync(hidden, 0o700);
   });
 
-  it('stages the sandbox\'s files in TMPDIR, or in /tmp when the sandbox user cannot enter TMPDIR', () => {
+  it("stages the sandbox's files in TMPDIR, or in /tmp when the sandbox user cannot enter TMPDIR", () => {
     const saved = process.env.TMPDIR;
     process.env.TMPDIR = join(hidden, 'bin');
     try {
@@ -48,14 +48,20 @@ describe('what the sandbox user can reach', () => {
     }
   });
 
-  it('runs sandboxed programs when TMPDIR is out of the sandbox user\'s reach', () => {
-    const script = "import { WorkerPool } from './oracles/python/pool/pool.ts'; import { runProgram } from './oracles/python/run-program.ts';" +
+  it("runs sandboxed programs when TMPDIR is out of the sandbox user's reach", () => {
+    const script =
+      "import { WorkerPool } from './oracles/python/pool/pool.ts'; import { runProgram } from './oracles/python/run-program.ts';" +
       "const pool = new WorkerPool({ backend: 'bwrap', size: 1 }); runProgram(pool, 'print(6 * 7)').then((o) => { console.log(o.stdout.trim()); return pool.close(); });";
-    const run = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: PROJECT, encoding: 'utf8', env: { ...process.env, TMPDIR: join(hidden, 'bin') }, timeout: 60_000 });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], {
+      cwd: PROJECT,
+      encoding: 'utf8',
+      env: { ...process.env, TMPDIR: join(hidden, 'bin') },
+      timeout: 60_000,
+    });
     expect(`${run.stdout.trim()}${run.stderr.slice(-500)}`).toBe('42');
   });
 
-  it('caps a worker\'s processes at 1024 of the sandbox user as root, else on top of the user\'s own, within its hard limit', () => {
+  it("caps a worker's processes at 1024 of the sandbox user as root, else on top of the user's own, within its hard limit", () => {
     expect(processCapFor(true, 500, Number.POSITIVE_INFINITY)).toBe(1024);
     expect(processCapFor(false, 300, Number.POSITIVE_INFINITY)).toBe(1324);
     expect(processCapFor(false, 300, 1000)).toBe(1000);
@@ -67,8 +73,21 @@ describe('what the sandbox user can reach', () => {
     const backend = processBackend({ python, warn: () => undefined });
     const status = await backend.status();
     if (runsAsRoot()) {
-      expect(status).toEqual({ available: false, reason: expect.stringContaining(`which cannot enter ${hidden} (mode 0700) on the way to the interpreter ${python}; move it`) });
-      await expect(backend.launch({ pyDir: root, env: {}, maxAddressSpaceBytes: 1 << 30, maxFileSizeBytes: 1 << 20, scratch: { scratchBytes: 1, tmpBytes: 1, shmBytes: 1 } })).rejects.toThrow(SandboxUnavailableError);
+      expect(status).toEqual({
+        available: false,
+        reason: expect.stringContaining(
+          `which cannot enter ${hidden} (mode 0700) on the way to the interpreter ${python}; move it`,
+        ),
+      });
+      await expect(
+        backend.launch({
+          pyDir: root,
+          env: {},
+          maxAddressSpaceBytes: 1 << 30,
+          maxFileSizeBytes: 1 << 20,
+          scratch: { scratchBytes: 1, tmpBytes: 1, shmBytes: 1 },
+        }),
+      ).rejects.toThrow(SandboxUnavailableError);
     } else {
       expect(status.available).toBe(true);
     }

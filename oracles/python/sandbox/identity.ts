@@ -68,7 +68,8 @@ function tasksOfUser(uid: number): number {
     if (!/^\d+$/.test(name)) continue;
     try {
       const status = readFileSync(`/proc/${name}/status`, 'utf8');
-      if (Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]) === uid) count += Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? 1);
+      if (Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]) === uid)
+        count += Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? 1);
     } catch {
       // gone meanwhile
     }

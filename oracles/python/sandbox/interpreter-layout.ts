@@ -14,7 +14,16 @@ import { basename, dirname, join, resolve } from 'node:path';
 const PROVIDED = ['/usr', '/bin', '/sbin', '/lib', '/lib64', '/etc/alternatives'];
 
 /** Folders the sandbox replaces with its own: an interpreter there cannot be bound. */
-const REPLACED = ['/sandbox', '/dev', '/proc', '/witness', '/opt/witness', '/etc/hosts', '/etc/hostname', '/etc/nsswitch.conf'];
+const REPLACED = [
+  '/sandbox',
+  '/dev',
+  '/proc',
+  '/witness',
+  '/opt/witness',
+  '/etc/hosts',
+  '/etc/hostname',
+  '/etc/nsswitch.conf',
+];
 
 export interface InterpreterLayout {
   /** The interpreter, as the sandbox executes it. */
@@ -69,7 +78,11 @@ function startsWithShebang(path: string): boolean {
 
 /** The installation prefixes the interpreter reports (sys.base_prefix, sys.base_exec_prefix); [] if it does not run. */
 function reportedPrefixes(python: string): string[] {
-  const probe = spawnSync(python, ['-I', '-S', '-c', 'import sys; print(sys.base_prefix); print(sys.base_exec_prefix)'], { encoding: 'utf8', env: {}, timeout: 20_000 });
+  const probe = spawnSync(
+    python,
+    ['-I', '-S', '-c', 'import sys; print(sys.base_prefix); print(sys.base_exec_prefix)'],
+    { encoding: 'utf8', env: {}, timeout: 20_000 },
+  );
   if (probe.status !== 0) return [];
   return probe.stdout.split('\n').filter((line) => line.startsWith('/'));
 }
@@ -92,18 +105,23 @@ export function interpreterLayout(python: string): InterpreterLayout {
   const chain = linkChain(python);
   const executable = chain[chain.length - 1] as string;
   if (startsWithShebang(executable)) {
-    throw new Error(`the interpreter ${python} is a script (a pyenv shim?), not Python itself; name the interpreter, e.g. what ${python} -c 'import sys; print(sys.executable)' prints`);
+    throw new Error(
+      `the interpreter ${python} is a script (a pyenv shim?), not Python itself; name the interpreter, e.g. what ${python} -c 'import sys; print(sys.executable)' prints`,
+    );
   }
   const provided = (path: string) => PROVIDED.some((folder) => within(path, folder));
   const venv = virtualenvRoot(python);
   const wanted = [...(venv ? [venv] : []), ...reportedPrefixes(python)];
   // The executable itself must be reachable too (an interpreter that does not run reports nothing).
-  if (!wanted.some((folder) => within(executable, folder))) wanted.push(basename(dirname(executable)) === 'bin' ? dirname(dirname(executable)) : dirname(executable));
+  if (!wanted.some((folder) => within(executable, folder)))
+    wanted.push(basename(dirname(executable)) === 'bin' ? dirname(dirname(executable)) : dirname(executable));
   const folders = outermost(wanted.filter((folder) => !provided(folder)));
   const inside = (path: string) => provided(path) || folders.some((folder) => within(path, folder));
   const links = chain.slice(0, -1).filter((path) => !inside(path));
   const refuse = (path: string, why: string) => {
-    throw new Error(`the interpreter ${python} needs ${path}, which the sandbox cannot provide (${why}); install it in a folder of its own elsewhere`);
+    throw new Error(
+      `the interpreter ${python} needs ${path}, which the sandbox cannot provide (${why}); install it in a folder of its own elsewhere`,
+    );
   };
   for (const path of [...folders, ...links]) {
     if (path === '/' || path === '/tmp') refuse(path, 'it has its own');

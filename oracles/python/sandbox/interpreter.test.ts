@@ -24,13 +24,19 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 function makeVenv(dir: string, base = SYSTEM_PYTHON): void {
   const made = spawnSync(base, ['-m', 'venv', '--without-pip', dir], { encoding: 'utf8' });
   expect(made.status, made.stderr).toBe(0);
-  const site = spawnSync(join(dir, 'bin', 'python3'), ['-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'], { encoding: 'utf8' }).stdout.trim();
+  const site = spawnSync(
+    join(dir, 'bin', 'python3'),
+    ['-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'],
+    { encoding: 'utf8' },
+  ).stdout.trim();
   writeFileSync(join(site, 'witness_profile_probe.py'), 'WHERE = "the virtualenv"\n');
 }
 
 /** A base interpreter outside /usr, laid out as pyenv lays one out: prefix/bin/python3.11 and prefix/lib/python3.11. */
 function makeBase(prefix: string): string {
-  const version = spawnSync(SYSTEM_PYTHON, ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], { encoding: 'utf8' }).stdout.trim();
+  const version = spawnSync(SYSTEM_PYTHON, ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], {
+    encoding: 'utf8',
+  }).stdout.trim();
   mkdirSync(join(prefix, 'bin'), { recursive: true });
   mkdirSync(join(prefix, 'lib'));
   const python = join(prefix, 'bin', `python${version}`);
@@ -43,26 +49,37 @@ function makeBase(prefix: string): string {
 async function inSandbox(python: string, source: string) {
   const pool = new WorkerPool({ backend: bwrapBackend({ python }), size: 1 });
   try {
-    return [await runProgram(pool, source), await runProgram(pool, 'import witness_profile_probe\nprint(witness_profile_probe.WHERE)')] as const;
+    return [
+      await runProgram(pool, source),
+      await runProgram(pool, 'import witness_profile_probe\nprint(witness_profile_probe.WHERE)'),
+    ] as const;
   } finally {
     await pool.close();
   }
 }
 
 describe('choosing the interpreter', () => {
-  it('takes WITNESS_PYTHON, else a full profile once built (stamped), else Debian\'s python3', () => {
+  it("takes WITNESS_PYTHON, else a full profile once built (stamped), else Debian's python3", () => {
     const dir = join(root, 'profile');
     expect(sandboxInterpreter({ fullProfileDir: dir })).toEqual({ python: SYSTEM_PYTHON, source: 'system' });
     makeVenv(dir);
     expect(sandboxInterpreter({ fullProfileDir: dir }).source).toBe('system');
     writeFileSync(join(dir, FULL_PROFILE_STAMP), 'requirements');
-    expect(sandboxInterpreter({ fullProfileDir: dir })).toEqual({ python: join(dir, 'bin', 'python3'), source: 'full profile' });
-    expect(sandboxInterpreter({ interpreter: SYSTEM_PYTHON, fullProfileDir: dir })).toEqual({ python: SYSTEM_PYTHON, source: 'WITNESS_PYTHON' });
-    expect(() => sandboxInterpreter({ interpreter: '/nowhere/python3', fullProfileDir: dir })).toThrow('WITNESS_PYTHON names /nowhere/python3, which does not exist');
+    expect(sandboxInterpreter({ fullProfileDir: dir })).toEqual({
+      python: join(dir, 'bin', 'python3'),
+      source: 'full profile',
+    });
+    expect(sandboxInterpreter({ interpreter: SYSTEM_PYTHON, fullProfileDir: dir })).toEqual({
+      python: SYSTEM_PYTHON,
+      source: 'WITNESS_PYTHON',
+    });
+    expect(() => sandboxInterpreter({ interpreter: '/nowhere/python3', fullProfileDir: dir })).toThrow(
+      'WITNESS_PYTHON names /nowhere/python3, which does not exist',
+    );
     expect(loadConfig(process.cwd(), {}).config.python.fullProfileDir).toMatch(/\/\.witness\/python-full$/);
   });
 
-  it('runs a virtualenv\'s interpreter under /tmp (here without numpy) in the bwrap sandbox with its own site-packages, python on PATH, and nothing else of its folder', async () => {
+  it("runs a virtualenv's interpreter under /tmp (here without numpy) in the bwrap sandbox with its own site-packages, python on PATH, and nothing else of its folder", async () => {
     const project = join(root, 'project');
     const dir = join(project, '.witness', 'venv');
     makeVenv(dir);
@@ -93,7 +110,10 @@ open(witness_profile_probe.__file__, 'a')`,
     makeVenv(dir, makeBase(base));
     const python = join(dir, 'bin', 'python3');
     expect(interpreterLayout(python).folders).toEqual([base, dir].sort());
-    const [first] = await inSandbox(python, 'import sys, subprocess\nprint(sys.base_prefix, sys.prefix)\nprint(subprocess.run(["python3", "-c", "import sys; print(sys.prefix)"], capture_output=True, text=True).stdout.strip())');
+    const [first] = await inSandbox(
+      python,
+      'import sys, subprocess\nprint(sys.base_prefix, sys.prefix)\nprint(subprocess.run(["python3", "-c", "import sys; print(sys.prefix)"], capture_output=True, text=True).stdout.strip())',
+    );
     expect(first.stdout).toBe(`${base} ${dir}\n${dir}\n`);
   });
 
@@ -103,10 +123,17 @@ open(witness_profile_probe.__file__, 'a')`,
     writeFileSync(join(links, 'secret.txt'), 'not for the sandbox');
     symlinkSync(SYSTEM_PYTHON, join(links, 'python3'));
     const python = join(links, 'python3');
-    expect(interpreterLayout(python)).toMatchObject({ folders: [], links: [{ path: python, target: SYSTEM_PYTHON }], binDir: null });
+    expect(interpreterLayout(python)).toMatchObject({
+      folders: [],
+      links: [{ path: python, target: SYSTEM_PYTHON }],
+      binDir: null,
+    });
     const pool = new WorkerPool({ backend: bwrapBackend({ python }), size: 1 });
     try {
-      const outcome = await runProgram(pool, `import os, subprocess\nprint(os.listdir(${JSON.stringify(links)}), subprocess.run(['python', '-c', 'print(6 * 7)'], capture_output=True, text=True).stdout.strip())`);
+      const outcome = await runProgram(
+        pool,
+        `import os, subprocess\nprint(os.listdir(${JSON.stringify(links)}), subprocess.run(['python', '-c', 'print(6 * 7)'], capture_output=True, text=True).stdout.strip())`,
+      );
       expect(outcome.stdout).toBe("['python3'] 42\n");
     } finally {
       await pool.close();
@@ -121,10 +148,18 @@ open(witness_profile_probe.__file__, 'a')`,
     const status = await backend.status();
     if (runsAsRoot()) {
       expect(status.available).toBe(false);
-      expect(status.reason).toContain(`cannot enter ${hidden} (mode 0700) on the way to the interpreter's folder ${join(hidden, 'base')}`);
-      await expect(backend.launch({ pyDir: root, env: {}, maxAddressSpaceBytes: 1 << 30, maxFileSizeBytes: 1 << 20, scratch: { scratchBytes: 1 << 20, tmpBytes: 1 << 20, shmBytes: 1 << 20 } })).rejects.toThrow(
-        /the bwrap Python sandbox is not available: the sandbox runs as uid 65534/,
+      expect(status.reason).toContain(
+        `cannot enter ${hidden} (mode 0700) on the way to the interpreter's folder ${join(hidden, 'base')}`,
       );
+      await expect(
+        backend.launch({
+          pyDir: root,
+          env: {},
+          maxAddressSpaceBytes: 1 << 30,
+          maxFileSizeBytes: 1 << 20,
+          scratch: { scratchBytes: 1 << 20, tmpBytes: 1 << 20, shmBytes: 1 << 20 },
+        }),
+      ).rejects.toThrow(/the bwrap Python sandbox is not available: the sandbox runs as uid 65534/);
     } else {
       expect(status).toMatchObject({ available: true });
     }
@@ -138,10 +173,14 @@ open(witness_profile_probe.__file__, 'a')`,
     const loose = `${root}-python3`; // directly in /tmp
     symlinkSync(SYSTEM_PYTHON, loose);
     try {
-      expect(() => interpreterLayout(loose)).toThrow(`needs ${loose}, which the sandbox cannot provide (a link directly in /tmp)`);
+      expect(() => interpreterLayout(loose)).toThrow(
+        `needs ${loose}, which the sandbox cannot provide (a link directly in /tmp)`,
+      );
     } finally {
       rmSync(loose);
     }
-    expect(() => interpreterLayout('/proc/self/exe')).toThrow('needs /proc/self/exe, which the sandbox cannot provide (it has its own /proc)');
+    expect(() => interpreterLayout('/proc/self/exe')).toThrow(
+      'needs /proc/self/exe, which the sandbox cannot provide (it has its own /proc)',
+    );
   });
 });

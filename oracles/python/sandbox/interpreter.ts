@@ -20,7 +20,9 @@ export interface Interpreter {
 }
 
 /** The interpreter for the sandbox; a WITNESS_PYTHON that does not exist is an error naming it. */
-export function sandboxInterpreter(settings: Pick<PythonSettings, 'interpreter' | 'fullProfileDir'> = processLoadedConfig().config.python): Interpreter {
+export function sandboxInterpreter(
+  settings: Pick<PythonSettings, 'interpreter' | 'fullProfileDir'> = processLoadedConfig().config.python,
+): Interpreter {
   const named = settings.interpreter;
   if (named) {
     if (!existsSync(named)) throw new Error(`WITNESS_PYTHON names ${named}, which does not exist`);

@@ -72,7 +72,9 @@ print(subprocess.run('echo $((6 * 7))', shell=True, capture_output=True, text=Tr
   });
 
   it('gives a temporary folder under /tmp, empty for every program', async () => {
-    const first = await ok(`import tempfile, os\nprint(tempfile.gettempdir(), os.environ['TMPDIR'], tempfile.mkdtemp().startswith('/tmp/'))\nopen('/tmp/left-behind', 'w').write('x')`);
+    const first = await ok(
+      `import tempfile, os\nprint(tempfile.gettempdir(), os.environ['TMPDIR'], tempfile.mkdtemp().startswith('/tmp/'))\nopen('/tmp/left-behind', 'w').write('x')`,
+    );
     expect(first).toBe('/tmp /tmp True\n');
     expect(await ok(`import os\nprint(os.listdir('/tmp'))`)).toBe('[]\n');
   });

@@ -9,7 +9,14 @@ import { spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SandboxUnavailableError, type BackendStatus, type SandboxBackend } from './backend.ts';
-import { runsAsRoot, SANDBOX_GID, SANDBOX_UID, sandboxTempDir, unreachableReason, workerProcessCap } from './identity.ts';
+import {
+  runsAsRoot,
+  SANDBOX_GID,
+  SANDBOX_UID,
+  sandboxTempDir,
+  unreachableReason,
+  workerProcessCap,
+} from './identity.ts';
 import { sandboxInterpreter } from './interpreter.ts';
 import { prlimitArgs } from './limits.ts';
 import { interpreterBinDir, sandboxPath, stagedSystemDir } from './system-files.ts';
@@ -40,8 +47,21 @@ export function processBackend(options: { python?: string; warn?: (message: stri
       const scratch = mkdtempSync(join(sandboxTempDir(), 'witness-scratch-'));
       chmodSync(scratch, 0o700);
       if (root) chownSync(scratch, SANDBOX_UID, SANDBOX_GID);
-      const env = { ...spec.env, PATH: sandboxPath(interpreterBinDir(python), join(stagedSystemDir(python), 'bin')), HOME: scratch, WITNESS_SCRATCH: scratch, WITNESS_CLEANUP: 'tree' };
-      const args = [...prlimitArgs(spec.maxAddressSpaceBytes, spec.maxFileSizeBytes, workerProcessCap()), '--', python, '-s', '-B', join(spec.pyDir, 'worker.py')];
+      const env = {
+        ...spec.env,
+        PATH: sandboxPath(interpreterBinDir(python), join(stagedSystemDir(python), 'bin')),
+        HOME: scratch,
+        WITNESS_SCRATCH: scratch,
+        WITNESS_CLEANUP: 'tree',
+      };
+      const args = [
+        ...prlimitArgs(spec.maxAddressSpaceBytes, spec.maxFileSizeBytes, workerProcessCap()),
+        '--',
+        python,
+        '-s',
+        '-B',
+        join(spec.pyDir, 'worker.py'),
+      ];
       const child = spawn('prlimit', args, {
         env,
         cwd: scratch,

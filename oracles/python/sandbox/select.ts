@@ -26,7 +26,10 @@ export function parseBackendChoice(value: string | undefined): BackendChoice {
 }
 
 /** The backend to use; for `auto`, the first available of bwrap and docker. */
-export async function resolveBackend(choice: BackendChoice = 'auto', options: BackendOptions = {}): Promise<SandboxBackend> {
+export async function resolveBackend(
+  choice: BackendChoice = 'auto',
+  options: BackendOptions = {},
+): Promise<SandboxBackend> {
   const python = options.python ? { python: options.python } : {};
   if (choice === 'bwrap') return bwrapBackend(python);
   if (choice === 'docker') return dockerBackend(options.docker);

@@ -19,7 +19,8 @@ export function etcFiles(hostname = SANDBOX_HOSTNAME): Record<string, string> {
   return {
     hosts: `127.0.0.1\tlocalhost\n127.0.1.1\t${hostname}\n::1\tlocalhost ip6-localhost ip6-loopback\n`,
     hostname: `${hostname}\n`,
-    'nsswitch.conf': 'passwd: files\ngroup: files\nhosts: files dns\nnetworks: files\nprotocols: files\nservices: files\n',
+    'nsswitch.conf':
+      'passwd: files\ngroup: files\nhosts: files dns\nnetworks: files\nprotocols: files\nservices: files\n',
   };
 }
 

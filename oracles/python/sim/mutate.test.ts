@@ -29,7 +29,17 @@ describe('the Python tokenizer', () => {
     const tokens = tokenize(`x = f("a # b", '''c\nd''')  # e\ny = [1,\n  2]\n`);
     expect(tokens.filter((t) => t.type === 'string').map((t) => t.text)).toEqual(['"a # b"', "'''c\nd'''"]);
     expect(tokens.filter((t) => t.type === 'comment').map((t) => t.text)).toEqual(['# e']);
-    expect(logicalLineStarts(`x = f('''c\nd''')\ny = [1,\n  2]\n\n# c\nz = 3 \\\n  + 4\n`)).toEqual([true, false, true, false, false, false, true, false, false]);
+    expect(logicalLineStarts(`x = f('''c\nd''')\ny = [1,\n  2]\n\n# c\nz = 3 \\\n  + 4\n`)).toEqual([
+      true,
+      false,
+      true,
+      false,
+      false,
+      false,
+      true,
+      false,
+      false,
+    ]);
   });
 });
 
@@ -49,11 +59,14 @@ describe('Python mutation operators', () => {
   });
 
   it('applies each operator as described', () => {
-    const apply = (m: (typeof PYTHON_MUTATIONS)[number]) => new Set(sites[m].map((s) => program.slice(0, s.start) + s.replacement + program.slice(s.end)));
+    const apply = (m: (typeof PYTHON_MUTATIONS)[number]) =>
+      new Set(sites[m].map((s) => program.slice(0, s.start) + s.replacement + program.slice(s.end)));
     expect([...apply('off-by-one')]).toContain(program.replace('limit=3', 'limit=4'));
     expect([...apply('wrong-operator')]).toContain(program.replace('total += v * 2', 'total -= v * 2'));
     expect([...apply('wrong-comparison')]).toContain(program.replace('if v < limit', 'if v <= limit'));
-    expect([...apply('dropped-branch')]).toContain(program.replace('        elif v == limit:\n            total -= 1\n', ''));
+    expect([...apply('dropped-branch')]).toContain(
+      program.replace('        elif v == limit:\n            total -= 1\n', ''),
+    );
     expect([...apply('wrong-return')]).toContain(program.replace('    return total\n', '    return limit\n'));
     // Unary minus and argument unpacking are not arithmetic.
     expect(mutationSites('x = -1\nf(*args, **kw)\n')['wrong-operator']).toEqual([]);
@@ -72,11 +85,23 @@ describe('mutants of the fixture references', () => {
 
   it('still parse as Python (checked by the interpreter in the sandbox)', async () => {
     const golds = [
-      ...readFileSync(fileURLToPath(new URL('../../../fixtures/dscodebench/dscodebench.jsonl', import.meta.url)), 'utf8').trim().split('\n').map((l) => JSON.parse(l).ground_truth_code as string),
-      ...readFileSync(fileURLToPath(new URL('../../../fixtures/bigcodebench/bigcodebench.jsonl', import.meta.url)), 'utf8').trim().split('\n').map((l) => {
-        const t = JSON.parse(l);
-        return (t.code_prompt as string) + (t.canonical_solution as string);
-      }),
+      ...readFileSync(
+        fileURLToPath(new URL('../../../fixtures/dscodebench/dscodebench.jsonl', import.meta.url)),
+        'utf8',
+      )
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).ground_truth_code as string),
+      ...readFileSync(
+        fileURLToPath(new URL('../../../fixtures/bigcodebench/bigcodebench.jsonl', import.meta.url)),
+        'utf8',
+      )
+        .trim()
+        .split('\n')
+        .map((l) => {
+          const t = JSON.parse(l);
+          return (t.code_prompt as string) + (t.canonical_solution as string);
+        }),
       program,
     ];
     const rng = new Rng(11);

@@ -10,7 +10,13 @@ import { indentOf, lineStarts, logicalLineStarts, tokenize, type Token } from '.
 
 export type PythonMutation = 'off-by-one' | 'wrong-operator' | 'wrong-comparison' | 'dropped-branch' | 'wrong-return';
 
-export const PYTHON_MUTATIONS: readonly PythonMutation[] = ['off-by-one', 'wrong-operator', 'wrong-comparison', 'dropped-branch', 'wrong-return'];
+export const PYTHON_MUTATIONS: readonly PythonMutation[] = [
+  'off-by-one',
+  'wrong-operator',
+  'wrong-comparison',
+  'dropped-branch',
+  'wrong-return',
+];
 
 interface Site {
   start: number;
@@ -19,11 +25,28 @@ interface Site {
 }
 
 const OPERATOR_SWAPS: Record<string, string[]> = {
-  '+': ['-'], '-': ['+'], '*': ['+', '/'], '/': ['//', '*'], '//': ['/'], '%': ['//'], '**': ['*'],
-  '+=': ['-='], '-=': ['+='], '*=': ['+='], '/=': ['//='], '//=': ['/='],
+  '+': ['-'],
+  '-': ['+'],
+  '*': ['+', '/'],
+  '/': ['//', '*'],
+  '//': ['/'],
+  '%': ['//'],
+  '**': ['*'],
+  '+=': ['-='],
+  '-=': ['+='],
+  '*=': ['+='],
+  '/=': ['//='],
+  '//=': ['/='],
 };
 const COMPARISON_SWAPS: Record<string, string[]> = {
-  '<': ['<=', '>'], '<=': ['<', '>='], '>': ['>=', '<'], '>=': ['>', '<='], '==': ['!='], '!=': ['=='], and: ['or'], or: ['and'],
+  '<': ['<=', '>'],
+  '<=': ['<', '>='],
+  '>': ['>=', '<'],
+  '>=': ['>', '<='],
+  '==': ['!='],
+  '!=': ['=='],
+  and: ['or'],
+  or: ['and'],
 };
 
 function codeTokens(source: string): Token[] {
@@ -48,8 +71,13 @@ function swapSites(tokens: readonly Token[], table: Record<string, string[]>): S
     if (!swaps || (t.type !== 'op' && t.type !== 'name')) return;
     // `*` and `**` in argument lists, unpacking and imports are not arithmetic.
     const previous = tokens[i - 1];
-    if ((t.text === '*' || t.text === '**') && (!previous || ['(', ',', '[', '{', '=', 'import', 'lambda', ':'].includes(previous.text))) return;
-    if ((t.text === '-' || t.text === '+') && (!previous || (previous.type === 'op' && !/[)\]}]/.test(previous.text)))) return; // unary
+    if (
+      (t.text === '*' || t.text === '**') &&
+      (!previous || ['(', ',', '[', '{', '=', 'import', 'lambda', ':'].includes(previous.text))
+    )
+      return;
+    if ((t.text === '-' || t.text === '+') && (!previous || (previous.type === 'op' && !/[)\]}]/.test(previous.text))))
+      return; // unary
     for (const replacement of swaps) sites.push({ start: t.start, end: t.end, replacement });
   });
   return sites;
@@ -105,9 +133,13 @@ function droppedBranchSites(source: string): Site[] {
       sites.push({ start: from, end: to, replacement: '' });
       return;
     }
-    const followedByClause = next !== undefined && indentOf(next.text) === indent && /^\s*(elif|else)\b/.test(next.text);
+    const followedByClause =
+      next !== undefined && indentOf(next.text) === indent && /^\s*(elif|else)\b/.test(next.text);
     if (followedByClause) return; // removing the if would orphan its elif/else
-    const previous = lines.slice(0, h).reverse().find((l) => l.logical);
+    const previous = lines
+      .slice(0, h)
+      .reverse()
+      .find((l) => l.logical);
     const first = previous === undefined || indentOf(previous.text) < indent;
     const last = next === undefined || indentOf(next.text) < indent;
     sites.push({ start: from, end: to, replacement: first && last ? `${' '.repeat(indent)}pass\n` : '' });
@@ -123,7 +155,16 @@ function wrongReturnSites(source: string): Site[] {
     if (!line.logical) return;
     const def = /^\s*(?:async\s+)?def\s+\w+\s*\(([^)]*)\)/.exec(line.text);
     if (def) {
-      names = (def[1] ?? '').split(',').map((p) => p.trim().replace(/^\*+/, '').split(/[:=\s]/)[0] ?? '').filter((p) => /^[A-Za-z_]\w*$/.test(p) && p !== 'self');
+      names = (def[1] ?? '')
+        .split(',')
+        .map(
+          (p) =>
+            p
+              .trim()
+              .replace(/^\*+/, '')
+              .split(/[:=\s]/)[0] ?? '',
+        )
+        .filter((p) => /^[A-Za-z_]\w*$/.test(p) && p !== 'self');
       return;
     }
     const assigned = /^\s*([A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)/.exec(line.text)?.[1];
@@ -153,7 +194,11 @@ export function mutationSites(source: string): Record<PythonMutation, Site[]> {
 }
 
 /** One random mutation (operator, then site), or null when none applies. */
-export function mutatePython(source: string, rng: Rng, only?: readonly PythonMutation[]): { program: string; mutation: PythonMutation } | null {
+export function mutatePython(
+  source: string,
+  rng: Rng,
+  only?: readonly PythonMutation[],
+): { program: string; mutation: PythonMutation } | null {
   const sites = mutationSites(source);
   const usable = (only ?? PYTHON_MUTATIONS).filter((m) => sites[m].length > 0);
   if (usable.length === 0) return null;

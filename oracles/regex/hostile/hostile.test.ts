@@ -16,7 +16,13 @@ const oracles = {
   ecmascript: regexOracle({ candidateDialect: 'ecmascript', matcher, deadlineMs: DEADLINE_MS }),
   brics: regexOracle({ candidateDialect: 'brics', matcher, deadlineMs: DEADLINE_MS }),
 };
-const task = { id: 'hostile', benchmark: 'hostile', description: HOSTILE_GOLD.description, gold: HOSTILE_GOLD.gold, context: { dialect: HOSTILE_GOLD.dialect } };
+const task = {
+  id: 'hostile',
+  benchmark: 'hostile',
+  description: HOSTILE_GOLD.description,
+  gold: HOSTILE_GOLD.gold,
+  context: { dialect: HOSTILE_GOLD.dialect },
+};
 const prepared = oracles.ecmascript.prepare(task);
 afterAll(() => matcher.close());
 
@@ -52,8 +58,15 @@ describe('hostile regex answers get named verdicts', () => {
       const probes = await oracle.hardener!.probe(task, candidate!, { rng: new Rng(1), maxProbes: 64, round: 0 });
       expect(probes.probed).toBeLessThanOrEqual(64);
       const seen = await oracle.observer!.observe(task, candidate!);
-      if ('error' in answer.expect && answer.expect.error !== 'timeout') expect(seen).toMatchObject({ ok: false, error: { kind: answer.expect.error } });
-      const agrees = await oracle.simulator.agrees(task, candidate!, { kind: 'false-negative', label: 'too narrow', input: 'a dog', expected: true, size: 5 });
+      if ('error' in answer.expect && answer.expect.error !== 'timeout')
+        expect(seen).toMatchObject({ ok: false, error: { kind: answer.expect.error } });
+      const agrees = await oracle.simulator.agrees(task, candidate!, {
+        kind: 'false-negative',
+        label: 'too narrow',
+        input: 'a dog',
+        expected: true,
+        size: 5,
+      });
       expect(typeof agrees).toBe('boolean');
       expect(performance.now() - started).toBeLessThan(10_000);
     }, 30_000);
@@ -69,6 +82,8 @@ describe('hostile regex answers get named verdicts', () => {
   });
 
   it('covers every kind of hostile answer', () => {
-    expect(new Set(HOSTILE_ANSWERS.map((a) => a.kind))).toEqual(new Set(['huge', 'slow', 'malformed', 'absurd count', 'deep nesting', 'cheat']));
+    expect(new Set(HOSTILE_ANSWERS.map((a) => a.kind))).toEqual(
+      new Set(['huge', 'slow', 'malformed', 'absurd count', 'deep nesting', 'cheat']),
+    );
   });
 });

@@ -25,14 +25,30 @@ const sums = () =>
     .trim()
     .split('\n')
     .map((line) => line.split(/\s+/))
-    .map(([digest, file]) => ({ file: file as string, digest, now: createHash('sha256').update(readFileSync(join(databases, file as string))).digest('hex') }));
+    .map(([digest, file]) => ({
+      file: file as string,
+      digest,
+      now: createHash('sha256')
+        .update(readFileSync(join(databases, file as string)))
+        .digest('hex'),
+    }));
 
 // Two oracles on one pool: slow answers meet a 1 s deadline, the rest 5 s, in which a row cap of
 // 200,000 (the default is 1,000,000) is reached well before the deadline on a busy machine. The
 // byte cap is the default.
 const pool = new SqlPool({ size: 2 });
-const settings = { pool, maxRows: 200_000, ves: false, perturbedCopies: 1, checkGoldMutants: false, probeDatabases: 2 } as const;
-const oracles = { main: sqlOracle({ ...settings, timeoutMs: 5000 }), quick: sqlOracle({ ...settings, timeoutMs: 1000 }) };
+const settings = {
+  pool,
+  maxRows: 200_000,
+  ves: false,
+  perturbedCopies: 1,
+  checkGoldMutants: false,
+  probeDatabases: 2,
+} as const;
+const oracles = {
+  main: sqlOracle({ ...settings, timeoutMs: 5000 }),
+  quick: sqlOracle({ ...settings, timeoutMs: 1000 }),
+};
 const task = loadBird(BIRD_FIXTURES).tasks.find((t) => t.id === HOSTILE_TASK_ID) as Task;
 const prepared = { main: oracles.main.prepare(task), quick: oracles.quick.prepare(task) };
 const seen = new Set<number>();
@@ -76,7 +92,15 @@ describe.concurrent('hostile SQL answers get named verdicts', () => {
       const observed = await oracle.observer!.observe(p, candidate!);
       if ('error' in answer.expect) expect(observed).toMatchObject({ ok: false, error: { kind: answer.expect.error } });
       else expect(observed.ok).toBe(true);
-      const agrees = await oracle.simulator.agrees(p, candidate!, { kind: 'missing-row', label: 'missing', input: { row: [0] }, expected: 1, actual: 0, size: 3, caseId: 'original' });
+      const agrees = await oracle.simulator.agrees(p, candidate!, {
+        kind: 'missing-row',
+        label: 'missing',
+        input: { row: [0] },
+        expected: 1,
+        actual: 0,
+        size: 3,
+        caseId: 'original',
+      });
       expect(typeof agrees).toBe('boolean');
       // Hardening probes only ever see answers that ran (after a success); a failing answer would fail there too.
       if (!('error' in answer.expect)) {
@@ -112,6 +136,8 @@ describe('after the hostile answers', () => {
   });
 
   it('covers every kind of hostile answer', () => {
-    expect(new Set(HOSTILE_ANSWERS.map((a) => a.kind))).toEqual(new Set(['huge', 'slow', 'result bomb', 'malformed', 'write', 'escape', 'cheat']));
+    expect(new Set(HOSTILE_ANSWERS.map((a) => a.kind))).toEqual(
+      new Set(['huge', 'slow', 'result bomb', 'malformed', 'write', 'escape', 'cheat']),
+    );
   });
 });

@@ -10,7 +10,9 @@ it('runs a query that never ends', async () => {
   const driver = createDriver(neo.uri);
   const session = driver.session({ defaultAccessMode: neo4j.session.READ });
   // No timeout: only the JVM's end ends it.
-  const running = session.run('UNWIND range(1, 1000000) AS x UNWIND range(1, 1000000) AS y RETURN count(*)').catch(() => undefined);
+  const running = session
+    .run('UNWIND range(1, 1000000) AS x UNWIND range(1, 1000000) AS y RETURN count(*)')
+    .catch(() => undefined);
   await new Promise((r) => setTimeout(r, 1500));
   process.stdout.write(`RUNAWAY jvm=${neo.pid} worker=${process.pid}\n`);
   await running;
