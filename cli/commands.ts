@@ -10,7 +10,7 @@ import { registerReports } from './report.ts';
 import type { Registrar } from './registrar.ts';
 
 // Command modules import their types from ./registrar.ts (not from here), so no import cycle forms.
-export type { CommandGroups, Registrar } from './registrar.ts';
+export type { Registrar } from './registrar.ts';
 
 export const REGISTRARS: Registrar[] = [
   registerOptimizeHero,

@@ -20,14 +20,7 @@ import { RERUN_MODES, type RerunMode } from './resume.ts';
 import type { Price } from './types.ts';
 
 export { ConfigError } from './config-values.ts';
-export type {
-  Neo4jSettings,
-  PerfSettings,
-  PythonSandboxChoice,
-  PythonSettings,
-  SuitesSettings,
-  SuiteSettings,
-} from './config-sections.ts';
+export type { Neo4jSettings, PythonSettings, SuitesSettings } from './config-sections.ts';
 
 export type GateMetric = 'pass1' | 'passFinal' | 'robust';
 export const GATE_METRICS: readonly GateMetric[] = ['pass1', 'passFinal', 'robust'];

@@ -26,8 +26,6 @@ export interface Spend {
   unpriced: string[];
 }
 
-export const EMPTY_SPEND: Spend = { byPurpose: {}, tokens: 0, usd: 0, unpriced: [] };
-
 function addCall(into: Spend, purpose: string, model: string, usage: Usage, price: Price | undefined): void {
   const entry = (into.byPurpose[purpose] ??= { calls: 0, prompt: 0, completion: 0, usd: 0 });
   const tokens = usage.promptTokens + usage.completionTokens;

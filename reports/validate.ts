@@ -96,7 +96,3 @@ export function trajectoryProblem(value: unknown): string | null {
   }
   return null;
 }
-
-export function isTrajectory(value: unknown): value is Trajectory {
-  return trajectoryProblem(value) === null;
-}

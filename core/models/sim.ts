@@ -41,9 +41,6 @@ interface EpisodeState {
   tried: Set<string>;
 }
 
-export const SIM_NOTICE =
-  'the sim model is privileged: it knows the gold program, so its scores measure the harness and the feedback strategies, not a language model';
-
 export function createSimModel(options: Partial<SimOptions> & { seed: number }): ChatModel {
   const settings: SimOptions = { ...DEFAULT_SIM, ...options };
   validate(settings);

@@ -52,15 +52,6 @@ export function cpuSecondsFor(deadlineMs: number): number {
   return Math.max(1, Math.ceil(deadlineMs / 1000) + 1);
 }
 
-/** Validates limits; the error names the field. */
-export function checkLimits(limits: ResourceLimits): ResourceLimits {
-  for (const [key, value] of Object.entries(limits)) {
-    if (!Number.isInteger(value) || value <= 0)
-      throw new Error(`sandbox limit ${key} must be a positive integer, got ${String(value)}`);
-  }
-  return limits;
-}
-
 /** prlimit(1) arguments that start the worker: hard caps every phase limit must fit under. */
 export function prlimitArgs(
   maxAddressSpaceBytes: number,
