@@ -10,7 +10,7 @@ import { runsAsRoot, sandboxIdentity, unreachableReason } from './identity.ts';
 import { interpreterLayout, type InterpreterLayout } from './interpreter-layout.ts';
 import { DEFAULT_SCRATCH, GIB, MIB } from './limits.ts';
 import { stagedPythonDir } from './stage.ts';
-import { stagedSystemDir } from './system-files.ts';
+import { SANDBOX_NAMESPACE_ARGS, stagedSystemDir, USR_ROOT_ARGS } from './system-files.ts';
 
 export interface BwrapProbe {
   bwrap: string;
@@ -78,34 +78,12 @@ export function probeBwrap(probe: BwrapProbe): BackendStatus {
   }
   const identity = sandboxIdentity();
   // An empty sandbox first: can bwrap create its namespaces here at all?
-  const empty = spawnSync(
-    bwrap,
-    [
-      '--unshare-all',
-      '--unshare-user',
-      '--disable-userns',
-      '--die-with-parent',
-      '--ro-bind',
-      '/usr',
-      '/usr',
-      '--symlink',
-      'usr/lib',
-      '/lib',
-      '--symlink',
-      'usr/lib64',
-      '/lib64',
-      '--symlink',
-      'usr/bin',
-      '/bin',
-      '/usr/bin/true',
-    ],
-    {
-      encoding: 'utf8',
-      env: {},
-      timeout: 20_000,
-      ...identity,
-    },
-  );
+  const empty = spawnSync(bwrap, [...SANDBOX_NAMESPACE_ARGS, ...USR_ROOT_ARGS, '/usr/bin/true'], {
+    encoding: 'utf8',
+    env: {},
+    timeout: 20_000,
+    ...identity,
+  });
   if (empty.status !== 0) {
     const said = tail(empty.stderr || empty.error?.message || `exit ${empty.status}`);
     return {

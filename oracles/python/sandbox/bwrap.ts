@@ -22,7 +22,14 @@ import { sandboxIdentity, workerProcessCap } from './identity.ts';
 import { interpreterLayout, within, type InterpreterLayout } from './interpreter-layout.ts';
 import { sandboxInterpreter, SYSTEM_PYTHON } from './interpreter.ts';
 import { prlimitArgs } from './limits.ts';
-import { SANDBOX_BIN_DIR, SANDBOX_HOSTNAME, sandboxPath, stagedSystemDir } from './system-files.ts';
+import {
+  SANDBOX_BIN_DIR,
+  SANDBOX_HOSTNAME,
+  SANDBOX_NAMESPACE_ARGS,
+  sandboxPath,
+  stagedSystemDir,
+  USR_ROOT_ARGS,
+} from './system-files.ts';
 import { killGroup, trackExit, unrefChild } from './spawned.ts';
 
 export { SANDBOX_GID, SANDBOX_UID } from './identity.ts';
@@ -77,28 +84,14 @@ export function bwrapSandboxArgs(
   const optional = (path: string) => (existsSync(path) ? ['--ro-bind', path, path] : []);
   const etc = (name: string) => ['--ro-bind', join(systemDir, 'etc', name), `/etc/${name}`];
   return [
-    '--unshare-all',
-    '--unshare-user',
-    '--disable-userns',
-    '--die-with-parent',
+    ...SANDBOX_NAMESPACE_ARGS,
     '--new-session',
     '--hostname',
     SANDBOX_HOSTNAME,
     '--cap-drop',
     'ALL',
     '--clearenv',
-    '--ro-bind',
-    '/usr',
-    '/usr',
-    '--symlink',
-    'usr/lib',
-    '/lib',
-    '--symlink',
-    'usr/lib64',
-    '/lib64',
-    '--symlink',
-    'usr/bin',
-    '/bin',
+    ...USR_ROOT_ARGS,
     '--symlink',
     'usr/sbin',
     '/sbin',
