@@ -244,6 +244,32 @@
   }
 
   // ------------------------------------------------------------------ sortable leaderboard
+  /** A leaderboard column of a share with its interval, sorted by the estimate. */
+  function percentColumn(header, key) {
+    return {
+      h: header,
+      v: function (r) {
+        return r[key].value;
+      },
+      t: function (r) {
+        return withCi(r[key], pct);
+      },
+    };
+  }
+
+  /** A leaderboard column of a plain number shown with `digits` decimals. */
+  function decimalColumn(header, key, digits) {
+    return {
+      h: header,
+      v: function (r) {
+        return r[key];
+      },
+      t: function (r) {
+        return [dec(r[key], digits)];
+      },
+    };
+  }
+
   function leaderboard(section) {
     var rows = section.rows;
     var repeats = rows.some(function (r) {
@@ -271,24 +297,8 @@
           return [String(r.n)];
         },
       },
-      {
-        h: 'Pass@1 %',
-        v: function (r) {
-          return r.pass1.value;
-        },
-        t: function (r) {
-          return withCi(r.pass1, pct);
-        },
-      },
-      {
-        h: 'Pass@final %',
-        v: function (r) {
-          return r.passFinal.value;
-        },
-        t: function (r) {
-          return withCi(r.passFinal, pct);
-        },
-      },
+      percentColumn('Pass@1 %', 'pass1'),
+      percentColumn('Pass@final %', 'passFinal'),
       {
         h: 'MRR',
         v: function (r) {
@@ -300,51 +310,11 @@
           });
         },
       },
-      {
-        h: 'mean τ',
-        v: function (r) {
-          return r.meanTimeToSuccess;
-        },
-        t: function (r) {
-          return [dec(r.meanTimeToSuccess, 2)];
-        },
-      },
-      {
-        h: 'attempts',
-        v: function (r) {
-          return r.meanAttempts;
-        },
-        t: function (r) {
-          return [dec(r.meanAttempts, 2)];
-        },
-      },
-      {
-        h: 'stability',
-        v: function (r) {
-          return r.stability;
-        },
-        t: function (r) {
-          return [dec(r.stability, 3)];
-        },
-      },
-      {
-        h: 'RER (pooled)',
-        v: function (r) {
-          return r.rerPooled;
-        },
-        t: function (r) {
-          return [dec(r.rerPooled, 3)];
-        },
-      },
-      {
-        h: 'RER (task mean)',
-        v: function (r) {
-          return r.rerTaskMean;
-        },
-        t: function (r) {
-          return [dec(r.rerTaskMean, 3)];
-        },
-      },
+      decimalColumn('mean τ', 'meanTimeToSuccess', 2),
+      decimalColumn('attempts', 'meanAttempts', 2),
+      decimalColumn('stability', 'stability', 3),
+      decimalColumn('RER (pooled)', 'rerPooled', 3),
+      decimalColumn('RER (task mean)', 'rerTaskMean', 3),
       {
         h: 'hardened %',
         v: function (r) {
@@ -354,15 +324,7 @@
           return [pct(r.hardened)];
         },
       },
-      {
-        h: 'robust %',
-        v: function (r) {
-          return r.robust.value;
-        },
-        t: function (r) {
-          return withCi(r.robust, pct);
-        },
-      },
+      percentColumn('robust %', 'robust'),
     ];
     if (repeats) {
       cols.push({
