@@ -19,12 +19,22 @@ export interface SuitesSettings {
   /** `timeoutPerTaskS`: the per-task limit with real data (default: the oracle's 240 s). */
   bigcodebench: SuiteSettings & { timeoutPerTaskS?: number };
   dscodebench: SuiteSettings;
-  /** `data`: the real NL-RX-Turk folder (src.txt, targ.txt); the suite itself runs on the fixtures. */
+  /** `data`: an NL-RX-Turk folder (src.txt, targ.txt). */
   'nl-rx': SuiteSettings;
   cypherbench: SuiteSettings;
 }
 
 const SUITE_NAMES = ['bird', 'bigcodebench', 'dscodebench', 'nl-rx', 'cypherbench'] as const;
+export type SuiteName = (typeof SUITE_NAMES)[number];
+
+/** The environment variable that sets each suite's `data` (what `witness bench --suite S --data D` sets). */
+export const SUITE_DATA_ENV: Record<SuiteName, string> = {
+  bird: 'WITNESS_BIRD_DATA',
+  bigcodebench: 'WITNESS_BIGCODEBENCH_DATA',
+  dscodebench: 'WITNESS_DSCODEBENCH_DATA',
+  'nl-rx': 'WITNESS_NLRX_DATA',
+  cypherbench: 'WITNESS_CYPHERBENCH_DATA',
+};
 
 const PYTHON_SANDBOXES = ['auto', 'bwrap', 'docker', 'process'] as const;
 export type PythonSandboxChoice = (typeof PYTHON_SANDBOXES)[number];
@@ -156,9 +166,9 @@ export function applySectionsEnv(target: SectionSettings, env: Env, root: string
     if (value !== undefined) apply(value);
   };
   const { suites, python, neo4j } = target;
-  set(path('WITNESS_DSCODEBENCH_DATA'), (v) => (suites.dscodebench.data = v));
-  set(path('WITNESS_BIGCODEBENCH_DATA'), (v) => (suites.bigcodebench.data = v));
+  // NLRX_TURK_DIR is the older name of WITNESS_NLRX_DATA.
   set(path('NLRX_TURK_DIR'), (v) => (suites['nl-rx'].data = v));
+  for (const name of SUITE_NAMES) set(path(SUITE_DATA_ENV[name]), (v) => (suites[name].data = v));
   set(integer('WITNESS_VES_ITERATIONS', 0), (v) => (suites.bird.vesIterations = v));
   set(
     get('BIGCODEBENCH_TIMEOUT_PER_TASK'),
