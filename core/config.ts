@@ -52,6 +52,8 @@ export interface RunSettings {
   rerun?: RerunMode;
   /** This run's id (WITNESS_RUN_ID, set once per vitest run so every worker stores into one run). */
   id?: string;
+  /** The data split the suites run on (WITNESS_SPLIT, `witness bench --split`); unset = each suite's default. */
+  split?: string;
 }
 
 export interface ModelConfig {
@@ -360,6 +362,7 @@ function applyEnv(config: WitnessConfig, env: Env, root: string): void {
     (v) => (config.run.rerun = v),
   );
   set('WITNESS_RUN_ID', runId, (v) => (config.run.id = v));
+  set('WITNESS_SPLIT', text, (v) => (config.run.split = v));
   applySectionsEnv(config, env, root);
   if (config.run.rerun && !config.run.resume)
     throw new ConfigError('WITNESS_RERUN: needs WITNESS_RESUME=<run id> (which run to redo episodes of)');
