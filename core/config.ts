@@ -15,6 +15,7 @@ import { CACHE_MODES, type CacheMode } from './models/cache.ts';
 import { applySectionsEnv, applySectionsFile, defaultSections, type SectionSettings } from './config-sections.ts';
 import { bool, ConfigError, int, num, object, oneOf, positive, text } from './config-values.ts';
 import { DEFAULT_SIM } from './models/sim.ts';
+import { DEFAULT_STEERABLE_SIM } from './models/steerable-sim.ts';
 import { witnessPath } from './paths.ts';
 import { RERUN_MODES, type RerunMode } from './resume.ts';
 import type { Price } from './types.ts';
@@ -73,7 +74,16 @@ export interface ModelConfig {
 export interface WitnessConfig extends SectionSettings {
   model: ModelConfig;
   cache: { mode: CacheMode; path: string };
-  sim: { skill: number; maxMutations: number; neighbourhood: number };
+  /** The sim's settings; mistakeRate, ruleFactor, harmFactor and repairRate steer `sim-steerable` only. */
+  sim: {
+    skill: number;
+    maxMutations: number;
+    neighbourhood: number;
+    mistakeRate: number;
+    ruleFactor: number;
+    harmFactor: number;
+    repairRate: number;
+  };
   /** Solve-phase turn budget. */
   turns: number;
   seed: number;
@@ -109,7 +119,7 @@ export function defaultConfig(root: string): WitnessConfig {
       concurrency: 4,
     },
     cache: { mode: 'readwrite', path: witnessPath(root, 'cache.sqlite') },
-    sim: { ...DEFAULT_SIM },
+    sim: { ...DEFAULT_SIM, ...DEFAULT_STEERABLE_SIM },
     turns: 4,
     seed: 1,
     hardening: { enabled: true, ...DEFAULT_HARDENING },
@@ -202,6 +212,9 @@ function applyFile(config: WitnessConfig, raw: Record<string, unknown>, file: st
     if (sim.maxMutations !== undefined) config.sim.maxMutations = int(sim.maxMutations, where('sim.maxMutations'), 1);
     if (sim.neighbourhood !== undefined)
       config.sim.neighbourhood = int(sim.neighbourhood, where('sim.neighbourhood'), 0);
+    for (const key of ['mistakeRate', 'ruleFactor', 'repairRate'] as const)
+      if (sim[key] !== undefined) config.sim[key] = num(sim[key], where(`sim.${key}`), 0, 1);
+    if (sim.harmFactor !== undefined) config.sim.harmFactor = num(sim.harmFactor, where('sim.harmFactor'), 1, 1000);
   }
   if (raw.turns !== undefined) config.turns = int(raw.turns, where('turns'), 1);
   if (raw.seed !== undefined) config.seed = int(raw.seed, where('seed'), 0);

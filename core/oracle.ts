@@ -4,6 +4,7 @@
  * sim model, and probe apparent successes for hardening.
  */
 import type { Rng } from './random.ts';
+import type { SteeringCatalog } from './steering.ts';
 import type { TokenizerName } from './tokenizers.ts';
 import type { Candidate, JsonObject, PublicTask, Task, Verdict, VerdictError, Witness } from './types.ts';
 
@@ -83,6 +84,10 @@ export interface Simulator<P extends PreparedTask> {
   answer(prepared: P, program: string): string;
   /** Does this candidate behave on the witness's input as the witness says the gold does? */
   agrees(prepared: P, candidate: Candidate, witness: Witness): Promise<boolean>;
+  /** Steerable-sim support (optional): the named mistake classes and the rules that address them. */
+  readonly steering?: SteeringCatalog;
+  /** One mutation of the named class (a mistake of that kind), or null when the class has no site in the program. */
+  mutateOfClass?(prepared: P, program: string, cls: string, rng: Rng): string | null;
 }
 
 /** A simulator bound to one episode's prepared task: what the sim model receives, once per episode. */
@@ -93,18 +98,27 @@ export interface EpisodeSimulator {
   answer(program: string): string;
   extract(reply: string): Candidate | null;
   agrees(candidate: Candidate, witness: Witness): Promise<boolean>;
+  readonly steering?: SteeringCatalog;
+  mutateOfClass?(program: string, cls: string, rng: Rng): string | null;
+  /** The oracle's observer on this task, when it has one: the steerable sim checks that a conversation shows what it saw. */
+  observe?(candidate: Candidate): Promise<Observation>;
 }
 
 /** Binds an oracle's simulator to one prepared task. */
 export function bindSimulator<P extends PreparedTask>(oracle: Oracle<P>, prepared: P): EpisodeSimulator {
-  const { simulator } = oracle;
-  return {
+  const { simulator, observer } = oracle;
+  const bound: EpisodeSimulator = {
     gold: prepared.task.gold,
     mutate: (program, rng) => simulator.mutate(prepared, program, rng),
     answer: (program) => simulator.answer(prepared, program),
     extract: (reply) => oracle.extract(reply),
     agrees: (candidate, witness) => simulator.agrees(prepared, candidate, witness),
+    ...(simulator.steering ? { steering: simulator.steering } : {}),
+    ...(observer ? { observe: (candidate: Candidate) => observer.observe(prepared, candidate) } : {}),
   };
+  const ofClass = simulator.mutateOfClass;
+  if (ofClass) bound.mutateOfClass = (program, cls, rng) => ofClass.call(simulator, prepared, program, cls, rng);
+  return bound;
 }
 
 export interface Oracle<P extends PreparedTask = PreparedTask> {

@@ -1,14 +1,25 @@
-/** Builds the configured model: the sim, or an OpenAI-compatible endpoint behind the response cache. */
+/** Builds the configured model: the sim, the steerable sim, or an OpenAI-compatible endpoint behind the response cache. */
 import type { WitnessConfig } from '../config.ts';
 import { withCache } from './cache.ts';
 import type { ChatModel } from './model.ts';
 import { createOpenAIModel } from './openai.ts';
 import { createSimModel } from './sim.ts';
+import { createSteerableSimModel, STEERABLE_SIM_NAME } from './steerable-sim.ts';
 
 /** `env` holds the key, in the variable named by `model.apiKeyEnv` (read here, never stored in the config). */
 export function createModel(config: WitnessConfig, env: Record<string, string | undefined> = process.env): ChatModel {
   const m = config.model;
-  if (m.name === 'sim') return createSimModel({ seed: config.seed, ...config.sim });
+  const { skill, maxMutations, neighbourhood, mistakeRate, ruleFactor, harmFactor, repairRate } = config.sim;
+  if (m.name === 'sim') return createSimModel({ seed: config.seed, skill, maxMutations, neighbourhood });
+  if (m.name === STEERABLE_SIM_NAME)
+    return createSteerableSimModel({
+      seed: config.seed,
+      neighbourhood,
+      mistakeRate,
+      ruleFactor,
+      harmFactor,
+      repairRate,
+    });
   const inner = createOpenAIModel({
     model: m.name,
     ...(m.baseURL ? { baseURL: m.baseURL } : {}),

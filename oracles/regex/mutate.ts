@@ -301,6 +301,8 @@ export interface MutateOptions {
    * `.*` absorbs many edits and 1,559 golds denote the empty language.
    */
   distinctLanguage?: boolean;
+  /** Only these operators (by name); all when unset. The steerable sim draws a mistake of one class this way. */
+  only?: readonly string[];
 }
 
 /**
@@ -335,7 +337,9 @@ export function mutateRegex(
     if (printBrics(mutated) === before) return false;
     return options.distinctLanguage ? changesLanguage(node, mutated) : true;
   };
-  const operators = MUTATION_OPERATORS.filter((op) => !(op.bricsOnly && options.dialect === 'ecmascript'));
+  const operators = MUTATION_OPERATORS.filter(
+    (op) => !(op.bricsOnly && options.dialect === 'ecmascript') && (!options.only || options.only.includes(op.name)),
+  );
   for (const operator of rng.shuffle(operators)) {
     for (let attempt = 0; attempt < 3; attempt++) {
       const mutated = operator.apply(node, rng);

@@ -1,7 +1,7 @@
 /**
  * The regex Simulator (what the privileged sim model is built from): language-changing mutations
- * of a program in the gold's dialect, the reply in the candidate's dialect, and whether a candidate
- * agrees with a witness.
+ * of a program in the gold's dialect, mistakes of a named class for the steerable sim, the reply in
+ * the candidate's dialect, and whether a candidate agrees with a witness.
  */
 import type { Simulator } from '../../core/oracle.ts';
 import type { Dialect, RegexNode } from './ast.ts';
@@ -12,6 +12,7 @@ import { parseEcmascript } from './ecmascript.ts';
 import { isStackOverflow, RegexTooComplexError } from './errors.ts';
 import { mutateRegex } from './mutate.ts';
 import type { RegexPrepared, RegexRuntime } from './prepared.ts';
+import { REGEX_CLASS_OPERATORS, REGEX_STEERING, unbalanceParentheses } from './steering.ts';
 
 function parseInDialect(program: string, dialect: Dialect): RegexNode | null {
   try {
@@ -42,6 +43,19 @@ export function regexSimulator(runtime: RegexRuntime): Simulator<RegexPrepared> 
       if (!node) return null;
       // Only mutants that change the language: an equivalent "mistake" would be no mistake.
       const mutated = mutateRegex(node, rng, { dialect: prepared.goldDialect, distinctLanguage: true });
+      if (!mutated) return null;
+      return prepared.goldDialect === 'brics' ? printBrics(mutated.node) : printEcmascript(mutated.node);
+    },
+    steering: REGEX_STEERING,
+    mutateOfClass(prepared, program, cls, rng) {
+      if (cls === 'syntax') {
+        const broken = unbalanceParentheses(program, rng);
+        return parseInDialect(broken, prepared.goldDialect) === null ? broken : `(${program}`;
+      }
+      const only = REGEX_CLASS_OPERATORS[cls];
+      const node = only ? parseInDialect(program, prepared.goldDialect) : null;
+      if (!node) return null;
+      const mutated = mutateRegex(node, rng, { dialect: prepared.goldDialect, distinctLanguage: true, only });
       if (!mutated) return null;
       return prepared.goldDialect === 'brics' ? printBrics(mutated.node) : printEcmascript(mutated.node);
     },

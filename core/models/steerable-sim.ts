@@ -1,0 +1,219 @@
+/**
+ * `sim-steerable`: a seeded simulated model whose mistakes respond to what the prompt and the
+ * harness do, so optimizers (HERO-O, Meta-Harness) face a problem with a known better answer. Like
+ * the `sim` it is PRIVILEGED — it knows the gold program — and every report says so.
+ *
+ * First answer: the gold with at most one mistake of each class of the oracle's steering catalog
+ * (oracles/<family>/steering.ts). A class makes its mistake with probability `mistakeRate`, times
+ * `ruleFactor` when the prompt (system and user messages) carries the class's rule, times
+ * `harmFactor` when it carries a harmful rule provoking the class. Each class draws one fixed
+ * number per (task, trial), so two prompts are compared on common random numbers: adding a rule
+ * only ever removes that class's mistake, a harmful rule only ever adds one.
+ * Follow-ups (the conversation holds its last answer): when a later message shows the observer's
+ * execution error for that program, it repairs the error with probability `repairRate`; with
+ * verdict feedback (disclosures) it searches like the sim (witness-consistent proposals); otherwise
+ * it keeps its answer. Oracles without a catalog (Cypher, Python) get the plain sim's behaviour.
+ */
+import type { EpisodeSimulator } from '../oracle.ts';
+import { deriveSeed, Rng } from '../random.ts';
+import { classRate, steeringOf, type MutationClass, type SteeringCatalog, type SteeringRates } from '../steering.ts';
+import type { ChatMessage, Witness } from '../types.ts';
+import { estimateTokens, ModelCallError, type ChatModel, type ChatReply, type SimContext } from './model.ts';
+import { createSimModel } from './sim.ts';
+
+export const STEERABLE_SIM_NAME = 'sim-steerable';
+
+export interface SteerableSimOptions extends SteeringRates {
+  seed: number;
+  /** Probability that an execution error shown in the conversation is repaired (default 0.9). */
+  repairRate: number;
+  /** Fresh mutations considered per repair after verdict feedback (default 8, as the sim). */
+  neighbourhood: number;
+}
+
+export const DEFAULT_STEERABLE_SIM: Omit<SteerableSimOptions, 'seed'> = {
+  mistakeRate: 0.3,
+  ruleFactor: 0.1,
+  harmFactor: 3,
+  repairRate: 0.9,
+  neighbourhood: 8,
+};
+
+interface Step {
+  program: string;
+  /** The mistake class that produced this program from the previous step; null for the gold. */
+  cls: string | null;
+}
+
+interface EpisodeState {
+  /** chain[0] is the gold; each later step adds one mistake. */
+  chain: Step[];
+  current: string;
+  tried: Set<string>;
+}
+
+/** The steerable sim model (see the module comment). */
+export function createSteerableSimModel(options: Partial<SteerableSimOptions> & { seed: number }): ChatModel {
+  const settings: SteerableSimOptions = { ...DEFAULT_STEERABLE_SIM, ...options };
+  validate(settings);
+  const plain = createSimModel({ seed: settings.seed, neighbourhood: settings.neighbourhood });
+  const episodes = new Map<string, EpisodeState>();
+  const seeded = (sim: SimContext, ...labels: (string | number)[]) =>
+    new Rng(deriveSeed(settings.seed, sim.seed, ...labels));
+
+  function firstAttempt(sim: SimContext, catalog: SteeringCatalog, messages: ChatMessage[]): EpisodeState {
+    const simulator = sim.simulator as Required<Pick<EpisodeSimulator, 'mutateOfClass'>> & EpisodeSimulator;
+    const prompt = messages
+      .filter((m) => m.role !== 'assistant')
+      .map((m) => m.content)
+      .join('\n');
+    const effect = steeringOf(catalog, prompt);
+    const chain: Step[] = [{ program: simulator.gold, cls: null }];
+    for (const cls of applicationOrder(catalog)) {
+      if (seeded(sim, 'mistake', cls.name).next() >= classRate(cls.name, effect, settings)) continue;
+      const current = (chain.at(-1) as Step).program;
+      const next = simulator.mutateOfClass(current, cls.name, seeded(sim, 'mutate', cls.name));
+      if (next !== null && next !== current) chain.push({ program: next, cls: cls.name });
+    }
+    return { chain, current: (chain.at(-1) as Step).program, tried: new Set() };
+  }
+
+  async function followUp(
+    sim: SimContext,
+    catalog: SteeringCatalog,
+    state: EpisodeState,
+    later: string,
+    turn: number,
+  ): Promise<string> {
+    const errorAt = state.chain.findIndex((s) => s.cls !== null && failsToRun(catalog, s.cls));
+    const inChain = state.chain.findIndex((s) => s.program === state.current);
+    if (errorAt > 0 && inChain >= errorAt && (await errorShown(sim.simulator, state.current, later))) {
+      if (!seeded(sim, sim.episodeKey, 'repair', turn).chance(settings.repairRate)) return state.current;
+      return (state.chain[errorAt - 1] as Step).program;
+    }
+    if (sim.disclosures.length === 0) return state.current;
+    const rng = seeded(sim, sim.episodeKey, 'search', turn);
+    const proposals = neighbourhood(sim.simulator, state, rng, settings.neighbourhood);
+    if (proposals.length === 0) return state.current;
+    const witnesses = sim.disclosures.flatMap((d) => d.witnesses);
+    for (const proposal of witnesses.length > 0 ? proposals : []) {
+      if (await consistentWithAll(sim.simulator, proposal, witnesses)) return proposal;
+    }
+    return proposals[0] as string;
+  }
+
+  return {
+    info: { name: STEERABLE_SIM_NAME, privileged: true, seed: settings.seed },
+    async complete(request): Promise<ChatReply> {
+      const sim = request.sim;
+      const catalog = sim?.simulator.steering;
+      if ((request.purpose && request.purpose !== 'solve') || !sim || !catalog || !sim.simulator.mutateOfClass) {
+        if (!sim && (!request.purpose || request.purpose === 'solve'))
+          throw new ModelCallError(
+            'the steerable sim only answers inside a Witness episode (no harness context was given)',
+          );
+        return plain.complete(request);
+      }
+      const started = performance.now();
+      let state = episodes.get(sim.episodeKey);
+      const shownAt = state ? lastAnswerIndex(sim.simulator, state.current, request.messages) : -1;
+      let program: string;
+      if (!state || shownAt < 0) {
+        state = firstAttempt(sim, catalog, request.messages);
+        episodes.set(sim.episodeKey, state);
+        program = state.current;
+      } else {
+        const later = request.messages
+          .slice(shownAt + 1)
+          .filter((m) => m.role !== 'assistant')
+          .map((m) => m.content)
+          .join('\n');
+        program = await followUp(sim, catalog, state, later, request.messages.length);
+      }
+      state.current = program;
+      state.tried.add(program);
+      const content = sim.simulator.answer(program);
+      const promptText = request.messages.map((m) => m.content).join('\n');
+      return {
+        content,
+        usage: { promptTokens: estimateTokens(promptText), completionTokens: estimateTokens(content), estimated: true },
+        latencyMs: performance.now() - started,
+        cached: false,
+        finishReason: 'stop',
+      };
+    },
+    async close() {
+      episodes.clear();
+      await plain.close?.();
+    },
+  };
+}
+
+/** Catalog order, with the classes that fail to run last (their programs take no further mutation). */
+function applicationOrder(catalog: SteeringCatalog): MutationClass[] {
+  return [...catalog.classes.filter((c) => !c.failsToRun), ...catalog.classes.filter((c) => c.failsToRun)];
+}
+
+function failsToRun(catalog: SteeringCatalog, name: string): boolean {
+  return catalog.classes.some((c) => c.name === name && c.failsToRun === true);
+}
+
+const sourceOf = (simulator: EpisodeSimulator, program: string) =>
+  simulator.extract(simulator.answer(program))?.source ?? program;
+
+/** Index of the last assistant message carrying `program`, or -1: is this a follow-up on it? */
+function lastAnswerIndex(simulator: EpisodeSimulator, program: string, messages: ChatMessage[]): number {
+  const wanted = sourceOf(simulator, program);
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i] as ChatMessage;
+    if (m.role === 'assistant' && simulator.extract(m.content)?.source === wanted) return i;
+  }
+  return -1;
+}
+
+/**
+ * Does `later` show what the observer reports for `program`: its error message (the first line,
+ * up to 80 characters, whitespace normalized)? A harness that runs the program but keeps the error
+ * to itself gets no repair.
+ */
+async function errorShown(simulator: EpisodeSimulator, program: string, later: string): Promise<boolean> {
+  if (!simulator.observe || later.length === 0) return false;
+  const candidate = simulator.extract(simulator.answer(program));
+  if (!candidate) return false;
+  const observation = await simulator.observe(candidate);
+  if (observation.ok || !observation.error) return false;
+  const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+  const head = squash(observation.error.message.split('\n')[0] ?? '').slice(0, 80);
+  return head.length >= 8 && squash(later).includes(head);
+}
+
+function neighbourhood(simulator: EpisodeSimulator, state: EpisodeState, rng: Rng, size: number): string[] {
+  const pool = new Set<string>(state.chain.map((s) => s.program));
+  for (let i = 0; i < size; i++) {
+    const next = simulator.mutate(state.current, rng);
+    if (next !== null) pool.add(next);
+  }
+  const fresh = [...pool].filter((p) => !state.tried.has(p));
+  return rng.shuffle(fresh.length > 0 ? fresh : [...pool].filter((p) => p !== state.current));
+}
+
+async function consistentWithAll(simulator: EpisodeSimulator, program: string, witnesses: Witness[]): Promise<boolean> {
+  const candidate = simulator.extract(simulator.answer(program));
+  if (!candidate) return false;
+  for (const witness of witnesses) if (!(await simulator.agrees(candidate, witness))) return false;
+  return true;
+}
+
+function validate(options: SteerableSimOptions): void {
+  const share = (name: keyof SteerableSimOptions) => {
+    const v = options[name];
+    if (!(v >= 0 && v <= 1)) throw new Error(`steerable sim ${name} must be between 0 and 1, got ${v}`);
+  };
+  share('mistakeRate');
+  share('ruleFactor');
+  share('repairRate');
+  if (!(options.harmFactor >= 1 && Number.isFinite(options.harmFactor)))
+    throw new Error(`steerable sim harmFactor must be a number of at least 1, got ${options.harmFactor}`);
+  if (!Number.isInteger(options.neighbourhood) || options.neighbourhood < 0)
+    throw new Error(`steerable sim neighbourhood must be a non-negative integer, got ${options.neighbourhood}`);
+}
