@@ -38,7 +38,7 @@ export const REGEX_STEERING: SteeringCatalog = {
     {
       name: 'order',
       summary: 'a part dropped, duplicated or swapped with its neighbour',
-      rule: 'Keep the parts of the pattern in the order the statement gives them, each exactly once: never drop, repeat or swap a part.',
+      rule: 'Keep the parts of the pattern in the order the statement gives them, each one time only: never drop, duplicate or swap a part.',
       keywords: [
         ['order', 'sequence'],
         ['part', 'piece', 'element'],
