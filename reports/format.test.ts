@@ -59,6 +59,14 @@ describe('renderTables', () => {
     );
     expect(renderTables([])).toBe('');
   });
+
+  it('names the steerable sim in its own privileged notice, in the table and in Markdown', () => {
+    const steered = summarize([solved('a', { privileged: true, model: 'sim-steerable' })]);
+    expect(renderTables(steered)).toContain("Privileged model: 'sim-steerable' (steerable sim) knows the gold program");
+    expect(renderMarkdown(steered)).toMatch(
+      /\*\*Privileged model: 'sim-steerable' \(steerable sim\).*not a model\.\*\*/,
+    );
+  });
 });
 
 describe('renderMarkdown', () => {

@@ -120,7 +120,12 @@ export function sectionValues<T>(
   return [...seen.values()];
 }
 
-/** The notice every report carries when the model is privileged. */
+const STEERABLE_NOTICE =
+  "Privileged model: 'sim-steerable' (steerable sim) knows the gold program and makes planted mistakes that rules in the prompt and observed errors undo, so its scores measure how well a prompt or harness steers it, not a model.";
+
+/** The notice every report carries when the model is privileged (the steerable sim's says what steers it). */
 export function privilegedNotice(model: string): string {
+  // The name core/models/steerable-sim.ts gives the steerable sim (reports read only serialized results).
+  if (model === 'sim-steerable') return STEERABLE_NOTICE;
   return `Privileged model: '${model}' knows the gold program, so its scores measure the harness, not a model.`;
 }

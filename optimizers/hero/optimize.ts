@@ -12,6 +12,7 @@
  */
 import { pickCodeBlock, codeBlocks } from '../../core/extract.ts';
 import { estimateTokens, type ChatModel } from '../../core/models/model.ts';
+import { STEERABLE_SIM_NAME } from '../../core/models/steerable-sim.ts';
 import type { Oracle, PreparedTask } from '../../core/oracle.ts';
 import { renderPrompt, type PromptTemplate } from '../../core/prompt.ts';
 import type { Task } from '../../core/types.ts';
@@ -247,9 +248,7 @@ export async function optimizePrompt(input: HeroRunInput): Promise<HeroResult> {
     benchmark: input.benchmark,
     model: input.model.info,
     reflector: input.reflector.info,
-    privilegedNotice: input.model.info.privileged
-      ? 'The task model is the privileged sim model, which cannot read prompts: HERO ran mechanically and these numbers mean nothing about prompt quality.'
-      : null,
+    privilegedNotice: heroPrivilegedNotice(input.model.info),
     options,
     pools: {
       diagnosis: ids(pools.diagnosis),
@@ -279,6 +278,14 @@ export async function optimizePrompt(input: HeroRunInput): Promise<HeroResult> {
     },
     verifiedExamples,
   };
+}
+
+/** What a HERO-O report says about a privileged task model: the sim ignores prompts, the steerable sim is steered by planted rules. */
+export function heroPrivilegedNotice(model: ChatModel['info']): string | null {
+  if (!model.privileged) return null;
+  if (model.name === STEERABLE_SIM_NAME)
+    return 'The task model is the privileged steerable sim: it knows the gold and its planted mistakes respond to rules in the prompt, so these numbers show whether HERO finds and keeps those rules, not how good a prompt is for a real model.';
+  return 'The task model is the privileged sim model, which cannot read prompts: HERO ran mechanically and these numbers mean nothing about prompt quality.';
 }
 
 async function leakSources(

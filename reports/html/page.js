@@ -197,9 +197,11 @@
         el('p', {
           class: 'privileged',
           text:
-            "Privileged model: '" +
-            section.model +
-            "' knows the gold program, so its scores measure the harness, not a model.",
+            section.model === 'sim-steerable'
+              ? "Privileged model: 'sim-steerable' (steerable sim) knows the gold program and makes planted mistakes that rules in the prompt and observed errors undo, so its scores measure how well a prompt or harness steers it, not a model."
+              : "Privileged model: '" +
+                section.model +
+                "' knows the gold program, so its scores measure the harness, not a model.",
         }),
       );
     card.appendChild(el('div', { class: 'scroll' }, leaderboard(section)));
