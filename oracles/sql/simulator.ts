@@ -26,8 +26,8 @@ export function sqlSimulator(runtime: SqlRuntime): Simulator<SqlPrepared> {
       const only = SQL_CLASS_OPERATORS[cls];
       if (!only) return null;
       const mutants = sqlMutants(program, schema).filter((m) => only.includes(m.operator));
-      if (program === prepared.task.gold && prepared.goldMutants.length > 0) {
-        // From the gold, only mutants checked to change the result.
+      if (program === prepared.task.gold) {
+        // From the gold, only mutants checked to change the result (none when the oracle skipped that check).
         const checked = new Set(prepared.goldMutants);
         const firsts = mutants.filter((m) => checked.has(m.sql));
         return firsts.length > 0 ? rng.pick(firsts).sql : null;
