@@ -12,7 +12,10 @@
  * Follow-ups (the conversation holds its last answer): when a later message shows the observer's
  * execution error for that program, it repairs the error with probability `repairRate`; with
  * verdict feedback (disclosures) it searches like the sim (witness-consistent proposals); otherwise
- * it keeps its answer. Oracles without a catalog (Cypher, Python) get the plain sim's behaviour.
+ * it keeps its answer. As a refiner (HERO-T, ReAct) it executes its program first and revises only
+ * to repair an execution error it was shown; its other auxiliary calls (judge, reflector, memory)
+ * are the plain sim's mechanical ones. Oracles without a catalog (Cypher, Python) get the plain
+ * sim's behaviour.
  */
 import type { EpisodeSimulator } from '../oracle.ts';
 import { deriveSeed, Rng } from '../random.ts';
@@ -78,6 +81,24 @@ export function createSteerableSimModel(options: Partial<SteerableSimOptions> & 
     return { chain, current: (chain.at(-1) as Step).program, tried: new Set() };
   }
 
+  /**
+   * When `shown` carries the observer's error for the current program: the repaired program (with
+   * probability repairRate) or the current one (unlucky). Null when no such error is shown.
+   */
+  async function repairShownError(
+    sim: SimContext,
+    catalog: SteeringCatalog,
+    state: EpisodeState,
+    shown: string,
+    turn: number,
+  ): Promise<string | null> {
+    const errorAt = state.chain.findIndex((s) => s.cls !== null && failsToRun(catalog, s.cls));
+    const inChain = state.chain.findIndex((s) => s.program === state.current);
+    if (errorAt <= 0 || inChain < errorAt || !(await errorShown(sim.simulator, state.current, shown))) return null;
+    if (!seeded(sim, sim.episodeKey, 'repair', turn).chance(settings.repairRate)) return state.current;
+    return (state.chain[errorAt - 1] as Step).program;
+  }
+
   async function followUp(
     sim: SimContext,
     catalog: SteeringCatalog,
@@ -85,12 +106,8 @@ export function createSteerableSimModel(options: Partial<SteerableSimOptions> & 
     later: string,
     turn: number,
   ): Promise<string> {
-    const errorAt = state.chain.findIndex((s) => s.cls !== null && failsToRun(catalog, s.cls));
-    const inChain = state.chain.findIndex((s) => s.program === state.current);
-    if (errorAt > 0 && inChain >= errorAt && (await errorShown(sim.simulator, state.current, later))) {
-      if (!seeded(sim, sim.episodeKey, 'repair', turn).chance(settings.repairRate)) return state.current;
-      return (state.chain[errorAt - 1] as Step).program;
-    }
+    const repaired = await repairShownError(sim, catalog, state, later, turn);
+    if (repaired !== null) return repaired;
     if (sim.disclosures.length === 0) return state.current;
     const rng = seeded(sim, sim.episodeKey, 'search', turn);
     const proposals = neighbourhood(sim.simulator, state, rng, settings.neighbourhood);
@@ -102,11 +119,38 @@ export function createSteerableSimModel(options: Partial<SteerableSimOptions> & 
     return proposals[0] as string;
   }
 
+  /** A refiner step (HERO-T, ReAct protocol): execute first, then revise only to repair an execution error it was shown. */
+  async function refineStep(
+    sim: SimContext,
+    catalog: SteeringCatalog,
+    state: EpisodeState,
+    messages: ChatMessage[],
+  ): Promise<string> {
+    if (!messages.some((m) => m.role === 'assistant')) return '{"action": "execute"}';
+    const shown = messages
+      .filter((m) => m.role !== 'assistant')
+      .map((m) => m.content)
+      .join('\n');
+    const repaired = await repairShownError(sim, catalog, state, shown, messages.length);
+    if (repaired === null || repaired === state.current)
+      return '{"action": "keep", "rationale": "steerable sim: no execution error it can repair"}';
+    return (
+      '{"action": "revise", "rationale": "steerable sim: repairs the execution error it observed"}\n' +
+      sim.simulator.answer(repaired)
+    );
+  }
+
   return {
     info: { name: STEERABLE_SIM_NAME, privileged: true, seed: settings.seed },
     async complete(request): Promise<ChatReply> {
       const sim = request.sim;
       const catalog = sim?.simulator.steering;
+      const refining = request.purpose === 'refine' && sim !== undefined && episodes.has(sim.episodeKey);
+      if (refining && catalog) {
+        const started = performance.now();
+        const content = await refineStep(sim, catalog, episodes.get(sim.episodeKey) as EpisodeState, request.messages);
+        return reply(content, request.messages, started);
+      }
       if ((request.purpose && request.purpose !== 'solve') || !sim || !catalog || !sim.simulator.mutateOfClass) {
         if (!sim && (!request.purpose || request.purpose === 'solve'))
           throw new ModelCallError(
@@ -132,20 +176,23 @@ export function createSteerableSimModel(options: Partial<SteerableSimOptions> & 
       }
       state.current = program;
       state.tried.add(program);
-      const content = sim.simulator.answer(program);
-      const promptText = request.messages.map((m) => m.content).join('\n');
-      return {
-        content,
-        usage: { promptTokens: estimateTokens(promptText), completionTokens: estimateTokens(content), estimated: true },
-        latencyMs: performance.now() - started,
-        cached: false,
-        finishReason: 'stop',
-      };
+      return reply(sim.simulator.answer(program), request.messages, started);
     },
     async close() {
       episodes.clear();
       await plain.close?.();
     },
+  };
+}
+
+function reply(content: string, messages: ChatMessage[], started: number): ChatReply {
+  const promptText = messages.map((m) => m.content).join('\n');
+  return {
+    content,
+    usage: { promptTokens: estimateTokens(promptText), completionTokens: estimateTokens(content), estimated: true },
+    latencyMs: performance.now() - started,
+    cached: false,
+    finishReason: 'stop',
   };
 }
 
