@@ -44,6 +44,24 @@ describe('loadConfig', () => {
     expect(overridden.config.cache.mode).toBe('off');
   });
 
+  it("reads the steerable sim's settings from the file's sim section and names an invalid one", () => {
+    const dir = root();
+    writeFileSync(
+      join(dir, 'witness.config.json'),
+      JSON.stringify({ model: { name: 'sim-steerable' }, sim: { mistakeRate: 0.5, ruleFactor: 0, harmFactor: 4 } }),
+    );
+    const { config, defaultedToSim } = loadConfig(dir, {});
+    expect(defaultedToSim).toBe(false);
+    expect(config.model.name).toBe('sim-steerable');
+    expect(config.sim).toMatchObject({ mistakeRate: 0.5, ruleFactor: 0, harmFactor: 4, repairRate: 0.9, skill: 0.2 });
+    writeFileSync(join(dir, 'witness.config.json'), JSON.stringify({ sim: { repairRate: 1.5 } }));
+    expect(() => loadConfig(dir, {})).toThrow(
+      /witness\.config\.json: sim\.repairRate: expected a number from 0 to 1, got 1\.5/,
+    );
+    writeFileSync(join(dir, 'witness.config.json'), JSON.stringify({ sim: { harmFactor: 0.5 } }));
+    expect(() => loadConfig(dir, {})).toThrow(/sim\.harmFactor: expected a number from 1 to 1000, got 0\.5/);
+  });
+
   it('names the source of every invalid value', () => {
     const dir = root();
     expect(() => loadConfig(dir, { WITNESS_TURNS: 'four' })).toThrow(
