@@ -16,6 +16,7 @@ import { zeroShot } from '../../strategies/zero-shot.ts';
 import type { Strategy } from '../strategy.ts';
 import { createModel } from './create.ts';
 import type { ChatModel, SimContext } from './model.ts';
+import { createSimModel } from './sim.ts';
 import { createSteerableSimModel, STEERABLE_SIM_NAME } from './steerable-sim.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -173,6 +174,28 @@ describe('the steerable sim on the regex fixture suite', () => {
     const syntaxRule = withRules(nlRxPrompt, [REGEX_STEERING.classes.find((c) => c.failsToRun)!.rule]);
     expect(await passRate(regex, tasks, syntaxRule, [1], withoutErrors, reactRefiner())).toBeLessThanOrEqual(
       await passRate(regex, tasks, syntaxRule, [1], withoutErrors),
+    );
+  });
+
+  it('answers auxiliary calls mechanically, falls back to the plain sim without a catalog, and needs an episode', async () => {
+    const model = createSteerableSimModel({ seed: 1 });
+    const judge = await model.complete({
+      messages: [{ role: 'user', content: 'judge this' }],
+      trial: 0,
+      purpose: 'judge',
+    });
+    expect(judge.content).toMatch(/VERDICT: (SUPPORTED|UNSUPPORTED)/);
+    await expect(model.complete({ messages: [{ role: 'user', content: 'x' }], trial: 0 })).rejects.toThrow(
+      /only answers inside a Witness episode/,
+    );
+    const task = regexTasks[3]!;
+    const prepared = await prepare(regex, task);
+    const { steering: _s, mutateOfClass: _m, ...uncatalogued } = bindSimulator(regex, prepared);
+    const messages = renderPrompt(nlRxPrompt, { description: task.description, dialect: 'brics' });
+    const sim = { ...context(regex, prepared, 3), simulator: uncatalogued };
+    const plain = createSimModel({ seed: 1, neighbourhood: 8 });
+    expect((await model.complete({ messages, trial: 0, sim })).content).toBe(
+      (await plain.complete({ messages, trial: 0, sim })).content,
     );
   });
 

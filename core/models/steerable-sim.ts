@@ -64,18 +64,22 @@ export function createSteerableSimModel(options: Partial<SteerableSimOptions> & 
   const seeded = (sim: SimContext, ...labels: (string | number)[]) =>
     new Rng(deriveSeed(settings.seed, sim.seed, ...labels));
 
-  function firstAttempt(sim: SimContext, catalog: SteeringCatalog, messages: ChatMessage[]): EpisodeState {
-    const simulator = sim.simulator as Required<Pick<EpisodeSimulator, 'mutateOfClass'>> & EpisodeSimulator;
+  function firstAttempt(
+    sim: SimContext,
+    catalog: SteeringCatalog,
+    mutateOfClass: NonNullable<EpisodeSimulator['mutateOfClass']>,
+    messages: ChatMessage[],
+  ): EpisodeState {
     const prompt = messages
       .filter((m) => m.role !== 'assistant')
       .map((m) => m.content)
       .join('\n');
     const effect = steeringOf(catalog, prompt);
-    const chain: Step[] = [{ program: simulator.gold, cls: null }];
+    const chain: Step[] = [{ program: sim.simulator.gold, cls: null }];
     for (const cls of applicationOrder(catalog)) {
       if (seeded(sim, 'mistake', cls.name).next() >= classRate(cls.name, effect, settings)) continue;
       const current = (chain.at(-1) as Step).program;
-      const next = simulator.mutateOfClass(current, cls.name, seeded(sim, 'mutate', cls.name));
+      const next = mutateOfClass(current, cls.name, seeded(sim, 'mutate', cls.name));
       if (next !== null && next !== current) chain.push({ program: next, cls: cls.name });
     }
     return { chain, current: (chain.at(-1) as Step).program, tried: new Set() };
@@ -151,7 +155,8 @@ export function createSteerableSimModel(options: Partial<SteerableSimOptions> & 
         const content = await refineStep(sim, catalog, episodes.get(sim.episodeKey) as EpisodeState, request.messages);
         return reply(content, request.messages, started);
       }
-      if ((request.purpose && request.purpose !== 'solve') || !sim || !catalog || !sim.simulator.mutateOfClass) {
+      const mutateOfClass = sim?.simulator.mutateOfClass;
+      if ((request.purpose && request.purpose !== 'solve') || !sim || !catalog || !mutateOfClass) {
         if (!sim && (!request.purpose || request.purpose === 'solve'))
           throw new ModelCallError(
             'the steerable sim only answers inside a Witness episode (no harness context was given)',
@@ -163,7 +168,7 @@ export function createSteerableSimModel(options: Partial<SteerableSimOptions> & 
       const shownAt = state ? lastAnswerIndex(sim.simulator, state.current, request.messages) : -1;
       let program: string;
       if (!state || shownAt < 0) {
-        state = firstAttempt(sim, catalog, request.messages);
+        state = firstAttempt(sim, catalog, mutateOfClass, request.messages);
         episodes.set(sim.episodeKey, state);
         program = state.current;
       } else {
