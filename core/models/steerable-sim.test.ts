@@ -140,6 +140,16 @@ describe('the steerable sim on the regex fixture suite', () => {
     });
     expect(silent.content).toBe(broken);
     const errorMessage = `Running it gave: ${observation.error!.message}`;
+    // Another conversation of the same episode key in between (another prompt, side by side) does not disturb it.
+    const everyRule = renderPrompt(
+      withRules(
+        nlRxPrompt,
+        REGEX_STEERING.classes.map((c) => c.rule),
+      ),
+      { description: task.description, dialect: 'ecmascript' },
+    );
+    const other = await model.complete({ messages: everyRule, trial: 0, sim });
+    expect(other.content).not.toBe(broken);
     const repaired = await model.complete({
       messages: [...shown, { role: 'user', content: errorMessage }],
       trial: 0,

@@ -9,7 +9,7 @@
  * `harmFactor` when it carries a harmful rule provoking the class. Each class draws one fixed
  * number per (task, trial), so two prompts are compared on common random numbers: adding a rule
  * only ever removes that class's mistake, a harmful rule only ever adds one.
- * Follow-ups (the conversation holds its last answer): when a later message shows the observer's
+ * Follow-ups (the conversation holds one of its earlier answers): when a later message shows the observer's
  * execution error for that program, it repairs the error with probability `repairRate`; with
  * verdict feedback (disclosures) it searches like the sim (witness-consistent proposals); otherwise
  * it keeps its answer. As a refiner (HERO-T, ReAct) it executes its program first and revises only
@@ -60,7 +60,15 @@ export function createSteerableSimModel(options: Partial<SteerableSimOptions> & 
   const settings: SteerableSimOptions = { ...DEFAULT_STEERABLE_SIM, ...options };
   validate(settings);
   const plain = createSimModel({ seed: settings.seed, neighbourhood: settings.neighbourhood });
-  const episodes = new Map<string, EpisodeState>();
+  // States by (episode, the program answered): two conversations of one episode key (say, two
+  // prompts evaluated side by side) each continue from their own last answer.
+  const answered = new Map<string, EpisodeState>();
+  // The latest state per episode, for refiner calls (their messages quote the program, not an answer).
+  const latest = new Map<string, EpisodeState>();
+  const remember = (sim: SimContext, state: EpisodeState) => {
+    answered.set(answerKey(sim.episodeKey, sourceOf(sim.simulator, state.current)), state);
+    latest.set(sim.episodeKey, state);
+  };
   const seeded = (sim: SimContext, ...labels: (string | number)[]) =>
     new Rng(deriveSeed(settings.seed, sim.seed, ...labels));
 
@@ -149,10 +157,10 @@ export function createSteerableSimModel(options: Partial<SteerableSimOptions> & 
     async complete(request): Promise<ChatReply> {
       const sim = request.sim;
       const catalog = sim?.simulator.steering;
-      const refining = request.purpose === 'refine' && sim !== undefined && episodes.has(sim.episodeKey);
-      if (refining && catalog) {
+      const refined = request.purpose === 'refine' && sim ? latest.get(sim.episodeKey) : undefined;
+      if (sim && refined && catalog) {
         const started = performance.now();
-        const content = await refineStep(sim, catalog, episodes.get(sim.episodeKey) as EpisodeState, request.messages);
+        const content = await refineStep(sim, catalog, refined, request.messages);
         return reply(content, request.messages, started);
       }
       const mutateOfClass = sim?.simulator.mutateOfClass;
@@ -164,27 +172,26 @@ export function createSteerableSimModel(options: Partial<SteerableSimOptions> & 
         return plain.complete(request);
       }
       const started = performance.now();
-      let state = episodes.get(sim.episodeKey);
-      const shownAt = state ? lastAnswerIndex(sim.simulator, state.current, request.messages) : -1;
-      let program: string;
-      if (!state || shownAt < 0) {
+      const previous = findState(answered, sim, request.messages);
+      let state: EpisodeState;
+      if (!previous) {
         state = firstAttempt(sim, catalog, mutateOfClass, request.messages);
-        episodes.set(sim.episodeKey, state);
-        program = state.current;
       } else {
         const later = request.messages
-          .slice(shownAt + 1)
+          .slice(previous.index + 1)
           .filter((m) => m.role !== 'assistant')
           .map((m) => m.content)
           .join('\n');
-        program = await followUp(sim, catalog, state, later, request.messages.length);
+        const program = await followUp(sim, catalog, previous.state, later, request.messages.length);
+        state = { ...previous.state, current: program, tried: new Set([...previous.state.tried, program]) };
       }
-      state.current = program;
-      state.tried.add(program);
-      return reply(sim.simulator.answer(program), request.messages, started);
+      state.tried.add(state.current);
+      remember(sim, state);
+      return reply(sim.simulator.answer(state.current), request.messages, started);
     },
     async close() {
-      episodes.clear();
+      answered.clear();
+      latest.clear();
       await plain.close?.();
     },
   };
@@ -213,14 +220,22 @@ function failsToRun(catalog: SteeringCatalog, name: string): boolean {
 const sourceOf = (simulator: EpisodeSimulator, program: string) =>
   simulator.extract(simulator.answer(program))?.source ?? program;
 
-/** Index of the last assistant message carrying `program`, or -1: is this a follow-up on it? */
-function lastAnswerIndex(simulator: EpisodeSimulator, program: string, messages: ChatMessage[]): number {
-  const wanted = sourceOf(simulator, program);
+const answerKey = (episodeKey: string, source: string) => `${episodeKey}\u0000${source}`;
+
+/** The state of the last answer of this episode the messages carry (and that message's index), or null: a fresh request. */
+function findState(
+  answered: Map<string, EpisodeState>,
+  sim: SimContext,
+  messages: ChatMessage[],
+): { state: EpisodeState; index: number } | null {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i] as ChatMessage;
-    if (m.role === 'assistant' && simulator.extract(m.content)?.source === wanted) return i;
+    if (m.role !== 'assistant') continue;
+    const source = sim.simulator.extract(m.content)?.source;
+    const state = source === undefined ? undefined : answered.get(answerKey(sim.episodeKey, source));
+    if (state) return { state, index: i };
   }
-  return -1;
+  return null;
 }
 
 /**
