@@ -8,9 +8,10 @@
  * `ruleFactor` when the prompt (system and user messages) carries the class's rule, times
  * `harmFactor` when it carries a harmful rule provoking the class. Each class draws one fixed
  * number per (task, trial), so two prompts are compared on common random numbers: adding a rule
- * only ever removes that class's mistake, a harmful rule only ever adds one.
- * Follow-ups (the conversation holds one of its earlier answers): when a later message shows the observer's
- * execution error for that program, it repairs the error with probability `repairRate`; with
+ * can only take that class's mistake away, a harmful rule can only add one (the other classes draw
+ * the same numbers; their edits land on a slightly different program).
+ * Follow-ups (the conversation holds one of its earlier answers): when a later message shows the
+ * observer's execution error for that program, it repairs it with probability `repairRate`; with
  * verdict feedback (disclosures) it searches like the sim (witness-consistent proposals); otherwise
  * it keeps its answer. As a refiner (HERO-T, ReAct) it executes its program first and revises only
  * to repair an execution error it was shown; its other auxiliary calls (judge, reflector, memory)
