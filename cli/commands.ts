@@ -2,6 +2,7 @@
  * Commands contributed by the oracle families and reports. Each registrar receives the program and
  * its `check` / `eval` groups and adds its subcommands; add one import and one entry per module.
  */
+import { registerBench } from './bench.ts';
 import { registerEvalBird } from './eval-bird.ts';
 import { registerEvalCypherbench } from './eval-cypherbench.ts';
 import { registerPythonCommands } from './eval-python.ts';
@@ -13,6 +14,7 @@ import type { Registrar } from './registrar.ts';
 export type { Registrar } from './registrar.ts';
 
 export const REGISTRARS: Registrar[] = [
+  registerBench,
   registerOptimizeHero,
   registerEvalBird,
   registerReports,
