@@ -8,6 +8,7 @@ import { registerEvalCypherbench } from './eval-cypherbench.ts';
 import { registerPythonCommands } from './eval-python.ts';
 import { registerOptimizeHero } from './optimize-hero.ts';
 import { registerReports } from './report.ts';
+import { registerSplit } from './split.ts';
 import type { Registrar } from './registrar.ts';
 
 // Command modules import their types from ./registrar.ts (not from here), so no import cycle forms.
@@ -16,6 +17,7 @@ export type { Registrar } from './registrar.ts';
 export const REGISTRARS: Registrar[] = [
   registerBench,
   registerOptimizeHero,
+  registerSplit,
   registerEvalBird,
   registerReports,
   registerPythonCommands,
