@@ -160,7 +160,10 @@ describe('witness bench runs the selection', () => {
       const shardOut = join(dir, `out-${shard.replace('/', '-')}`);
       const run = witness(['--suite', 'nl-rx,bird', ...select, '--shard', shard], { WITNESS_OUT: shardOut });
       expect(run.status, run.output).toBe(0);
-      shards.push(...(await readResultsFile(join(shardOut, 'results.json'))).trajectories);
+      const { trajectories } = await readResultsFile(join(shardOut, 'results.json'));
+      // Each shard ran one of the two suite files.
+      expect(new Set(trajectories.map((t) => t.benchmark)).size, shard).toBe(1);
+      shards.push(...trajectories);
     }
     const byBenchmark = new Map<string, string[]>();
     for (const t of shards) byBenchmark.set(t.benchmark, [...(byBenchmark.get(t.benchmark) ?? []), t.taskId]);
