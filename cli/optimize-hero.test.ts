@@ -13,6 +13,7 @@ import { startTestModelServer, type RecordedRequest, type TestModelServer } from
 import { printEcmascript } from '../oracles/regex/ast.ts';
 import { parseBrics } from '../oracles/regex/brics.ts';
 import type { HeroResult } from '../optimizers/hero/optimize.ts';
+import type { HeroSplitFile } from '../optimizers/hero/split-file.ts';
 import { loadConfig } from '../core/config.ts';
 import { SUITE_DATA_ENV } from '../core/config-sections.ts';
 import { buildSplitFile, heroSources } from '../suites/hero-sources.ts';
@@ -89,6 +90,8 @@ function optimize(suite: string, out: string): Promise<{ status: number | null; 
         '0.75',
         '--out',
         out,
+        '--split-file',
+        join(out, 'drawn-split.json'),
       ],
       {
         cwd: root,
@@ -127,6 +130,12 @@ describe('witness optimize hero', () => {
       expect(readFileSync(join(out, 'hero-report.md'), 'utf8')).toMatch(/\*\*rejected-leak\*\* — leaks /);
       expect(report.verifiedExamples.length).toBeGreaterThan(0);
       expect(report.privilegedNotice).toBeNull();
+      // The split file was absent, so it was drawn and written; the run records the same split.
+      expect(run.stderr).toMatch(/split file: .*drawn-split\.json \(written\)/);
+      const split = JSON.parse(readFileSync(join(out, 'drawn-split.json'), 'utf8')) as HeroSplitFile;
+      expect(JSON.parse(readFileSync(join(out, 'split.json'), 'utf8'))).toEqual(split);
+      expect(report.pools.diagnosis).toEqual(split.pools.diagnosis);
+      expect(report.pools.test).toEqual(split.pools.evaluation);
     }, 120_000);
   }
 
