@@ -114,7 +114,7 @@ describe('witness bench --dry-run', () => {
       ['hero-t', 9, 90],
     ]);
     expect([plan.episodes, plan.maxCalls]).toEqual([30, 160]);
-  });
+  }, 90_000);
 
   it('covers every built-in suite by default and prints a readable summary', () => {
     const all = dryRun(['--strategies', 'zero-shot']);
@@ -126,7 +126,7 @@ describe('witness bench --dry-run', () => {
     expect(text.stdout).toMatch(/bird · data: the fixtures \(set WITNESS_BIRD_DATA or --data\) · split: default/);
     expect(text.stdout).toMatch(/tasks: 4 of \d+ \(seeded sample of 4, seed 1\)/);
     expect(text.stdout).toMatch(/total: 36 episodes, at most 200 model calls/);
-  });
+  }, 90_000);
 
   it('takes ids from a file, and shows the data and split it was given', () => {
     const ids = join(dir, 'ids.txt');
@@ -137,7 +137,7 @@ describe('witness bench --dry-run', () => {
       split: 'test',
       data: join(root, 'fixtures/nl-rx'),
     });
-  });
+  }, 90_000);
 });
 
 describe('witness bench runs the selection', () => {

@@ -131,7 +131,7 @@ export const registerBench: Registrar = ({ program }) => {
       'run the benchmark suites (vitest project "bench"); extra arguments go to vitest, e.g. suites/nl-rx.eval.ts or --shard 1/2',
     )
     .argument('[args...]', 'vitest arguments')
-    .option('--suite <names>', `only these suites, comma-separated (${Object.keys(SPECS).join(', ')})`)
+    .option('--suite <names>', `only these suites, comma-separated (${known().join(', ')})`)
     .option('--strategies <names>', 'only these strategies of each suite, comma-separated (e.g. zero-shot,diagnostic)')
     .option('--tasks <ids>', 'only these task ids (comma-separated, or @file with one id per line); needs one --suite')
     .option(
