@@ -43,6 +43,8 @@ export interface BenchPlan {
   turns: number;
   hardeningRepairs: number;
   seed: number;
+  /** The run-wide spending limit (`--budget`, `budget`): the run stops cleanly once it is spent. */
+  budget: { tokens?: number; usd?: number };
   suites: SuitePlan[];
   episodes: number;
   /** Null when a strategy has no known bound. */
@@ -114,6 +116,7 @@ export function benchPlan(suites: SuitePlan[], config: WitnessConfig): BenchPlan
     turns: limits.turns,
     hardeningRepairs: limits.hardeningRepairs,
     seed: config.seed,
+    budget: config.budget,
     suites,
     episodes: suites.reduce((n, s) => n + s.episodes, 0),
     maxCalls: sum(suites.map((s) => s.maxCalls)),
@@ -152,5 +155,10 @@ export function formatBenchPlan(plan: BenchPlan): string {
     '',
     `total: ${count(plan.episodes)} episodes, at most ${count(plan.maxCalls)} model calls (retries of failed requests not counted)`,
   );
+  const { tokens, usd } = plan.budget;
+  if (tokens !== undefined || usd !== undefined)
+    lines.push(
+      `budget: ${[tokens !== undefined ? `${count(tokens)} tokens` : '', usd !== undefined ? `$${usd}` : ''].filter(Boolean).join(' or ')}; the run stops cleanly once it is spent`,
+    );
   return lines.join('\n');
 }

@@ -123,11 +123,12 @@ describe('witness bench --dry-run', () => {
     expect(all.suites.map((s) => s.suite)).toEqual(['bigcodebench', 'bird', 'cypherbench', 'dscodebench', 'nl-rx']);
     expect(all.episodes).toBe(all.suites.reduce((n, s) => n + s.selectedTasks, 0));
     expect(all.maxCalls).toBe(all.episodes);
-    const text = witness(['--suite', 'bird', '--limit', '4', '--dry-run']);
+    const text = witness(['--suite', 'bird', '--limit', '4', '--budget', '50k', '--dry-run']);
     expect(text.status, text.output).toBe(0);
     expect(text.stdout).toMatch(/bird · data: the fixtures \(set WITNESS_BIRD_DATA or --data\) · split: default/);
     expect(text.stdout).toMatch(/tasks: 4 of \d+ \(seeded sample of 4, seed 1\)/);
     expect(text.stdout).toMatch(/total: 36 episodes, at most 200 model calls/);
+    expect(text.stdout).toMatch(/budget: 50,000 tokens; the run stops cleanly once it is spent/);
   }, 90_000);
 
   it('takes ids from a file, and shows the data and split it was given', () => {
