@@ -124,6 +124,7 @@ export function benchPlan(suites: SuitePlan[], config: WitnessConfig): BenchPlan
 }
 
 const count = (n: number | null) => (n === null ? 'unknown' : n.toLocaleString('en-US'));
+const atMost = (n: number | null) => (n === null ? 'unknown (a strategy has no known bound)' : `at most ${count(n)}`);
 
 /** The plan as text: one block per suite with a table of strategies, then the totals. */
 export function formatBenchPlan(plan: BenchPlan): string {
@@ -139,7 +140,7 @@ export function formatBenchPlan(plan: BenchPlan): string {
       `${s.suite} · data: ${data}${s.data === null && dataVar ? ` (set ${dataVar} or --data)` : ''} · split: ${s.split ?? 'default'}`,
       `  tasks: ${count(s.selectedTasks)} of ${count(s.totalTasks)} (${s.selection})` +
         (s.unreadable ? `; ${s.unreadable} unreadable items are reported as harness errors` : ''),
-      `  trials: ${s.trials} · episodes: ${count(s.episodes)} · model calls: at most ${count(s.maxCalls)}`,
+      `  trials: ${s.trials} · episodes: ${count(s.episodes)} · model calls: ${atMost(s.maxCalls)}`,
     );
     const table = new Table({
       head: ['strategy', 'episodes', 'calls/episode ≤', 'calls ≤', 'call pattern'],
@@ -153,7 +154,7 @@ export function formatBenchPlan(plan: BenchPlan): string {
   }
   lines.push(
     '',
-    `total: ${count(plan.episodes)} episodes, at most ${count(plan.maxCalls)} model calls (retries of failed requests not counted)`,
+    `total: ${count(plan.episodes)} episodes, model calls ${atMost(plan.maxCalls)} (retries of failed requests not counted)`,
   );
   const { tokens, usd } = plan.budget;
   if (tokens !== undefined || usd !== undefined)

@@ -127,7 +127,9 @@ describe('witness bench --dry-run', () => {
     expect(text.status, text.output).toBe(0);
     expect(text.stdout).toMatch(/bird · data: the fixtures \(set WITNESS_BIRD_DATA or --data\) · split: default/);
     expect(text.stdout).toMatch(/tasks: 4 of \d+ \(seeded sample of 4, seed 1\)/);
-    expect(text.stdout).toMatch(/total: 36 episodes, at most 200 model calls/);
+    expect(text.stdout).toMatch(
+      /total: 36 episodes, model calls at most 200 \(retries of failed requests not counted\)/,
+    );
     expect(text.stdout).toMatch(/budget: 50,000 tokens; the run stops cleanly once it is spent/);
   }, 90_000);
 
