@@ -1,26 +1,14 @@
 /** The `witness` command line. */
-import { spawnSync } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
-import { parseBudget } from '../core/budget.ts';
 import { loadConfig } from '../core/config.ts';
-import { RERUN_MODES } from '../core/resume.ts';
-import { latestRunId, newRunId, RunStore } from '../core/store.ts';
 import type { Dialect } from '../oracles/regex/ast.ts';
 import { checkRegex, checkRegexExitCode, formatCheckRegex } from './check-regex.ts';
 import { REGISTRARS } from './commands.ts';
 import { evaluateNlRx } from '../oracles/regex/evaluate.ts';
-import { nonNegativeInteger, positiveInteger, progressLine } from './options.ts';
+import { nonNegativeInteger, progressLine } from './options.ts';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dialectOption = (flags: string, description: string) =>
   new Option(flags, description).choices(['ecmascript', 'brics']);
-
-/** A usage error: printed with the command's help hint and exit status 2. */
-function usageError(message: string): Error {
-  return Object.assign(new Error(message), { code: 'commander.usage' });
-}
 
 function print(json: boolean, value: unknown, text: () => string): void {
   process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text()}\n`);
@@ -105,70 +93,6 @@ export function buildProgram(): Command {
     });
 
   for (const register of REGISTRARS) register({ program, check, evaluate });
-
-  program
-    .command('bench')
-    .description(
-      'run the benchmark suites (vitest project "bench"); extra arguments go to vitest, e.g. suites/nl-rx.eval.ts',
-    )
-    .argument('[args...]', 'vitest arguments')
-    .option(
-      '--resume <run>',
-      'reuse the finished episodes of run <run> in the run store ("latest" = the most recent run)',
-    )
-    .addOption(
-      new Option(
-        '--rerun <which>',
-        'with --resume: redo the stored episodes that errored (harness or model error) or failed (not solved)',
-      ).choices([...RERUN_MODES]),
-    )
-    .option('--trials <n>', 'repeats per (task, strategy), for pass@k and per-task agreement', positiveInteger)
-    .option(
-      '--budget <amount>',
-      'stop the run cleanly once it has spent this many tokens (120000, 120k, 1.5M) or USD ($2.50, needs prices in the config)',
-    )
-    .allowUnknownOption()
-    .addHelpText(
-      'after',
-      '\nThe options become environment variables (WITNESS_RESUME, WITNESS_RERUN, WITNESS_TRIALS, WITNESS_BUDGET, WITNESS_RUN_ID) ' +
-        'that the suites read, so `npx vitest` can be given the same settings directly. The run id is printed first: ' +
-        'a run that is interrupted (Ctrl-C, kill -9) continues with `witness bench --resume <run id>`.',
-    )
-    .action((args: string[], o: { resume?: string; rerun?: string; trials?: number; budget?: string }) => {
-      const env: NodeJS.ProcessEnv = { ...process.env };
-      if (o.rerun && !o.resume) throw usageError('--rerun needs --resume <run> (the run whose episodes to redo)');
-      if (o.budget !== undefined) {
-        try {
-          parseBudget(o.budget, '--budget');
-        } catch (error) {
-          throw usageError((error as Error).message);
-        }
-        env.WITNESS_BUDGET = o.budget;
-      }
-      if (o.trials !== undefined) env.WITNESS_TRIALS = String(o.trials);
-      const { storeDir, run: configured } = loadConfig(ROOT, env).config;
-      let runId = configured.id;
-      if (o.resume) {
-        runId = o.resume === 'latest' ? latestRunId(storeDir) : o.resume;
-        if (!runId) throw new Error(`there is no run to resume in ${storeDir}`);
-        const store = new RunStore(storeDir, runId);
-        if (!store.exists()) throw new Error(`cannot resume run ${runId}: there is no ${store.dir}`);
-        env.WITNESS_RESUME = runId;
-        if (o.rerun) env.WITNESS_RERUN = o.rerun;
-      }
-      runId ??= newRunId();
-      env.WITNESS_RUN_ID = runId;
-      process.stderr.write(
-        `witness: run ${runId}${o.resume ? ' (resumed)' : ''}; if it is interrupted, continue it with: witness bench --resume ${runId}\n`,
-      );
-      const vitest = resolve(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
-      const run = spawnSync(process.execPath, [vitest, 'run', '--project', 'bench', ...args], {
-        stdio: 'inherit',
-        cwd: ROOT,
-        env,
-      });
-      process.exitCode = run.status ?? 1;
-    });
 
   program
     .command('config')

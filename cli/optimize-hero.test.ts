@@ -13,8 +13,10 @@ import { startTestModelServer, type RecordedRequest, type TestModelServer } from
 import { printEcmascript } from '../oracles/regex/ast.ts';
 import { parseBrics } from '../oracles/regex/brics.ts';
 import type { HeroResult } from '../optimizers/hero/optimize.ts';
-import { drawPools } from '../strategies/hero/pools.ts';
-import { birdSpec } from '../suites/registry.ts';
+import type { HeroSplitFile } from '../optimizers/hero/split-file.ts';
+import { loadConfig } from '../core/config.ts';
+import { SUITE_DATA_ENV } from '../core/config-sections.ts';
+import { buildSplitFile, heroSources } from '../suites/hero-sources.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bird = JSON.parse(readFileSync(join(root, 'fixtures/bird/dev.json'), 'utf8')) as {
@@ -24,8 +26,13 @@ const bird = JSON.parse(readFileSync(join(root, 'fixtures/bird/dev.json'), 'utf8
 const nlrxSrc = readFileSync(join(root, 'fixtures/nl-rx/src.txt'), 'utf8').trimEnd().split('\n');
 const nlrxTarg = readFileSync(join(root, 'fixtures/nl-rx/targ.txt'), 'utf8').trimEnd().split('\n');
 const RULE = 'RULE-7: restate every constraint of the statement before writing the program.';
-// The CLI draws its pools the same way (seed 1, train fraction 0.75): quote a diagnosis question whole.
-const birdDiagnosis = drawPools(birdSpec().tasks.tasks, { seed: 1, trainFraction: 0.75 }).diagnosis[0]!.description;
+// The CLI draws its pools the same way (HERO's split, seed 1, train fraction 0.75): quote a diagnosis question whole.
+const birdSources = await heroSources('bird', loadConfig(root, {}).config);
+const birdSplit = buildSplitFile('bird', birdSources, { seed: 1, evaluationFraction: 0.25 });
+const birdDiagnosis = birdSources.optimization.tasks.find((t) => t.id === birdSplit.pools.diagnosis[0])!.description;
+const nlrxSources = await heroSources('nl-rx', loadConfig(root, {}).config);
+const nlrxSplit = buildSplitFile('nl-rx', nlrxSources, { seed: 1, evaluationFraction: 0.25 });
+const nlrxDiagnosis = nlrxSources.optimization.tasks.find((t) => t.id === nlrxSplit.pools.diagnosis[0])!.description;
 
 /** The right program when the instructions carry the rule, a wrong one otherwise. */
 function answer(request: RecordedRequest): string {
@@ -33,7 +40,7 @@ function answer(request: RecordedRequest): string {
   const all = messages.map((m) => m.content).join('\n');
   if (all.includes('Propose')) {
     return [
-      '```prompt\nYou write programs. Remember "' + birdDiagnosis + "\" and 'dog'.\n```",
+      '```prompt\nYou write programs. Remember "' + birdDiagnosis + '" and "' + nlrxDiagnosis + "\" and 'dog'.\n```",
       '```prompt\nYou write programs carefully. ' + RULE + '\n```',
       '```prompt\nYou write programs. Be brief.\n```',
     ].join('\n');
@@ -48,6 +55,13 @@ function answer(request: RecordedRequest): string {
       '```regex\n' + (knows ? printEcmascript(parseBrics(nlrxTarg[line] as string)) : 'nothing-like-this') + '\n```'
     );
   return 'I do not know.';
+}
+
+/** The environment without any suite data setting, so the suites run on their fixtures. */
+function withoutDataSettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const copy = { ...env };
+  for (const name of [...Object.values(SUITE_DATA_ENV), 'NLRX_TURK_DIR', 'WITNESS_CONFIG']) delete copy[name];
+  return copy;
 }
 
 let server: TestModelServer;
@@ -76,11 +90,13 @@ function optimize(suite: string, out: string): Promise<{ status: number | null; 
         '0.75',
         '--out',
         out,
+        '--split-file',
+        join(out, 'drawn-split.json'),
       ],
       {
         cwd: root,
         env: {
-          ...process.env,
+          ...withoutDataSettings(process.env),
           WITNESS_MODEL: 'scripted',
           OPENAI_BASE_URL: server.baseURL,
           OPENAI_API_KEY: 'k',
@@ -114,12 +130,18 @@ describe('witness optimize hero', () => {
       expect(readFileSync(join(out, 'hero-report.md'), 'utf8')).toMatch(/\*\*rejected-leak\*\* — leaks /);
       expect(report.verifiedExamples.length).toBeGreaterThan(0);
       expect(report.privilegedNotice).toBeNull();
+      // The split file was absent, so it was drawn and written; the run records the same split.
+      expect(run.stderr).toMatch(/split file: .*drawn-split\.json \(written\)/);
+      const split = JSON.parse(readFileSync(join(out, 'drawn-split.json'), 'utf8')) as HeroSplitFile;
+      expect(JSON.parse(readFileSync(join(out, 'split.json'), 'utf8'))).toEqual(split);
+      expect(report.pools.diagnosis).toEqual(split.pools.diagnosis);
+      expect(report.pools.test).toEqual(split.pools.evaluation);
     }, 120_000);
   }
 
   it('names the known suites when asked for an unknown one', async () => {
     const run = await optimize('nope', mkdtempSync(join(tmpdir(), 'witness-hero-')));
-    expect(run.status).toBe(1);
+    expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/unknown suite "nope" \(known: .*bird.*nl-rx/);
   });
 });

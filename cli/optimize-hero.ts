@@ -1,4 +1,8 @@
-/** `witness optimize hero --suite NAME`: learns a prompt with HERO-O and writes it with a report. */
+/**
+ * `witness optimize hero --suite NAME`: learns a prompt with HERO-O and writes it with a report.
+ * Its pools follow HERO's split protocol (suites/hero-sources.ts); `--split-file` fixes them: read
+ * when the file exists (and checked against the data), written when it does not.
+ */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +12,9 @@ import { createModel, NO_MODEL_NOTICE } from '../core/models/create.ts';
 import { loadPrompt } from '../core/prompt.ts';
 import { DEFAULT_HERO, optimizePrompt } from '../optimizers/hero/optimize.ts';
 import { renderHeroReport } from '../optimizers/hero/report.ts';
+import { poolsOf } from '../suites/hero-sources.ts';
 import { specByName } from '../suites/registry.ts';
+import { applyDataOption, describeSplit, resolveSplit } from './hero-split.ts';
 import { fraction, positiveInteger, proportion } from './options.ts';
 import type { Registrar } from './registrar.ts';
 
@@ -39,10 +45,12 @@ export const registerOptimizeHero: Registrar = ({ program }) => {
     )
     .option(
       '--train-fraction <x>',
-      'share of the tasks used for optimization (the rest is the test split)',
+      'share of the tasks used for optimization when the data has no evaluation split of its own (the rest is held out)',
       fraction,
       0.5,
     )
+    .option('--data <path>', "the suite's data in its official layout (BIRD: a folder with train.json and dev.json)")
+    .option('--split-file <file>', 'the split file: read when it exists, else drawn and written there (witness split)')
     .option('--seed <n>', 'seed of the pools', positiveInteger, DEFAULT_HERO.seed)
     .option('--reflector <model>', 'reflector model at the same endpoint (default: the configured model)')
     .option(
@@ -61,7 +69,16 @@ export const registerOptimizeHero: Registrar = ({ program }) => {
         seed: number;
         reflector?: string;
         out?: string;
+        data?: string;
+        splitFile?: string;
       }) => {
+        applyDataOption(o.suite, o.data);
+        const split = await resolveSplit({
+          suite: o.suite,
+          ...(o.splitFile ? { path: o.splitFile } : {}),
+          seed: o.seed,
+          evaluationFraction: 1 - o.trainFraction,
+        });
         const spec = await specByName(o.suite);
         const { config, defaultedToSim } = loadConfig(process.cwd());
         if (defaultedToSim) process.stderr.write(`${NO_MODEL_NOTICE}\n`);
@@ -69,14 +86,19 @@ export const registerOptimizeHero: Registrar = ({ program }) => {
         const reflector = o.reflector
           ? createModel({ ...config, model: { ...config.model, name: o.reflector } })
           : model;
-        const for_ = spec.tasks.issues.length
-          ? ` (${spec.tasks.issues.length} unreadable items skipped: ${spec.tasks.issues.map((i) => i.item).join(', ')})`
+        const issues = [...split.sources.optimization.issues, ...(split.sources.evaluation?.issues ?? [])];
+        const for_ = issues.length
+          ? ` (${issues.length} unreadable items skipped: ${issues.map((i) => i.item).join(', ')})`
           : '';
-        process.stderr.write(`HERO-O on ${spec.name}: ${spec.tasks.tasks.length} tasks${for_}\n`);
+        const tasks = split.sources.optimization.tasks;
+        process.stderr.write(`HERO-O on ${spec.name}: ${tasks.length} tasks${for_}\n${describeSplit(split.file)}\n`);
+        if (o.splitFile)
+          process.stderr.write(`  split file: ${o.splitFile}${split.drawn ? ' (written)' : ' (read)'}\n`);
         try {
           const result = await optimizePrompt({
             benchmark: spec.name,
-            tasks: spec.tasks.tasks,
+            tasks,
+            pools: poolsOf(split.file, split.sources),
             oracle: spec.oracle,
             seedPrompt: loadPrompt(spec.prompt),
             model,
@@ -87,7 +109,7 @@ export const registerOptimizeHero: Registrar = ({ program }) => {
               candidates: o.candidates,
               evidencePerSide: o.evidence,
               acceptance: { margin: o.margin, firstSlice: o.firstSlice },
-              seed: o.seed,
+              seed: split.file.seed,
               trainFraction: o.trainFraction,
             },
             onProgress: (message) => process.stderr.write(`  ${message}\n`),
@@ -97,9 +119,10 @@ export const registerOptimizeHero: Registrar = ({ program }) => {
           writeFileSync(join(out, 'learned.md'), result.final.template);
           writeFileSync(join(out, 'hero-report.json'), `${JSON.stringify(result, null, 2)}\n`);
           writeFileSync(join(out, 'hero-report.md'), renderHeroReport(result));
+          writeFileSync(join(out, 'split.json'), `${JSON.stringify(split.file, null, 2)}\n`);
           if (result.privilegedNotice) process.stderr.write(`${result.privilegedNotice}\n`);
           process.stdout.write(
-            `learned prompt: ${join(out, 'learned.md')} (${result.final.source})\nreport: ${join(out, 'hero-report.md')}\n`,
+            `learned prompt: ${join(out, 'learned.md')} (${result.final.source})\nreport: ${join(out, 'hero-report.md')}\nsplit: ${join(out, 'split.json')}\n`,
           );
         } finally {
           await model.close?.();

@@ -1,6 +1,11 @@
 /** Option parsers and the progress line shared by the commands. A bad value is a usage error (exit 2). */
 import { InvalidArgumentError } from 'commander';
 
+/** A usage error: printed with the command's help hint and exit status 2. */
+export function usageError(message: string): Error {
+  return Object.assign(new Error(message), { code: 'commander.usage' });
+}
+
 export function nonNegativeInteger(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a non-negative integer');

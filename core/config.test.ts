@@ -158,4 +158,40 @@ describe('loadConfig', () => {
     bad({ gate: { strategies: [] } }, /gate\.strategies: expected a non-empty list/);
     bad({ gate: { treshold: 1 } }, /gate\.treshold: unknown setting/);
   });
+  it('reads the run selection from the file (lists, @file relative to it) and lets the environment win', () => {
+    const dir = root();
+    writeFileSync(join(dir, 'ids.txt'), '# chosen\n3\n5\n');
+    writeFileSync(
+      join(dir, 'witness.config.json'),
+      JSON.stringify({ run: { strategies: ['zero-shot', 'diagnostic'], tasks: '@ids.txt', limit: 2 } }),
+    );
+    expect(loadConfig(dir, {}).config.run).toEqual({
+      strategies: ['zero-shot', 'diagnostic'],
+      tasks: ['3', '5'],
+      limit: 2,
+    });
+    writeFileSync(join(dir, 'env-ids.txt'), '7\n');
+    const env = loadConfig(dir, { WITNESS_STRATEGIES: 'generic', WITNESS_TASKS: '@env-ids.txt', WITNESS_LIMIT: '9' });
+    expect(env.config.run).toEqual({ strategies: ['generic'], tasks: ['7'], limit: 9 });
+    expect(loadConfig(dir, { WITNESS_TASKS: '1, 2,1' }).config.run.tasks).toEqual(['1', '2']);
+  });
+
+  it('names the source of every invalid selection', () => {
+    const dir = root();
+    expect(() => loadConfig(dir, { WITNESS_LIMIT: '0' })).toThrow(/WITNESS_LIMIT: expected an integer ≥ 1, got 0/);
+    expect(() => loadConfig(dir, { WITNESS_STRATEGIES: ',' })).toThrow(
+      /WITNESS_STRATEGIES: expected a comma-separated list/,
+    );
+    expect(() => loadConfig(dir, { WITNESS_TASKS: '@nope.txt' })).toThrow(
+      /WITNESS_TASKS: cannot read the task list .*nope\.txt/,
+    );
+    const bad = (value: object, message: RegExp) => {
+      writeFileSync(join(dir, 'witness.config.json'), JSON.stringify(value));
+      expect(() => loadConfig(dir, {})).toThrow(message);
+    };
+    bad({ run: { limit: 1.5 } }, /witness\.config\.json: run\.limit: expected an integer ≥ 1, got 1\.5/);
+    bad({ run: { strategies: [] } }, /run\.strategies: expected a non-empty list/);
+    bad({ run: { tasks: [3] } }, /run\.tasks\[0\]: expected a non-empty string/);
+    bad({ run: { resume: 'x' } }, /run\.resume: unknown setting \(known: strategies, tasks, limit\)/);
+  });
 });

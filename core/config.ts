@@ -13,11 +13,12 @@ import type { PriceTable } from './cost.ts';
 import { DEFAULT_HARDENING, type HardeningOptions } from './hardening.ts';
 import { CACHE_MODES, type CacheMode } from './models/cache.ts';
 import { applySectionsEnv, applySectionsFile, defaultSections, type SectionSettings } from './config-sections.ts';
-import { bool, ConfigError, int, num, object, oneOf, positive, text } from './config-values.ts';
+import { bool, ConfigError, int, num, object, oneOf, onlyKnown, positive, text } from './config-values.ts';
 import { DEFAULT_SIM } from './models/sim.ts';
 import { DEFAULT_STEERABLE_SIM } from './models/steerable-sim.ts';
 import { witnessPath } from './paths.ts';
 import { RERUN_MODES, type RerunMode } from './resume.ts';
+import { parseIdLines, parseNameList } from './selection.ts';
 import type { Price } from './types.ts';
 
 export { ConfigError } from './config-values.ts';
@@ -45,7 +46,7 @@ export interface GateSettings {
   strategies?: string[];
 }
 
-/** How this session treats an existing run (set by `witness bench --resume/--rerun`, environment only). */
+/** How this session runs: which run it is or resumes (environment only, set by `witness bench`) and what it selects (also the file's `run`). */
 export interface RunSettings {
   /** Run id to resume: its finished episodes are reused. */
   resume?: string;
@@ -55,6 +56,12 @@ export interface RunSettings {
   id?: string;
   /** The data split the suites run on (WITNESS_SPLIT, `witness bench --split`); unset = each suite's default. */
   split?: string;
+  /** Only these strategies of each suite (WITNESS_STRATEGIES, `run.strategies`); unset = all. */
+  strategies?: string[];
+  /** Only these task ids (WITNESS_TASKS: a comma list or `@file`, `run.tasks`); unset = all. */
+  tasks?: string[];
+  /** A seeded sample of this many tasks per suite (WITNESS_LIMIT, `run.limit`; seed = `seed`). */
+  limit?: number;
 }
 
 export interface ModelConfig {
@@ -183,6 +190,7 @@ function applyFile(config: WitnessConfig, raw: Record<string, unknown>, file: st
     'suites',
     'python',
     'neo4j',
+    'run',
   ]);
   for (const key of Object.keys(raw)) {
     if (!known.has(key)) throw new ConfigError(`${where(key)}: unknown setting (known: ${[...known].join(', ')})`);
@@ -246,7 +254,57 @@ function applyFile(config: WitnessConfig, raw: Record<string, unknown>, file: st
   }
   const gate = object(raw.gate, where('gate'));
   if (gate) applyGate(config.gate, gate, where, base);
+  const run = object(raw.run, where('run'));
+  if (run) applyRunFile(config.run, run, where, base);
   applySectionsFile(config, raw, where, base);
+}
+
+/** The file's `run` section: the selection (`strategies`, `tasks`, `limit`); the rest of `run` is environment only. */
+function applyRunFile(
+  run: RunSettings,
+  raw: Record<string, unknown>,
+  where: (key: string) => string,
+  base: string,
+): void {
+  onlyKnown(raw, ['strategies', 'tasks', 'limit'], (k) => where(`run.${k}`));
+  if (raw.strategies !== undefined) run.strategies = names(raw.strategies, where('run.strategies'));
+  if (raw.tasks !== undefined)
+    run.tasks =
+      typeof raw.tasks === 'string' && raw.tasks.trim().startsWith('@')
+        ? taskIds(raw.tasks, where('run.tasks'), base)
+        : names(raw.tasks, where('run.tasks'));
+  if (raw.limit !== undefined) run.limit = int(raw.limit, where('run.limit'), 1);
+}
+
+/** A list of names: a JSON array of strings or a comma-separated string. */
+function names(value: unknown, where: string): string[] {
+  if (Array.isArray(value)) {
+    if (value.length === 0) throw new ConfigError(`${where}: expected a non-empty list`);
+    return [...new Set(value.map((v, i) => text(v, `${where}[${i}]`)))];
+  }
+  return selectionValue(() => parseNameList(text(value, where), where));
+}
+
+/** Task ids: a comma list, or `@file` with one id per line (relative to `base`). */
+function taskIds(value: string, where: string, base: string): string[] {
+  const trimmed = value.trim();
+  if (!trimmed.startsWith('@')) return selectionValue(() => parseNameList(trimmed, where));
+  const file = resolve(base, trimmed.slice(1));
+  let content: string;
+  try {
+    content = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`${where}: cannot read the task list ${file}: ${(error as Error).message}`);
+  }
+  return selectionValue(() => parseIdLines(content, `${where}: ${file}`));
+}
+
+function selectionValue<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
 }
 
 function applyGate(
@@ -376,6 +434,21 @@ function applyEnv(config: WitnessConfig, env: Env, root: string): void {
   );
   set('WITNESS_RUN_ID', runId, (v) => (config.run.id = v));
   set('WITNESS_SPLIT', text, (v) => (config.run.split = v));
+  set(
+    'WITNESS_STRATEGIES',
+    (v, w) => selectionValue(() => parseNameList(v, w)),
+    (v) => (config.run.strategies = v),
+  );
+  set(
+    'WITNESS_TASKS',
+    (v, w) => taskIds(v, w, root),
+    (v) => (config.run.tasks = v),
+  );
+  set(
+    'WITNESS_LIMIT',
+    (v, w) => int(Number(v), w, 1),
+    (v) => (config.run.limit = v),
+  );
   applySectionsEnv(config, env, root);
   if (config.run.rerun && !config.run.resume)
     throw new ConfigError('WITNESS_RERUN: needs WITNESS_RESUME=<run id> (which run to redo episodes of)');

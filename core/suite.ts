@@ -9,7 +9,9 @@
  * WITNESS_RESUME reuses the finished episodes of a run (WITNESS_RERUN=errored|failed redoes some),
  * WITNESS_TRIALS repeats episodes, WITNESS_BUDGET stops the run cleanly once its spending (shared
  * by all worker processes through the run store) reaches the limit: the remaining episodes are
- * skipped with a note the reporter prints, and a resume can finish them.
+ * skipped with a note the reporter prints, and a resume can finish them. WITNESS_STRATEGIES,
+ * WITNESS_TASKS and WITNESS_LIMIT (or the file's `run` section) run part of the benchmark
+ * (core/selection.ts): unreadable items are reported whatever the selection.
  */
 import { afterAll, describe, it } from 'vitest';
 import { BUDGET_SKIP_NOTE, BudgetSpentError, describeSpend } from './budget.ts';
@@ -24,6 +26,7 @@ import type { ChatModel } from './models/model.ts';
 import type { Oracle, PreparedTask } from './oracle.ts';
 import { loadPrompt, type PromptTemplate } from './prompt.ts';
 import { RESUMED_META_KEY } from './resume.ts';
+import { selectStrategies, selectTasks } from './selection.ts';
 import { openRunSession } from './session.ts';
 import type { Strategy } from './strategy.ts';
 import type { Json, LoadedTasks, Task, Trajectory } from './types.ts';
@@ -57,20 +60,22 @@ let noticePrinted = false;
 /** Declares a benchmark as a vitest suite. Call it at the top level of a `*.eval.ts` file. */
 export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDefinition<P>): void {
   const given = Array.isArray(definition.tasks) ? { tasks: definition.tasks, issues: [] } : definition.tasks;
-  const loaded = { tasks: given.tasks.map((t): Task => ({ ...t, benchmark: definition.name })), issues: given.issues };
+  const all = given.tasks.map((t): Task => ({ ...t, benchmark: definition.name }));
   const ids = new Set<string>();
-  for (const t of loaded.tasks) {
+  for (const t of all) {
     if (ids.has(t.id))
       throw new Error(`benchmark ${definition.name}: task id "${t.id}" appears twice; ids must be unique`);
     ids.add(t.id);
   }
-  const strategies = definition.strategies;
-  const names = strategies.map((s) => s.name);
+  const names = definition.strategies.map((s) => s.name);
   if (new Set(names).size !== names.length)
     throw new Error(`benchmark ${definition.name}: strategy names must be unique (${names.join(', ')})`);
   const { config, defaultedToSim } = definition.config
     ? { config: definition.config, defaultedToSim: false }
     : loadConfig();
+  const { run } = config;
+  const loaded = { tasks: selectTasks(all, run, config.seed, definition.name), issues: given.issues };
+  const strategies = selectStrategies(definition.strategies, run.strategies, definition.name);
   if (defaultedToSim && !definition.model && !noticePrinted) {
     noticePrinted = true;
     console.info(NO_MODEL_NOTICE);

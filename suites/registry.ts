@@ -142,3 +142,24 @@ export async function specByName(name: string): Promise<BenchmarkSpec> {
   if (!factory) throw new Error(`unknown suite "${name}" (known: ${Object.keys(SPECS).sort().join(', ')})`);
   return factory();
 }
+
+/** CypherBench's questions alone, without Neo4j or the graphs: what `witness bench --dry-run` counts. */
+export function cypherBenchTasks(): LoadedTasks {
+  return loadCypherBenchQuestions(SKYWAYS_QUESTIONS_FILE);
+}
+
+/**
+ * A suite's tasks without starting an engine (for `witness bench --dry-run` and split files):
+ * cypherbench's questions alone; the other specs start nothing when built (their worker pools and
+ * connections open on first use), so their tasks come from the spec itself.
+ */
+export async function specTasks(name: string): Promise<LoadedTasks> {
+  if (name === 'cypherbench') return cypherBenchTasks();
+  const spec = await specByName(name);
+  try {
+    return spec.tasks;
+  } finally {
+    await spec.oracle.dispose?.();
+    await spec.dispose?.();
+  }
+}

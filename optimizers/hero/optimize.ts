@@ -73,6 +73,8 @@ export interface HeroRunInput {
   reflector: ChatModel;
   reflectPrompt: PromptTemplate;
   options: HeroOptions;
+  /** The pools to use (from a split file); drawn from `tasks` by `options.seed` when left out. */
+  pools?: HeroPools<Task>;
   onProgress?: (message: string) => void;
 }
 
@@ -107,10 +109,12 @@ const tokensOf = (template: PromptTemplate) => estimateTokens(instructionsOf(tem
 export async function optimizePrompt(input: HeroRunInput): Promise<HeroResult> {
   const { options, oracle } = input;
   const say = input.onProgress ?? (() => {});
-  const pools: HeroPools<Task> = drawPools(input.tasks, {
-    seed: options.seed,
-    ...(options.trainFraction ? { trainFraction: options.trainFraction } : {}),
-  });
+  const pools: HeroPools<Task> =
+    input.pools ??
+    drawPools(input.tasks, {
+      seed: options.seed,
+      ...(options.trainFraction ? { trainFraction: options.trainFraction } : {}),
+    });
   const evaluator = new PromptEvaluator(oracle, input.model, options.seed);
   let current = input.seedPrompt;
   const archive: HeroResult['archive'] = [];

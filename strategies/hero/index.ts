@@ -11,6 +11,9 @@ import { CheatsheetMemory, cheatsheetEpisode } from './cheatsheet.ts';
 import { refine, type RefinerOptions } from './refiner.ts';
 import { ExampleIndex, type VerifiedExample } from './retrieve.ts';
 
+/** Evidence actions per instance of HERO-T and ReAct unless a strategy is built with its own. */
+export const DEFAULT_EVIDENCE_ACTIONS = 3;
+
 const prompt = (name: string) => loadPrompt(fileURLToPath(new URL(`../../prompts/hero/${name}.md`, import.meta.url)));
 
 export interface RefinerStrategyOptions {
@@ -51,7 +54,7 @@ function refinerStrategy(name: string, gate: boolean, options: RefinerStrategyOp
     (index ??= (async () =>
       new ExampleIndex(fromReport?.examples ?? (options.examples ? await options.examples() : [])))());
   const base: Omit<RefinerOptions, 'examples'> = {
-    budget: options.budget ?? 3,
+    budget: options.budget ?? DEFAULT_EVIDENCE_ACTIONS,
     retrieveK: 5,
     pickAtMost: 3,
     gate,

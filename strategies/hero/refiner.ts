@@ -55,6 +55,11 @@ export function plausible(o: Observation): string | null {
   return null;
 }
 
+/** Refiner calls an instance may take: the evidence actions, picks and retries after a bad reply, and the final revise or keep. */
+export function refinerSteps(budget: number): number {
+  return budget + 4;
+}
+
 export async function refine(session: RefinementSession, options: RefinerOptions): Promise<void> {
   const program = await session.initial();
   if (!program) {
@@ -74,7 +79,7 @@ export async function refine(session: RefinementSession, options: RefinerOptions
   let offered: string[] = [];
   let proposal: { program: string; rationale: string } | null = null;
 
-  for (let step = 1; step <= options.budget + 4 && strikes < 3; step++) {
+  for (let step = 1; step <= refinerSteps(options.budget) && strikes < 3; step++) {
     const reply = await session.ask(messages, 'refine');
     if (reply === null) {
       session.log({ step, action: 'stop', note: 'the refiner call failed' });
