@@ -2,6 +2,7 @@
  * Commands contributed by the oracle families and reports. Each registrar receives the program and
  * its `check` / `eval` groups and adds its subcommands; add one import and one entry per module.
  */
+import { registerDataCheck } from './data-check.ts';
 import { registerEvalBird } from './eval-bird.ts';
 import { registerEvalCypherbench } from './eval-cypherbench.ts';
 import { registerPythonCommands } from './eval-python.ts';
@@ -18,4 +19,5 @@ export const REGISTRARS: Registrar[] = [
   registerReports,
   registerPythonCommands,
   registerEvalCypherbench,
+  registerDataCheck,
 ];
