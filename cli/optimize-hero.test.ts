@@ -15,6 +15,7 @@ import { parseBrics } from '../oracles/regex/brics.ts';
 import type { HeroResult } from '../optimizers/hero/optimize.ts';
 import { drawPools } from '../strategies/hero/pools.ts';
 import { birdSpec } from '../suites/registry.ts';
+import { withoutSuiteData } from '../core/child-env.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bird = JSON.parse(readFileSync(join(root, 'fixtures/bird/dev.json'), 'utf8')) as {
@@ -80,7 +81,7 @@ function optimize(suite: string, out: string): Promise<{ status: number | null; 
       {
         cwd: root,
         env: {
-          ...process.env,
+          ...withoutSuiteData(),
           WITNESS_MODEL: 'scripted',
           OPENAI_BASE_URL: server.baseURL,
           OPENAI_API_KEY: 'k',
