@@ -65,6 +65,12 @@ export function resolveNlRxFiles(dir: string, split?: string): NlRxFiles {
   const files = filesOf(dir, wanted);
   if (files) return files;
   const present = nlRxSplitsIn(dir);
+  if (split === undefined && present.length === 0)
+    throw new Error(
+      `no NL-RX-Turk files in ${dir}: expected src.txt + targ.txt (the raw release, also under datasets/NL-RX-Turk/) ` +
+        `or DeepRegex's src-{train,val,test}.txt + targ-{train,val,test}.txt (also under deep-regex-model/data_turk_eval_turk/). ` +
+        `The official files are published at ${NLRX_SOURCE.url}`,
+    );
   const needs =
     wanted === 'all' ? 'src.txt and targ.txt (the raw release)' : `src-${wanted}.txt and targ-${wanted}.txt`;
   const where = (wanted === 'all' ? RAW_DIRS : SPLIT_DIRS).map((sub) => join(dir, sub)).join(' or ');

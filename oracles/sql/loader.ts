@@ -231,9 +231,8 @@ export function readBirdQuestions(file: string, options: ReadBirdOptions = {}): 
       return problem('field "evidence" must be a string');
     const noDifficulty = difficultyOptional && item.difficulty === undefined;
     if (!noDifficulty && !BIRD_DIFFICULTIES.includes(item.difficulty as BirdDifficulty)) {
-      return problem(
-        `field "difficulty" must be one of ${BIRD_DIFFICULTIES.join(', ')}, got ${JSON.stringify(item.difficulty)}`,
-      );
+      const got = item.difficulty === undefined ? 'it is missing' : `got ${JSON.stringify(item.difficulty)}`;
+      return problem(`field "difficulty" must be one of ${BIRD_DIFFICULTIES.join(', ')}, ${got}`);
     }
     seen.add(id);
     questions.push({
