@@ -16,6 +16,7 @@ import type { HeroResult } from '../optimizers/hero/optimize.ts';
 import { drawPools } from '../strategies/hero/pools.ts';
 import { birdSpec } from '../suites/registry.ts';
 import { withoutSuiteData } from '../core/child-env.ts';
+import { defaultConfig } from '../core/config.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bird = JSON.parse(readFileSync(join(root, 'fixtures/bird/dev.json'), 'utf8')) as {
@@ -26,7 +27,11 @@ const nlrxSrc = readFileSync(join(root, 'fixtures/nl-rx/src.txt'), 'utf8').trimE
 const nlrxTarg = readFileSync(join(root, 'fixtures/nl-rx/targ.txt'), 'utf8').trimEnd().split('\n');
 const RULE = 'RULE-7: restate every constraint of the statement before writing the program.';
 // The CLI draws its pools the same way (seed 1, train fraction 0.75): quote a diagnosis question whole.
-const birdDiagnosis = drawPools(birdSpec().tasks.tasks, { seed: 1, trainFraction: 0.75 }).diagnosis[0]!.description;
+// On the fixtures (the defaults), as the child started without the suites' data variables runs.
+const birdDiagnosis = drawPools(birdSpec(defaultConfig(root).suites, { split: undefined }).tasks.tasks, {
+  seed: 1,
+  trainFraction: 0.75,
+}).diagnosis[0]!.description;
 
 /** The right program when the instructions carry the rule, a wrong one otherwise. */
 function answer(request: RecordedRequest): string {
