@@ -3,7 +3,7 @@
  * (witness.config.json in a project), through `witness data check`, and through `witness bench`.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -119,13 +119,17 @@ describe('witness data check', () => {
 });
 
 describe('witness bench on the official layouts', () => {
-  it('runs the bird suite on a generated dev folder and the nl-rx suite on a DeepRegex split, naming a broken question', async () => {
+  it('runs the bird suite on a generated dev folder and the nl-rx suite on a DeepRegex split, naming each broken item', async () => {
     const bird = writeBirdFolder(folder(), 'dev', [
       ...OFFICIAL_BIRD_ITEMS,
       { ...OFFICIAL_BIRD_ITEMS[0]!, question_id: 6, db_id: 'gone' },
+      { ...OFFICIAL_BIRD_ITEMS[0]!, question_id: 7, SQL: '' },
     ]);
     const turk = folder();
     writeNlRxSplits(turk);
+    // A test split with a gold that is not a regex (line 3) and an empty description (line 4).
+    appendFileSync(join(turk, 'src-test.txt'), 'lines with an unclosed group\n\n');
+    appendFileSync(join(turk, 'targ-test.txt'), '( [ <NUM> ]\n. * <M0> . *\n');
     const out = (name: string) => {
       const dir = join(folder(), name);
       mkdirSync(dir);
@@ -146,7 +150,7 @@ describe('witness bench on the official layouts', () => {
         WITNESS_SPLIT: 'test',
       }),
     ]);
-    // The question whose database is missing is a harness error (a failing test), the others run.
+    // The questions with a missing database or a bad field are harness errors (failing tests), the others run.
     expect(birdRun.status, birdRun.stderr.slice(-2000)).toBe(1);
     const birdResults = await readResultsFile(join(birdDirs.WITNESS_OUT, 'results.json'));
     const episodes = (ts: typeof birdResults.trajectories) =>
@@ -158,23 +162,37 @@ describe('witness bench on the official layouts', () => {
         ...['0', '1', '2', '3', '4', '5'].flatMap((id) => [`${id} diagnostic ran`, `${id} zero-shot ran`]),
         'question 6 (db_id "gone") diagnostic harness-error',
         'question 6 (db_id "gone") zero-shot harness-error',
+        `${bird.questions} item 7 (question 7) diagnostic harness-error`,
+        `${bird.questions} item 7 (question 7) zero-shot harness-error`,
       ].sort(),
     );
-    const harness = birdResults.trajectories.find((t) => t.outcome.status === 'harness-error');
-    expect(harness?.outcome).toMatchObject({
-      error: expect.stringContaining(join(bird.databases, 'gone', 'gone.sqlite')),
-    });
+    const errorOf = (ts: typeof birdResults.trajectories, id: string) =>
+      (ts.find((t) => t.taskId === id)?.outcome as { error?: string } | undefined)?.error;
+    expect(errorOf(birdResults.trajectories, 'question 6 (db_id "gone")')).toContain(
+      join(bird.databases, 'gone', 'gone.sqlite'),
+    );
+    expect(errorOf(birdResults.trajectories, `${bird.questions} item 7 (question 7)`)).toMatch(
+      /field "SQL" must be a non-empty string$/,
+    );
     expect(readFileSync(join(birdDirs.WITNESS_OUT, 'results.json'), 'utf8')).toContain(
       'How many products are out of stock?',
     );
 
-    expect(nlrxRun.status, nlrxRun.stderr.slice(-2000)).toBe(0);
+    expect(nlrxRun.status, nlrxRun.stderr.slice(-2000)).toBe(1);
     const nlrxResults = await readResultsFile(join(nlrxDirs.WITNESS_OUT, 'results.json'));
-    expect(episodes(nlrxResults.trajectories)).toEqual([
-      'test-1 diagnostic ran',
-      'test-1 zero-shot ran',
-      'test-2 diagnostic ran',
-      'test-2 zero-shot ran',
-    ]);
+    const emptyLine = `${join(turk, 'src-test.txt')}:4`;
+    expect(episodes(nlrxResults.trajectories)).toEqual(
+      [
+        ...['test-1', 'test-2'].flatMap((id) => [`${id} diagnostic ran`, `${id} zero-shot ran`]),
+        'test-3 diagnostic harness-error',
+        'test-3 zero-shot harness-error',
+        `${emptyLine} diagnostic harness-error`,
+        `${emptyLine} zero-shot harness-error`,
+      ].sort(),
+    );
+    expect(errorOf(nlrxResults.trajectories, 'test-3')).toMatch(
+      /^task test-3: the gold regex "\(\[0-9\]" is not valid/,
+    );
+    expect(errorOf(nlrxResults.trajectories, emptyLine)).toBe(`${emptyLine}: empty description`);
   }, 240_000);
 });
