@@ -131,7 +131,8 @@ export function resolveBirdLayout(
   if (asked !== undefined && asked !== split && !explicit.questions && questions === data)
     throw new Error(`${data} is a ${split} questions file, not ${asked}`);
   const base = dirname(questions);
-  const candidates = [...new Set([base, data].filter((d) => isDir(d)))];
+  // Beside the questions first, unless they were named explicitly (then the folder given wins).
+  const candidates = [...new Set((explicit.questions ? [data, base] : [base, data]).filter((d) => isDir(d)))];
   const databases =
     explicit.databases ??
     candidates.flatMap((dir) => SPLIT_FILES[split].databases.map((d) => join(dir, d))).find((d) => isDir(d));
