@@ -181,18 +181,17 @@ describe('witness bench on the official layouts', () => {
     expect(nlrxRun.status, nlrxRun.stderr.slice(-2000)).toBe(1);
     const nlrxResults = await readResultsFile(join(nlrxDirs.WITNESS_OUT, 'results.json'));
     const emptyLine = `${join(turk, 'src-test.txt')}:4`;
+    const badGold = `${join(turk, 'targ-test.txt')}:3`;
     expect(episodes(nlrxResults.trajectories)).toEqual(
       [
         ...['test-1', 'test-2'].flatMap((id) => [`${id} diagnostic ran`, `${id} zero-shot ran`]),
-        'test-3 diagnostic harness-error',
-        'test-3 zero-shot harness-error',
+        `${badGold} diagnostic harness-error`,
+        `${badGold} zero-shot harness-error`,
         `${emptyLine} diagnostic harness-error`,
         `${emptyLine} zero-shot harness-error`,
       ].sort(),
     );
-    expect(errorOf(nlrxResults.trajectories, 'test-3')).toMatch(
-      /^task test-3: the gold regex "\(\[0-9\]" is not valid/,
-    );
+    expect(errorOf(nlrxResults.trajectories, badGold)).toMatch(/targ-test\.txt:3: not a brics regex: /);
     expect(errorOf(nlrxResults.trajectories, emptyLine)).toBe(`${emptyLine}: empty description`);
   }, 240_000);
 });

@@ -4,13 +4,14 @@
  * paper's tokenized splits (`{src,targ}-{train,val,test}.txt`, 6,500 / 1,000 / 2,500; de-tokenized
  * on load). Either may sit in the folder itself or where a clone of the repository keeps it.
  * Task ids are 1-based line numbers (`<split>-<line>` for a split file); every task carries
- * `context.dialect = 'brics'`. Misaligned files are an error naming both files; an empty line is an
- * issue naming file and line.
+ * `context.dialect = 'brics'`. Misaligned files are an error naming both files; an empty line or a
+ * gold that does not parse as brics is an issue naming file and line.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { processLoadedConfig } from '../../core/config.ts';
 import type { LoadedTasks, Task, TaskIssue } from '../../core/types.ts';
+import { parseBrics } from './brics.ts';
 import { detokenize, detokenizeDescription } from './deepregex-tokens.ts';
 
 export const NLRX_SPLITS = ['all', 'train', 'val', 'test'] as const;
@@ -101,6 +102,16 @@ export interface NlRxOptions {
   split?: string;
 }
 
+/** Why a gold is not a brics regex (its parse error), or null. */
+function bricsProblem(gold: string): string | null {
+  try {
+    parseBrics(gold);
+    return null;
+  } catch (error) {
+    return `not a brics regex: ${(error as Error).message}`;
+  }
+}
+
 /** NL-RX-Turk pairs of a split as tasks (see the module comment). */
 export function loadNlRx(dir: string, options: NlRxOptions = {}): LoadedTasks {
   const benchmark = options.benchmark ?? 'nl-rx';
@@ -121,8 +132,10 @@ export function loadNlRx(dir: string, options: NlRxOptions = {}): LoadedTasks {
     const rawGold = (golds[i] as string).trim();
     const description = files.tokenized ? detokenizeDescription(rawDescription) : rawDescription;
     const gold = files.tokenized ? detokenize(rawGold) : rawGold;
+    const invalid = gold ? bricsProblem(gold) : null;
     if (!description) issues.push({ item: `${files.src}:${line}`, message: 'empty description' });
     else if (!gold) issues.push({ item: `${files.targ}:${line}`, message: 'empty regex' });
+    else if (invalid) issues.push({ item: `${files.targ}:${line}`, message: invalid });
     else
       tasks.push({
         id: files.split === 'all' ? String(line) : `${files.split}-${line}`,

@@ -50,6 +50,15 @@ describe('NL-RX-Turk layouts', () => {
     expect(loadNlRx(splitsOnly).tasks.map((t) => t.id)).toEqual(['test-1', 'test-2']);
   });
 
+  it('names the file and line of a gold that is not a brics regex, and loads the other lines', () => {
+    const dir = folder();
+    const { targ } = writeNlRxRaw(dir);
+    writeFileSync(targ, readFileSync(targ, 'utf8').replace('([0-9])(.*)', '([0-9](.*)'));
+    const { tasks, issues } = loadNlRx(dir);
+    expect(tasks.map((t) => t.id)).toEqual(['1', '3', '4', '5', '6']);
+    expect(issues).toEqual([{ item: `${targ}:2`, message: expect.stringMatching(/^not a brics regex: /) }]);
+  });
+
   it('refuses an unknown split naming the known ones, and a missing one naming what the folder has', () => {
     const dir = folder();
     writeNlRxRaw(dir);
