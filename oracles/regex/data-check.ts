@@ -33,7 +33,10 @@ function recognize(src: string, targ: string): { release?: string; finding: Data
   const differs = (['src', 'targ'] as const).flatMap((key) => {
     const known = NLRX_TURK_RELEASE[key];
     const bytes = statSync(files[key]).size;
-    if (bytes !== known.bytes) return [`${key}.txt has ${bytes} bytes (official: ${known.bytes})`];
+    if (bytes !== known.bytes)
+      return [
+        `${key}.txt has ${bytes.toLocaleString('en-US')} bytes (official: ${known.bytes.toLocaleString('en-US')})`,
+      ];
     return sha256(files[key]) === known.sha256 ? [] : [`${key}.txt has the official size but another SHA-256`];
   });
   if (differs.length === 0)
@@ -95,7 +98,7 @@ function checkSplit(data: string, split: NlRxSplit, counts: Record<string, numbe
     findings.push({
       level: 'info',
       path: rel(files.targ),
-      message: `${targ.length} pairs (the official ${split === 'all' ? 'NL-RX-Turk' : `DeepRegex ${split} split`} has ${official.toLocaleString('en-US')})`,
+      message: `${targ.length} lines (the official ${split === 'all' ? 'NL-RX-Turk' : `DeepRegex ${split} split`} has ${official.toLocaleString('en-US')})`,
     });
   return findings;
 }

@@ -91,7 +91,7 @@ describe('checkNlRxData', () => {
     expect(report.findings).toContainEqual({
       level: 'info',
       path: 'targ.txt',
-      message: expect.stringMatching(/^not the official release: src\.txt has \d+ bytes \(official: 615567\)/),
+      message: expect.stringMatching(/^not the official release: src\.txt has \d+ bytes \(official: 615,567\)/),
     });
   });
 

@@ -277,8 +277,8 @@ export function sqliteFileProblem(path: string): string | null {
   } finally {
     closeSync(fd);
   }
-  if (read < 100 || header.toString('latin1', 0, 16) !== SQLITE_HEADER)
-    return `not a SQLite database (no SQLite header): ${path}`;
+  if (header.toString('latin1', 0, 16) !== SQLITE_HEADER) return `not a SQLite database (no SQLite header): ${path}`;
+  if (read < 100) return `truncated SQLite database: ${path} has ${read} bytes, less than its 100-byte header`;
   const pageSize = header.readUInt16BE(16) === 1 ? 65_536 : header.readUInt16BE(16);
   const pages = header.readUInt32BE(28);
   // The recorded page count is valid only when its version matches the change counter (SQLite file format §1.3.7).

@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { birdSplitsIn, loadBird, resolveBirdLayout } from './loader.ts';
+import { birdSplitsIn, loadBird, resolveBirdLayout, sqliteFileProblem } from './loader.ts';
 import { OFFICIAL_BIRD_ITEMS, truncateFile, writeBirdDatabase, writeBirdFolder } from './official-layout.ts';
 import { temporaryFolders } from './testing.ts';
 
@@ -91,6 +91,19 @@ describe('BIRD official layouts', () => {
         /^question 8 \(db_id "cut"\): truncated SQLite database: DB\/cut\/cut\.sqlite has 4096 bytes, its header records \d+ pages/,
       ),
     ]);
+  });
+
+  it('tells a file cut inside its header from one that is not SQLite at all', () => {
+    const dir = folders.make('witness-bird-header-');
+    const path = writeBirdDatabase(dir, 'toy_shop');
+    expect(sqliteFileProblem(path)).toBeNull();
+    truncateFile(path, 50);
+    expect(sqliteFileProblem(path)).toBe(
+      `truncated SQLite database: ${path} has 50 bytes, less than its 100-byte header`,
+    );
+    writeFileSync(path, 'SQLite format 2 and then some text');
+    expect(sqliteFileProblem(path)).toBe(`not a SQLite database (no SQLite header): ${path}`);
+    expect(sqliteFileProblem(dir)).toBe(`not a file: ${dir}`);
   });
 
   it('says which database folder it looked for beside the questions', () => {
