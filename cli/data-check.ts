@@ -1,6 +1,7 @@
 /** `witness data check`: validates a dataset folder in a suite's official layout and says what is missing and where the release is published. */
 import { Option } from 'commander';
 import { SUITE_DATA_ENV, type SuiteName } from '../core/config-sections.ts';
+import { loadConfig } from '../core/config.ts';
 import type { DataFinding, DataReport } from '../core/data-report.ts';
 import { DATA_CHECKERS } from '../suites/data-checkers.ts';
 import type { Registrar } from './registrar.ts';
@@ -41,20 +42,29 @@ export const registerDataCheck: Registrar = ({ program }) => {
         .choices(Object.keys(SUITE_DATA_ENV))
         .makeOptionMandatory(),
     )
-    .requiredOption('--data <path>', 'the dataset folder (or file) to check')
+    .option('--data <path>', "the dataset folder (or file) to check (default: the suite's configured data)")
     .option('--json', 'print the report as JSON')
     .addHelpText(
       'after',
       '\nExit status: 0 when the suite can run on the data, 1 when an error was found, 2 on usage errors or a suite without a checker. Nothing is downloaded.',
     )
-    .action(async (o: { suite: SuiteName; data: string; json?: boolean }) => {
+    .action(async (o: { suite: SuiteName; data?: string; json?: boolean }) => {
+      const data = o.data ?? loadConfig(process.cwd()).config.suites[o.suite].data;
+      if (!data) {
+        const key = o.suite === 'nl-rx' ? "suites['nl-rx'].data" : `suites.${o.suite}.data`;
+        process.stderr.write(
+          `witness: give --data, or set ${key} (${SUITE_DATA_ENV[o.suite]}) to check the configured data\n`,
+        );
+        process.exitCode = 2;
+        return;
+      }
       const checker = DATA_CHECKERS[o.suite];
       if (!checker) {
         process.stderr.write(`witness: no checker for ${o.suite} yet\n`);
         process.exitCode = 2;
         return;
       }
-      const report = await checker(o.data);
+      const report = await checker(data);
       process.stdout.write(o.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatDataReport(report)}\n`);
       process.exitCode = report.ok ? 0 : 1;
     });

@@ -95,12 +95,14 @@ describe('witness data check', () => {
     const nlrx = folder();
     writeNlRxRaw(nlrx);
     writeNlRxSplits(nlrx);
-    const [ok, bad, json, regex, none] = await Promise.all([
+    const [ok, bad, json, regex, none, configured, unset] = await Promise.all([
       witness(['data', 'check', '--suite', 'bird', '--data', sound.dir]),
       witness(['data', 'check', '--suite', 'bird', '--data', broken.dir]),
       witness(['data', 'check', '--suite', 'bird', '--data', broken.dir, '--json']),
       witness(['data', 'check', '--suite', 'nl-rx', '--data', nlrx]),
       witness(['data', 'check', '--suite', 'cypherbench', '--data', nlrx]),
+      witness(['data', 'check', '--suite', 'nl-rx'], { WITNESS_NLRX_DATA: nlrx }),
+      witness(['data', 'check', '--suite', 'bird']),
     ]);
     expect(ok.status, ok.stderr).toBe(0);
     expect(ok.stdout).toMatch(/^bird data at .*: ok\n  dev\.questions 6 · dev\.invalid 0 · dev\.databases 2/);
@@ -115,6 +117,13 @@ describe('witness data check', () => {
     expect(regex.stdout).toMatch(/all\.pairs 6 · all\.invalidGolds 0 · train\.pairs 3 .* test\.pairs 2/);
     expect(none.status).toBe(2);
     expect(none.stderr).toBe('witness: no checker for cypherbench yet\n');
+    // Without --data: the configured data, or a usage error saying how to configure it.
+    expect(configured.status, configured.stderr).toBe(0);
+    expect(configured.stdout).toBe(regex.stdout);
+    expect(unset.status).toBe(2);
+    expect(unset.stderr).toBe(
+      'witness: give --data, or set suites.bird.data (WITNESS_BIRD_DATA) to check the configured data\n',
+    );
   }, 120_000);
 });
 
