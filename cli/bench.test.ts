@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { SUITE_DATA_ENV } from '../core/config-sections.ts';
+import { withoutSuiteData } from '../core/child-env.ts';
 import { loadNlRx } from '../oracles/regex/loader.ts';
 import { readResultsFile } from '../reports/results-file.ts';
 import type { BenchPlan } from './bench-plan.ts';
@@ -22,11 +22,9 @@ const NLRX_TASKS = loadNlRx(join(root, 'fixtures/nl-rx')).tasks.length;
 
 /** This environment without any setting of its own: no data variables, no WITNESS_*, no vitest state. */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
+  const env = withoutSuiteData(process.env, { NO_COLOR: '1', FORCE_COLOR: '0' });
   for (const key of Object.keys(env))
-    if (key.startsWith('WITNESS_') || key.startsWith('VITEST') || key === 'TEST' || key === 'NLRX_TURK_DIR')
-      delete env[key];
-  for (const name of Object.values(SUITE_DATA_ENV)) delete env[name];
+    if (key.startsWith('WITNESS_') || key.startsWith('VITEST') || key === 'TEST') delete env[key];
   return { ...env, WITNESS_STORE: join(dir, 'store'), ...extra };
 }
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { detokenize } from '../oracles/regex/evaluate.ts';
+import { detokenize } from '../oracles/regex/deepregex-tokens.ts';
 
 const bin = fileURLToPath(new URL('../bin/witness.js', import.meta.url));
 const fixtures = fileURLToPath(new URL('../fixtures/nl-rx', import.meta.url));

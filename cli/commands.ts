@@ -3,6 +3,7 @@
  * its `check` / `eval` groups and adds its subcommands; add one import and one entry per module.
  */
 import { registerBench } from './bench.ts';
+import { registerDataCheck } from './data-check.ts';
 import { registerEvalBird } from './eval-bird.ts';
 import { registerEvalCypherbench } from './eval-cypherbench.ts';
 import { registerPythonCommands } from './eval-python.ts';
@@ -22,4 +23,5 @@ export const REGISTRARS: Registrar[] = [
   registerReports,
   registerPythonCommands,
   registerEvalCypherbench,
+  registerDataCheck,
 ];

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SUITE_DATA_ENV } from '../core/config-sections.ts';
+import { withoutSuiteData } from '../core/child-env.ts';
 import type { HeroResult } from '../optimizers/hero/optimize.ts';
 import type { HeroSplitFile } from '../optimizers/hero/split-file.ts';
 
@@ -39,9 +39,8 @@ function database(folder: string, dbId: string, firstId: number, count: number) 
 }
 
 function env(): NodeJS.ProcessEnv {
-  const e: NodeJS.ProcessEnv = { ...process.env, WITNESS_CACHE: 'off', WITNESS_MODEL: 'sim' };
+  const e = withoutSuiteData(process.env, { WITNESS_CACHE: 'off', WITNESS_MODEL: 'sim' });
   for (const key of Object.keys(e)) if (key.startsWith('VITEST') || key === 'WITNESS_CONFIG') delete e[key];
-  for (const name of [...Object.values(SUITE_DATA_ENV), 'NLRX_TURK_DIR']) delete e[name];
   return e;
 }
 

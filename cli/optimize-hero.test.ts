@@ -15,7 +15,7 @@ import { parseBrics } from '../oracles/regex/brics.ts';
 import type { HeroResult } from '../optimizers/hero/optimize.ts';
 import type { HeroSplitFile } from '../optimizers/hero/split-file.ts';
 import { loadConfig } from '../core/config.ts';
-import { SUITE_DATA_ENV } from '../core/config-sections.ts';
+import { withoutSuiteData } from '../core/child-env.ts';
 import { buildSplitFile, heroSources } from '../suites/hero-sources.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -57,13 +57,6 @@ function answer(request: RecordedRequest): string {
   return 'I do not know.';
 }
 
-/** The environment without any suite data setting, so the suites run on their fixtures. */
-function withoutDataSettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const copy = { ...env };
-  for (const name of [...Object.values(SUITE_DATA_ENV), 'NLRX_TURK_DIR', 'WITNESS_CONFIG']) delete copy[name];
-  return copy;
-}
-
 let server: TestModelServer;
 beforeAll(async () => {
   server = await startTestModelServer((request) => ({ content: answer(request) }));
@@ -96,7 +89,7 @@ function optimize(suite: string, out: string): Promise<{ status: number | null; 
       {
         cwd: root,
         env: {
-          ...withoutDataSettings(process.env),
+          ...withoutSuiteData(process.env, { WITNESS_CONFIG: undefined }),
           WITNESS_MODEL: 'scripted',
           OPENAI_BASE_URL: server.baseURL,
           OPENAI_API_KEY: 'k',

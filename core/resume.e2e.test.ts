@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readResultsFile, type ResultsFile } from '../reports/results-file.ts';
 import type { Trajectory } from './types.ts';
+import { withoutSuiteData } from './child-env.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const vitestCli = join(root, 'node_modules/vitest/vitest.mjs');
@@ -30,7 +31,7 @@ const trajectoriesDir = join(store, 'killed', 'trajectories');
 
 function env(out: string, extra: Record<string, string> = {}, storeDir = store): NodeJS.ProcessEnv {
   const e: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...withoutSuiteData(),
     WITNESS_OUT: out,
     WITNESS_STORE: storeDir,
     NO_COLOR: '1',

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { Trajectory } from '../core/types.ts';
 import { readResultsFile } from '../reports/results-file.ts';
 import { writeReports } from '../reports/write-reports.ts';
+import { withoutSuiteData } from '../core/child-env.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'witness-perf-report-'));
@@ -19,7 +20,12 @@ const run = spawnSync(
   [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'bench', 'suites/nl-rx.eval.ts'],
   {
     cwd: root,
-    env: { ...process.env, WITNESS_OUT: join(dir, 'seed'), WITNESS_STORE: join(dir, 'store'), WITNESS_MODEL: 'sim' },
+    env: {
+      ...withoutSuiteData(),
+      WITNESS_OUT: join(dir, 'seed'),
+      WITNESS_STORE: join(dir, 'store'),
+      WITNESS_MODEL: 'sim',
+    },
     encoding: 'utf8',
   },
 );

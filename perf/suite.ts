@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../core/config.ts';
+import { withoutSuiteData } from '../core/child-env.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const TARGET_S = 15;
@@ -22,7 +23,12 @@ for (let i = 0; i < runs; i++) {
     [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'bench', 'suites/nl-rx.eval.ts'],
     {
       cwd: root,
-      env: { ...process.env, WITNESS_OUT: join(dir, 'out'), WITNESS_STORE: join(dir, 'store'), WITNESS_MODEL: 'sim' },
+      env: {
+        ...withoutSuiteData(),
+        WITNESS_OUT: join(dir, 'out'),
+        WITNESS_STORE: join(dir, 'store'),
+        WITNESS_MODEL: 'sim',
+      },
       encoding: 'utf8',
     },
   );

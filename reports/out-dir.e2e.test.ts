@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTrajectory } from './__fixtures__/trajectories.ts';
 import { readResultsFile } from './results-file.ts';
+import { withoutSuiteData } from '../core/child-env.ts';
 
 const run = promisify(execFile);
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,7 +25,7 @@ let root = '';
 
 /** No WITNESS_* of the outer run, and not inside this vitest worker. */
 function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  const env: NodeJS.ProcessEnv = { ...withoutSuiteData(), NO_COLOR: '1' };
   for (const key of Object.keys(env))
     if (key.startsWith('VITEST') || key === 'TEST' || key.startsWith('WITNESS_')) delete env[key];
   return { ...env, ...extra };

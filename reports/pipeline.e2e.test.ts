@@ -18,6 +18,7 @@ import { parse } from 'yaml';
 import { schemaErrors } from './__fixtures__/schemas.ts';
 import { readGateInput } from './outcomes.ts';
 import { readResultsFile } from './results-file.ts';
+import { withoutSuiteData } from '../core/child-env.ts';
 
 const run = promisify(exec);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -55,7 +56,7 @@ async function runStep(command: string, env: Record<string, string>, matrix: Rec
     if (name in matrix) return matrix[name] as string;
     throw new Error(`unexpected expression ${whole} in a run command`);
   });
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...workflow.env, ...env, NO_COLOR: '1' };
+  const childEnv: NodeJS.ProcessEnv = { ...withoutSuiteData(), ...workflow.env, ...env, NO_COLOR: '1' };
   for (const key of Object.keys(childEnv)) if (key.startsWith('VITEST') || key === 'TEST') delete childEnv[key];
   delete childEnv.WITNESS_MODEL;
   try {

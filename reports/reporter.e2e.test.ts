@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Trajectory } from '../core/types.ts';
 import { CASES, makeTrajectory } from './__fixtures__/trajectories.ts';
 import { readResultsFile } from './results-file.ts';
+import { withoutSuiteData } from '../core/child-env.ts';
 
 const run = promisify(execFile);
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -35,7 +36,7 @@ let root = '';
 
 /** The child must not think it runs inside this vitest worker. */
 function childEnv(outDir: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, WITNESS_OUT: outDir, NO_COLOR: '1' };
+  const env: NodeJS.ProcessEnv = { ...withoutSuiteData(), WITNESS_OUT: outDir, NO_COLOR: '1' };
   for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'TEST') delete env[key];
   return env;
 }

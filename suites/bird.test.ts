@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readResultsFile } from '../reports/results-file.ts';
 import { temporaryFolders } from '../oracles/sql/testing.ts';
+import { withoutSuiteData } from '../core/child-env.ts';
 
 const folders = temporaryFolders();
 afterAll(() => folders.removeAll());
@@ -31,7 +32,7 @@ describe('the bird benchmark suite', () => {
     expect(before).toBe(readFileSync(join(fixtures, 'SHA256SUMS'), 'utf8').trim());
     const dir = folders.make('witness-bench-bird-');
     const env: NodeJS.ProcessEnv = {
-      ...process.env,
+      ...withoutSuiteData(),
       WITNESS_OUT: join(dir, 'out'),
       WITNESS_STORE: join(dir, 'store'),
       WITNESS_RUN_ID: 'bird-e2e',

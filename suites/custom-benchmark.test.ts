@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readResultsFile } from '../reports/results-file.ts';
+import { withoutSuiteData } from '../core/child-env.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -40,7 +41,7 @@ defineBenchmark({
     const run = spawnSync(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--root', dir], {
       cwd: dir,
       env: {
-        ...process.env,
+        ...withoutSuiteData(),
         WITNESS_OUT: join(dir, 'out'),
         WITNESS_STORE: join(dir, 'store'),
         NO_COLOR: '1',

@@ -18,6 +18,7 @@ import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from '../oracles/cypher/fi
 import { readCypherBenchItems, type CypherBenchItem } from '../oracles/cypher/loader.ts';
 import { acquireNeo4j } from '../oracles/cypher/server/acquire.ts';
 import { readResultsFile } from '../reports/results-file.ts';
+import { withoutSuiteData } from '../core/child-env.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const STRATEGIES = [
@@ -35,7 +36,7 @@ const STRATEGIES = [
 function bench(env: NodeJS.ProcessEnv, ...args: string[]) {
   const dir = mkdtempSync(join(tmpdir(), 'witness-cypherbench-'));
   const childEnv: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...withoutSuiteData(),
     WITNESS_OUT: join(dir, 'out'),
     WITNESS_STORE: join(dir, 'store'),
     WITNESS_RUN_ID: 'cypher-e2e',
@@ -64,7 +65,7 @@ function benchInBackground(
 ): Promise<{ run: { status: number | null; stdout: string; stderr: string }; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'witness-cypherbench-'));
   const childEnv: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...withoutSuiteData(),
     WITNESS_OUT: join(dir, 'out'),
     WITNESS_STORE: join(dir, 'store'),
     WITNESS_RUN_ID: 'cypher-e2e-http',

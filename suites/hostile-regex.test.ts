@@ -16,6 +16,7 @@ import { printEcmascript } from '../oracles/regex/ast.ts';
 import { parseBrics } from '../oracles/regex/brics.ts';
 import { loadNlRx } from '../oracles/regex/loader.ts';
 import { readResultsFile } from '../reports/results-file.ts';
+import { withoutSuiteData } from '../core/child-env.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const TASKS = loadNlRx(join(root, 'fixtures/nl-rx'), { limit: 3 }).tasks;
@@ -71,7 +72,7 @@ defineBenchmark({ ...spec, tasks: { tasks: spec.tasks.tasks.slice(0, ${TASKS.len
 `,
     );
     const env: NodeJS.ProcessEnv = {
-      ...process.env,
+      ...withoutSuiteData(),
       WITNESS_MODEL: 'scripted',
       OPENAI_BASE_URL: server.baseURL,
       OPENAI_API_KEY: 'sk-test',

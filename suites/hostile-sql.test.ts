@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startTestModelServer } from '../core/models/test-server.ts';
 import { temporaryFolders } from '../oracles/sql/testing.ts';
 import { readResultsFile } from '../reports/results-file.ts';
+import { withoutSuiteData } from '../core/child-env.ts';
 
 const folders = temporaryFolders();
 afterAll(() => folders.removeAll());
@@ -71,7 +72,7 @@ describe('the bird suite against a model answering with what no engine can run',
     });
     const dir = folders.make('witness-hostile-bird-');
     const env: NodeJS.ProcessEnv = {
-      ...process.env,
+      ...withoutSuiteData(),
       WITNESS_MODEL: 'scripted',
       OPENAI_BASE_URL: server.baseURL,
       OPENAI_API_KEY: 'test-key',

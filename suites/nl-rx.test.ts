@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readResultsFile } from '../reports/results-file.ts';
+import { withoutSuiteData } from '../core/child-env.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -13,7 +14,7 @@ describe('the nl-rx benchmark suite', () => {
   it('runs every fixture task × the six A-CEGIS strategies and HERO-T with its baselines, with the sim, and writes the reports', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'witness-bench-'));
     const env: NodeJS.ProcessEnv = {
-      ...process.env,
+      ...withoutSuiteData(),
       WITNESS_OUT: join(dir, 'out'),
       WITNESS_STORE: join(dir, 'store'),
       WITNESS_RUN_ID: 'e2e-run',

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startTestModelServer, type RecordedRequest } from '../core/models/test-server.ts';
 import { readResultsFile } from '../reports/results-file.ts';
+import { withoutSuiteData } from '../core/child-env.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const STRATEGIES = [
@@ -30,7 +31,7 @@ const STRATEGIES = [
 function bench(suite: string, extraEnv: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), `witness-${suite}-`));
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...withoutSuiteData(),
     WITNESS_OUT: join(dir, 'out'),
     WITNESS_STORE: join(dir, 'store'),
     WITNESS_RUN_ID: `${suite}-e2e`,
@@ -131,7 +132,7 @@ describe('hostile answers through the bigcodebench suite, from a model over HTTP
     try {
       const dir = mkdtempSync(join(tmpdir(), 'witness-bcb-hostile-run-'));
       const env: NodeJS.ProcessEnv = {
-        ...process.env,
+        ...withoutSuiteData(),
         WITNESS_OUT: join(dir, 'out'),
         WITNESS_STORE: join(dir, 'store'),
         WITNESS_RUN_ID: 'bcb-hostile',

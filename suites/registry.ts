@@ -38,11 +38,26 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 /** The suites' settings come from this process's configuration unless a caller passes its own. */
 const configured = () => processLoadedConfig().config;
 
-/** The nl-rx fixture tasks with the regex oracle (ECMAScript answers, brics golds). */
-export function nlRxSpec(): BenchmarkSpec {
+/** What a spec factory may be asked for besides the configuration. */
+export interface SpecOptions {
+  /** The data split (default: the configured `run.split`, WITNESS_SPLIT; unset = the suite's default). */
+  split?: string;
+}
+
+/** The split asked for: the caller's, else this process's `run.split`. */
+const splitOf = (options: SpecOptions) => ('split' in options ? options.split : configured().run.split);
+
+/**
+ * NL-RX with the regex oracle (ECMAScript answers, brics golds): the fixture tasks, or
+ * `suites['nl-rx'].data` (WITNESS_NLRX_DATA, NLRX_TURK_DIR) — the raw 10,000 pairs (split `all`) or
+ * DeepRegex's tokenized `train` / `val` / `test` split files.
+ */
+export function nlRxSpec(suites: SuitesSettings = configured().suites, options: SpecOptions = {}): BenchmarkSpec {
+  const data = suites['nl-rx'].data ?? here('../fixtures/nl-rx');
+  const split = splitOf(options);
   return {
     name: 'nl-rx',
-    tasks: loadNlRx(here('../fixtures/nl-rx')),
+    tasks: loadNlRx(data, split === undefined ? {} : { split }),
     oracle: regexOracle(),
     prompt: here('../prompts/nl-rx.md'),
   };
@@ -88,15 +103,18 @@ export function bigCodeBenchSpec(
 }
 
 /**
- * BIRD-SQL on the fixture databases, EX in BIRD's `set` mode so published numbers reproduce. VES
+ * BIRD-SQL, EX in BIRD's `set` mode so published numbers reproduce: the fixture databases, or
+ * `suites.bird.data` (WITNESS_BIRD_DATA) — a BIRD folder (dev, mini-dev or train layout) or its
+ * questions file; the split (`dev`, `mini-dev`, `train`) picks among those the folder holds. VES
  * times each correct query with 10 interleaved runs here (BIRD uses 100) so the suite stays fast;
  * `suites.bird.vesIterations` (WITNESS_VES_ITERATIONS) overrides it (0 turns timing off).
  */
-export function birdSpec(suites: SuitesSettings = configured().suites): BenchmarkSpec {
+export function birdSpec(suites: SuitesSettings = configured().suites, options: SpecOptions = {}): BenchmarkSpec {
   const iterations = suites.bird.vesIterations;
+  const split = splitOf(options);
   return {
     name: 'bird',
-    tasks: loadBird(BIRD_FIXTURES),
+    tasks: loadBird(suites.bird.data ?? BIRD_FIXTURES, split === undefined ? {} : { split }),
     oracle: sqlOracle({ mode: 'set', ves: iterations > 0 ? { iterations } : false }),
     prompt: here('../prompts/bird.md'),
   };

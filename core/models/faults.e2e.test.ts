@@ -27,6 +27,7 @@ import {
   type TestModelServer,
   type TestServerOptions,
 } from './test-server.ts';
+import { withoutSuiteData } from '../child-env.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const TASKS = 12;
@@ -130,7 +131,7 @@ async function runBenchmark(name: string, options: TestServerOptions, vitestOpti
     `export default { test: ${JSON.stringify({ include: ['*.eval.ts'], reporters: ['default', reporter], testTimeout: 120_000, ...vitestOptions })} };\n`,
   );
   writeFileSync(join(project, 'faults.eval.ts'), EVAL);
-  const env: NodeJS.ProcessEnv = { ...process.env };
+  const env: NodeJS.ProcessEnv = { ...withoutSuiteData() };
   for (const key of Object.keys(env))
     if (key.startsWith('VITEST') || key.startsWith('WITNESS_') || key === 'TEST') delete env[key];
   Object.assign(env, {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Dialect } from './ast.ts';
 import { compileCandidate, isVerdictError } from './candidate.ts';
 import { compileRegex, type CompiledRegex } from './compile.ts';
+import { detokenize } from './deepregex-tokens.ts';
 import { compareLanguages } from './equivalence.ts';
 
 export type ItemStatus =
@@ -30,25 +31,6 @@ export interface NlRxEvaluation {
   exactStringMatches: number;
   byStatus: Record<ItemStatus, number>;
   items: ItemResult[];
-}
-
-const TOKENS: [RegExp, string][] = [
-  [/<M0>/g, 'dog'],
-  [/<M1>/g, 'truck'],
-  [/<M2>/g, 'ring'],
-  [/<M3>/g, 'lake'],
-  [/<VOW>/g, 'AEIOUaeiou'],
-  [/<NUM>/g, '0-9'],
-  [/<LET>/g, 'A-Za-z'],
-  [/<CAP>/g, 'A-Z'],
-  [/<LOW>/g, 'a-z'],
-];
-
-/** DeepRegex's tokenized form back to a raw regex: placeholders substituted, spaces deleted. */
-export function detokenize(text: string): string {
-  let s = text;
-  for (const [pattern, value] of TOKENS) s = s.replace(pattern, value);
-  return s.replace(/ /g, '');
 }
 
 function lines(path: string): string[] {

@@ -40,7 +40,9 @@ describe('NL-RX loader', () => {
     const { tasks, issues } = loadNlRx(dir);
     expect(tasks.map((t) => t.id)).toEqual(['1']);
     expect(issues).toEqual([{ item: `${join(dir, 'targ.txt')}:2`, message: 'empty regex' }]);
-    expect(() => loadNlRx(join(dir, 'missing'))).toThrow(/cannot read .*missing.*src\.txt/);
+    expect(() => loadNlRx(join(dir, 'missing'))).toThrow(
+      /no NL-RX-Turk files in .*missing: expected src\.txt \+ targ\.txt/,
+    );
   });
 });
 

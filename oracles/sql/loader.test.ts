@@ -137,7 +137,7 @@ describe('the BIRD loader', () => {
   it('reads mini-dev JSON Lines and says what it looked for when the layout is wrong', () => {
     const dir = folders.make('witness-bird-jsonl-');
     expect(() => resolveBirdLayout(dir)).toThrow(
-      /no BIRD questions file in .* \(looked for dev\.json, mini_dev_sqlite\.json/,
+      /no BIRD questions file in .*; looked for dev\.json, dev\.jsonl, .*mini_dev_sqlite\.json, .*train\.json.*bird-bench\.github\.io/,
     );
     writeFileSync(
       join(dir, 'mini_dev_sqlite.jsonl'),

@@ -1,0 +1,183 @@
+/**
+ * `witness data check --suite bird`: validates a BIRD folder (or questions file) in every split it
+ * holds — the questions file and every item's fields (naming the item), every database the
+ * questions name (present, a SQLite file of full length, openable read-only, with tables), every
+ * gold SQL compiled against its database (prepared, never run), and the sizes of the official
+ * releases. No BIRD checksum is built in: the release is recognized by its counts only.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
+import Database from 'better-sqlite3';
+import { dataReport, type DataFinding, type DataReport } from '../../core/data-report.ts';
+import {
+  BIRD_SOURCE,
+  birdDatabasePath,
+  birdSplitsIn,
+  readBirdQuestions,
+  resolveBirdLayout,
+  sqliteFileProblem,
+  type BirdQuestion,
+  type BirdSplit,
+} from './loader.ts';
+
+/** The official releases' sizes (questions, databases). */
+const OFFICIAL_SIZES: Record<BirdSplit, { questions: number; databases: number }> = {
+  dev: { questions: 1534, databases: 11 },
+  'mini-dev': { questions: 500, databases: 11 },
+  train: { questions: 9428, databases: 69 },
+};
+
+interface DatabaseCheck {
+  findings: DataFinding[];
+  /** Compiles one SQL text on the database; the error message, or null. */
+  prepare?: (sql: string) => string | null;
+  close(): void;
+}
+
+/** Present, full-length, openable read-only and with tables. */
+function checkDatabase(path: string, rel: string, dbId: string, questions: number): DatabaseCheck {
+  const item = `db_id "${dbId}" (${questions} question${questions === 1 ? '' : 's'})`;
+  const problem = sqliteFileProblem(path);
+  if (problem) return { findings: [{ level: 'error', path: rel, item, message: problem }], close() {} };
+  let db: Database.Database;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+    const tables = db
+      .prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+      .pluck()
+      .get() as number;
+    if (tables === 0) {
+      db.close();
+      return { findings: [{ level: 'error', path: rel, item, message: 'the database has no tables' }], close() {} };
+    }
+  } catch (error) {
+    return {
+      findings: [{ level: 'error', path: rel, item, message: `cannot open read-only: ${(error as Error).message}` }],
+      close() {},
+    };
+  }
+  const open = db;
+  return {
+    findings: [],
+    prepare: (sql) => {
+      try {
+        open.prepare(sql);
+        return null;
+      } catch (error) {
+        return (error as Error).message;
+      }
+    },
+    close: () => open.close(),
+  };
+}
+
+/** A loader message without its closing pointer to the release (the report prints the source once). */
+const withoutSource = (error: unknown) =>
+  (error as Error).message.replace(/ The official release is published at \S+$/, '');
+
+const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+/** Checks one split of the folder; adds its counts. */
+function checkSplit(data: string, split: BirdSplit, counts: Record<string, number>): DataFinding[] {
+  let layout: ReturnType<typeof resolveBirdLayout>;
+  try {
+    layout = resolveBirdLayout(data, { split });
+  } catch (error) {
+    return [{ level: 'error', message: withoutSource(error) }];
+  }
+  const root = statSync(data).isFile() ? dirname(data) : data;
+  const rel = (path: string) => relative(root, path) || path;
+  const questionsFile = rel(layout.questions);
+  let read: ReturnType<typeof readBirdQuestions>;
+  try {
+    read = readBirdQuestions(layout.questions);
+  } catch (error) {
+    return [{ level: 'error', path: questionsFile, message: (error as Error).message }];
+  }
+  const findings: DataFinding[] = [];
+  for (const issue of read.issues)
+    findings.push({
+      level: 'error',
+      path: questionsFile,
+      item: issue.item.replace(`${layout.questions} `, ''),
+      message: issue.message,
+    });
+  counts[`${split}.questions`] = read.questions.length + read.invalid.length;
+  counts[`${split}.invalid`] = read.invalid.length;
+
+  const byDb = new Map<string, BirdQuestion[]>();
+  for (const q of read.questions) byDb.set(q.db_id, [...(byDb.get(q.db_id) ?? []), q]);
+  let usable = 0;
+  let prepared = 0;
+  for (const [dbId, questions] of byDb) {
+    const path = birdDatabasePath(layout.databases, dbId);
+    const check = checkDatabase(path, rel(path), dbId, questions.length);
+    findings.push(...check.findings);
+    if (!check.prepare) continue;
+    usable++;
+    for (const q of questions) {
+      const error = check.prepare(q.SQL);
+      prepared++;
+      if (error)
+        findings.push({
+          level: 'error',
+          path: questionsFile,
+          item: `item ${q.index} (question ${q.question_id})`,
+          message: `the gold SQL does not compile on ${dbId}: ${error}`,
+        });
+    }
+    check.close();
+  }
+  counts[`${split}.databases`] = usable;
+  counts[`${split}.goldsPrepared`] = prepared;
+
+  const onDisk = existsSync(layout.databases)
+    ? readdirSync(layout.databases, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith('__'))
+    : [];
+  const unused = onDisk.filter((e) => !byDb.has(e.name)).map((e) => e.name);
+  if (unused.length)
+    findings.push({
+      level: 'info',
+      path: rel(layout.databases),
+      message: `${unused.length} database folder(s) no question uses: ${unused.slice(0, 10).join(', ')}${unused.length > 10 ? ', …' : ''}`,
+    });
+  const official = OFFICIAL_SIZES[split];
+  const total = counts[`${split}.questions`] as number;
+  findings.push(
+    total === official.questions && byDb.size === official.databases
+      ? {
+          level: 'info',
+          path: questionsFile,
+          message: `the size of the official BIRD ${split} (${official.questions.toLocaleString('en-US')} questions over ${official.databases} databases)`,
+        }
+      : {
+          level: 'info',
+          path: questionsFile,
+          message: `${total} questions over ${byDb.size} databases (the official BIRD ${split} has ${official.questions.toLocaleString('en-US')} over ${official.databases})`,
+        },
+  );
+  findings.push({ level: 'info', path: questionsFile, message: `sha256 ${sha256(layout.questions)}` });
+  return findings;
+}
+
+/** The data report of a BIRD folder or questions file (see the module comment). */
+export function checkBirdData(data: string): DataReport {
+  const base = { suite: 'bird', data, source: BIRD_SOURCE };
+  if (!existsSync(data))
+    return dataReport({ ...base, counts: {}, findings: [{ level: 'error', path: data, message: 'not found' }] });
+  const splits = birdSplitsIn(data);
+  const counts: Record<string, number> = {};
+  if (splits.length === 0) {
+    let message: string;
+    try {
+      resolveBirdLayout(data);
+      message = 'no BIRD questions file';
+    } catch (error) {
+      message = withoutSource(error);
+    }
+    return dataReport({ ...base, counts, findings: [{ level: 'error', message }] });
+  }
+  const findings = splits.flatMap((split) => checkSplit(data, split, counts));
+  return dataReport({ ...base, counts, findings });
+}

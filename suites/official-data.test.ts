@@ -1,0 +1,206 @@
+/**
+ * The bird and nl-rx suites on generated folders of the official layouts, through the config
+ * (witness.config.json in a project), through `witness data check`, and through `witness bench`.
+ */
+import { execFile } from 'node:child_process';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { withoutSuiteData } from '../core/child-env.ts';
+import { loadConfig } from '../core/config.ts';
+import { writeNlRxRaw, writeNlRxSplits } from '../oracles/regex/official-layout.ts';
+import { OFFICIAL_BIRD_ITEMS, writeBirdFolder } from '../oracles/sql/official-layout.ts';
+import { readResultsFile } from '../reports/results-file.ts';
+import { birdSpec, nlRxSpec } from './registry.ts';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(root, 'bin', 'witness.js');
+const made: string[] = [];
+const folder = (prefix = 'witness-official-') => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+};
+afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/** Runs the CLI; resolves with its status and output whatever the status. */
+async function witness(args: string[], env: NodeJS.ProcessEnv = {}) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
+      cwd: root,
+      env: withoutSuiteData(process.env, { NO_COLOR: '1', FORCE_COLOR: '0', ...env }),
+      maxBuffer: 32 * 1024 * 1024,
+      timeout: 240_000,
+    });
+    return { status: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { status: e.code ?? -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+describe('the suites on official layouts through the config', () => {
+  it('suites.bird.data in witness.config.json (relative to the file) sets the bird tasks; the environment wins', async () => {
+    const project = folder();
+    writeBirdFolder(join(project, 'bird-dev'), 'dev');
+    const train = writeBirdFolder(folder(), 'train', OFFICIAL_BIRD_ITEMS.slice(0, 2));
+    writeFileSync(join(project, 'witness.config.json'), JSON.stringify({ suites: { bird: { data: 'bird-dev' } } }));
+    const fromFile = birdSpec(loadConfig(project, {}).config.suites, { split: undefined });
+    const fromEnv = birdSpec(loadConfig(project, { WITNESS_BIRD_DATA: train.dir }).config.suites, { split: undefined });
+    try {
+      expect(fromFile.tasks.tasks.map((t) => t.description)).toEqual(OFFICIAL_BIRD_ITEMS.map((q) => q.question));
+      expect(fromFile.tasks.tasks[0]?.context?.db_path).toBe(
+        join(project, 'bird-dev', 'dev_databases', 'toy_shop', 'toy_shop.sqlite'),
+      );
+      expect(fromEnv.tasks.tasks.map((t) => [t.id, t.meta?.split])).toEqual([
+        ['0', 'train'],
+        ['1', 'train'],
+      ]);
+      expect(() => birdSpec(loadConfig(project, {}).config.suites, { split: 'train' })).toThrow(
+        /no BIRD train questions file in .*bird-dev \(it has: dev\)/,
+      );
+    } finally {
+      await Promise.all([fromFile.oracle.dispose?.(), fromEnv.oracle.dispose?.()]);
+    }
+  });
+
+  it("suites['nl-rx'].data with a split runs DeepRegex's split files; an unknown split names the known ones", () => {
+    const project = folder();
+    writeNlRxSplits(join(project, 'turk'));
+    writeFileSync(join(project, 'witness.config.json'), JSON.stringify({ suites: { 'nl-rx': { data: 'turk' } } }));
+    const { suites } = loadConfig(project, {}).config;
+    expect(nlRxSpec(suites, { split: 'val' }).tasks.tasks.map((t) => t.id)).toEqual(['val-1']);
+    expect(nlRxSpec(suites, { split: undefined }).tasks.tasks.map((t) => t.id)).toEqual(['test-1', 'test-2']);
+    expect(() => nlRxSpec(suites, { split: 'dev' })).toThrow(
+      'unknown nl-rx split "dev" (known: all, train, val, test)',
+    );
+    const raw = folder();
+    writeNlRxRaw(raw);
+    const legacy = loadConfig(project, { NLRX_TURK_DIR: raw }).config.suites;
+    expect(nlRxSpec(legacy, { split: undefined }).tasks.tasks).toHaveLength(6);
+  });
+});
+
+describe('witness data check', () => {
+  it('exits 0 on sound data, 1 naming each broken item and where the release is, 2 for a suite without a checker', async () => {
+    const sound = writeBirdFolder(folder(), 'dev-nested');
+    const broken = writeBirdFolder(folder(), 'dev', [
+      ...OFFICIAL_BIRD_ITEMS,
+      { ...OFFICIAL_BIRD_ITEMS[0]!, question_id: 6, db_id: 'gone' },
+    ]);
+    const nlrx = folder();
+    writeNlRxRaw(nlrx);
+    writeNlRxSplits(nlrx);
+    const [ok, bad, json, regex, none, configured, unset] = await Promise.all([
+      witness(['data', 'check', '--suite', 'bird', '--data', sound.dir]),
+      witness(['data', 'check', '--suite', 'bird', '--data', broken.dir]),
+      witness(['data', 'check', '--suite', 'bird', '--data', broken.dir, '--json']),
+      witness(['data', 'check', '--suite', 'nl-rx', '--data', nlrx]),
+      witness(['data', 'check', '--suite', 'cypherbench', '--data', nlrx]),
+      witness(['data', 'check', '--suite', 'nl-rx'], { WITNESS_NLRX_DATA: nlrx }),
+      witness(['data', 'check', '--suite', 'bird']),
+    ]);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/^bird data at .*: ok\n  dev\.questions 6 · dev\.invalid 0 · dev\.databases 2/);
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toContain(
+      `error    dev_databases/gone/gone.sqlite db_id "gone" (1 question): database not found: ${join(broken.databases, 'gone', 'gone.sqlite')}`,
+    );
+    expect(bad.stdout).toMatch(/The official BIRD-SQL data is published at https:\/\/bird-bench\.github\.io\/\n$/);
+    expect(json.status).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ suite: 'bird', ok: false, counts: { 'dev.questions': 7 } });
+    expect(regex.status, regex.stderr).toBe(0);
+    expect(regex.stdout).toMatch(/all\.pairs 6 · all\.invalidGolds 0 · train\.pairs 3 .* test\.pairs 2/);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toBe('witness: no checker for cypherbench yet\n');
+    // Without --data: the configured data, or a usage error saying how to configure it.
+    expect(configured.status, configured.stderr).toBe(0);
+    expect(configured.stdout).toBe(regex.stdout);
+    expect(unset.status).toBe(2);
+    expect(unset.stderr).toBe(
+      'witness: give --data, or set suites.bird.data (WITNESS_BIRD_DATA) to check the configured data\n',
+    );
+  }, 120_000);
+});
+
+describe('witness bench on the official layouts', () => {
+  it('runs the bird suite on a generated dev folder and the nl-rx suite on a DeepRegex split, naming each broken item', async () => {
+    const bird = writeBirdFolder(folder(), 'dev', [
+      ...OFFICIAL_BIRD_ITEMS,
+      { ...OFFICIAL_BIRD_ITEMS[0]!, question_id: 6, db_id: 'gone' },
+      { ...OFFICIAL_BIRD_ITEMS[0]!, question_id: 7, SQL: '' },
+    ]);
+    const turk = folder();
+    writeNlRxSplits(turk);
+    // A test split with a gold that is not a regex (line 3) and an empty description (line 4).
+    appendFileSync(join(turk, 'src-test.txt'), 'lines with an unclosed group\n\n');
+    appendFileSync(join(turk, 'targ-test.txt'), '( [ <NUM> ]\n. * <M0> . *\n');
+    const out = (name: string) => {
+      const dir = join(folder(), name);
+      mkdirSync(dir);
+      return { WITNESS_OUT: join(dir, 'out'), WITNESS_STORE: join(dir, 'store'), WITNESS_RUN_ID: `official-${name}` };
+    };
+    const birdDirs = out('bird');
+    const nlrxDirs = out('nl-rx');
+    const only = ['-t', ' · (zero-shot|diagnostic)$'];
+    const [birdRun, nlrxRun] = await Promise.all([
+      witness(['bench', 'suites/bird.eval.ts', ...only], {
+        ...birdDirs,
+        WITNESS_BIRD_DATA: bird.dir,
+        WITNESS_VES_ITERATIONS: '0',
+      }),
+      witness(['bench', 'suites/nl-rx.eval.ts', ...only], {
+        ...nlrxDirs,
+        WITNESS_NLRX_DATA: turk,
+        WITNESS_SPLIT: 'test',
+      }),
+    ]);
+    // The questions with a missing database or a bad field are harness errors (failing tests), the others run.
+    expect(birdRun.status, birdRun.stderr.slice(-2000)).toBe(1);
+    const birdResults = await readResultsFile(join(birdDirs.WITNESS_OUT, 'results.json'));
+    const episodes = (ts: typeof birdResults.trajectories) =>
+      ts
+        .map((t) => `${t.taskId} ${t.strategy} ${t.outcome.status === 'harness-error' ? 'harness-error' : 'ran'}`)
+        .sort();
+    expect(episodes(birdResults.trajectories)).toEqual(
+      [
+        ...['0', '1', '2', '3', '4', '5'].flatMap((id) => [`${id} diagnostic ran`, `${id} zero-shot ran`]),
+        'question 6 (db_id "gone") diagnostic harness-error',
+        'question 6 (db_id "gone") zero-shot harness-error',
+        `${bird.questions} item 7 (question 7) diagnostic harness-error`,
+        `${bird.questions} item 7 (question 7) zero-shot harness-error`,
+      ].sort(),
+    );
+    const errorOf = (ts: typeof birdResults.trajectories, id: string) =>
+      (ts.find((t) => t.taskId === id)?.outcome as { error?: string } | undefined)?.error;
+    expect(errorOf(birdResults.trajectories, 'question 6 (db_id "gone")')).toContain(
+      join(bird.databases, 'gone', 'gone.sqlite'),
+    );
+    expect(errorOf(birdResults.trajectories, `${bird.questions} item 7 (question 7)`)).toMatch(
+      /field "SQL" must be a non-empty string$/,
+    );
+    expect(readFileSync(join(birdDirs.WITNESS_OUT, 'results.json'), 'utf8')).toContain(
+      'How many products are out of stock?',
+    );
+
+    expect(nlrxRun.status, nlrxRun.stderr.slice(-2000)).toBe(1);
+    const nlrxResults = await readResultsFile(join(nlrxDirs.WITNESS_OUT, 'results.json'));
+    const emptyLine = `${join(turk, 'src-test.txt')}:4`;
+    const badGold = `${join(turk, 'targ-test.txt')}:3`;
+    expect(episodes(nlrxResults.trajectories)).toEqual(
+      [
+        ...['test-1', 'test-2'].flatMap((id) => [`${id} diagnostic ran`, `${id} zero-shot ran`]),
+        `${badGold} diagnostic harness-error`,
+        `${badGold} zero-shot harness-error`,
+        `${emptyLine} diagnostic harness-error`,
+        `${emptyLine} zero-shot harness-error`,
+      ].sort(),
+    );
+    expect(errorOf(nlrxResults.trajectories, badGold)).toMatch(/targ-test\.txt:3: not a brics regex: /);
+    expect(errorOf(nlrxResults.trajectories, emptyLine)).toBe(`${emptyLine}: empty description`);
+  }, 240_000);
+});
