@@ -25,7 +25,7 @@ const RULES: readonly { rule: string; pattern: RegExp }[] = [
   { rule: 'import.meta', pattern: /\bimport\s*\.\s*meta\b/g },
   { rule: 'require', pattern: /\brequire\s*[(.[]/g },
   { rule: 'process', pattern: /\bprocess\s*[.[]/g },
-  { rule: 'globalThis', pattern: /\b(globalThis|global|self|window)\s*[.[]/g },
+  { rule: 'globalThis', pattern: /\bglobalThis\b|\b(global|self|window)\s*[.[]/g },
   { rule: 'code from strings', pattern: /\beval\s*\(|\bnew\s+Function\b|\bFunction\s*\(|\.constructor\s*\(/g },
   { rule: 'module internals', pattern: /\b(module|exports|__dirname|__filename|Deno|Bun)\s*[.[]/g },
   { rule: 'WebAssembly', pattern: /\bWebAssembly\b/g },
