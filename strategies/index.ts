@@ -56,7 +56,9 @@ export function buildStrategies(inputs: StrategyInputs, names: readonly string[]
     if (Object.hasOwn(STRATEGIES, name)) return STRATEGIES[name as StrategyName];
     if (Object.hasOwn(REFINING_STRATEGIES, name)) return REFINING_STRATEGIES[name as RefiningStrategyName](inputs);
     if (name.startsWith(HARNESS_STRATEGY_PREFIX)) return harnessStrategy(name.slice(HARNESS_STRATEGY_PREFIX.length));
-    throw new Error(`unknown strategy "${name}" (known: ${ALL_STRATEGY_NAMES.join(', ')}) — or harness:<path> for a harness module`);
+    throw new Error(
+      `unknown strategy "${name}" (known: ${ALL_STRATEGY_NAMES.join(', ')}) — or harness:<path> for a harness module`,
+    );
   });
 }
 

@@ -61,7 +61,8 @@ export interface Usage {
 export function resolveBudgets(partial: Partial<HarnessBudgets> = {}): HarnessBudgets {
   const budgets = { ...DEFAULT_BUDGETS, ...partial };
   for (const [key, value] of Object.entries(budgets)) {
-    if (!Number.isInteger(value) || value < 0) throw new Error(`harness budget ${key} must be a non-negative integer, got ${value}`);
+    if (!Number.isInteger(value) || value < 0)
+      throw new Error(`harness budget ${key} must be a non-negative integer, got ${value}`);
   }
   return budgets;
 }
@@ -70,19 +71,33 @@ export const promptTokens = (messages: readonly ChatMessage[]): number =>
   estimateTokens(messages.map((m) => m.content).join('\n'));
 
 /** Why a model call may not be made now, or null when it fits. */
-export function refuseCall(budgets: HarnessBudgets, used: Usage, messages: readonly ChatMessage[]): { resource: BudgetResource; message: string } | null {
-  if (used.calls >= budgets.calls) return { resource: 'calls', message: `the episode's ${budgets.calls} model calls are used up` };
+export function refuseCall(
+  budgets: HarnessBudgets,
+  used: Usage,
+  messages: readonly ChatMessage[],
+): { resource: BudgetResource; message: string } | null {
+  if (used.calls >= budgets.calls)
+    return { resource: 'calls', message: `the episode's ${budgets.calls} model calls are used up` };
   const chars = messages.reduce((n, m) => n + m.content.length, 0);
   if (chars > budgets.messageChars)
-    return { resource: 'message', message: `a chat request may carry ${budgets.messageChars} characters, this one has ${chars}` };
+    return {
+      resource: 'message',
+      message: `a chat request may carry ${budgets.messageChars} characters, this one has ${chars}`,
+    };
   const need = promptTokens(messages);
   if (used.tokens + need > budgets.tokens)
-    return { resource: 'tokens', message: `the prompt (~${need} tokens) does not fit the ${budgets.tokens - used.tokens} tokens left` };
+    return {
+      resource: 'tokens',
+      message: `the prompt (~${need} tokens) does not fit the ${budgets.tokens - used.tokens} tokens left`,
+    };
   return null;
 }
 
 /** Why an observe may not run now, or null. */
-export function refuseObserve(budgets: HarnessBudgets, used: Usage): { resource: BudgetResource; message: string } | null {
+export function refuseObserve(
+  budgets: HarnessBudgets,
+  used: Usage,
+): { resource: BudgetResource; message: string } | null {
   return used.observes >= budgets.observes
     ? { resource: 'observes', message: `the episode's ${budgets.observes} observe runs are used up` }
     : null;

@@ -78,7 +78,9 @@ export interface HarnessSummary {
 }
 
 /** Evaluates one harness on tasks. Throws only when the harness file cannot be read. */
-export async function evaluateHarness<P extends PreparedTask>(input: EvaluateHarnessInput<P>): Promise<HarnessEvaluation> {
+export async function evaluateHarness<P extends PreparedTask>(
+  input: EvaluateHarnessInput<P>,
+): Promise<HarnessEvaluation> {
   const strategy = harnessStrategy(input.harnessFile, {
     ...(input.budgets ? { budgets: input.budgets } : {}),
     ...(input.limits ? { limits: input.limits } : {}),
@@ -138,7 +140,8 @@ export function summarizeEpisode(trajectory: Trajectory): HarnessEpisode {
     }
   }
   const last = trajectory.turns.filter((t) => t.phase === 'solve').at(-1);
-  const harnessError = trajectory.outcome.status === 'harness-error' ? (trajectory.outcome.error ?? 'harness error') : undefined;
+  const harnessError =
+    trajectory.outcome.status === 'harness-error' ? (trajectory.outcome.error ?? 'harness error') : undefined;
   return {
     taskId: trajectory.taskId,
     trial: trajectory.trial,

@@ -24,14 +24,20 @@ const SANDBOX_CODES = new Set([
   'ERR_UNKNOWN_BUILTIN_MODULE',
 ]);
 
-const MEMORY_TEXT = /heap out of memory|allocation failed|out of memory|Cannot allocate|ERR_MEMORY_ALLOCATION_FAILED|Invalid array length|ERR_STRING_TOO_LONG|Cannot create a string longer/i;
+const MEMORY_TEXT =
+  /heap out of memory|allocation failed|out of memory|Cannot allocate|ERR_MEMORY_ALLOCATION_FAILED|Invalid array length|ERR_STRING_TOO_LONG|Cannot create a string longer/i;
 
 /** The failure kind of an `error` message the child sent before exiting. */
-export function classifyChildError(error: { message: string; code: string | null; name: string | null }): HarnessFailure {
+export function classifyChildError(error: {
+  message: string;
+  code: string | null;
+  name: string | null;
+}): HarnessFailure {
   const first = error.message.split('\n')[0] ?? error.message;
-  if (error.code && SANDBOX_CODES.has(error.code)) return { kind: 'sandbox-violation', message: `${error.code}: ${first}` };
+  if (error.code && SANDBOX_CODES.has(error.code))
+    return { kind: 'sandbox-violation', message: `${error.code}: ${first}` };
   if (/fetch failed/.test(first)) return { kind: 'sandbox-violation', message: `network: ${first}` };
-  if (MEMORY_TEXT.test(error.message) || error.name === 'RangeError' && /memory|allocation/i.test(first))
+  if (MEMORY_TEXT.test(error.message) || (error.name === 'RangeError' && /memory|allocation/i.test(first)))
     return { kind: 'memory', message: first };
   return { kind: 'crash', message: first };
 }

@@ -77,7 +77,7 @@ function harness(name: string, body: string, header = ''): string {
 }
 
 /** A module name computed at run time, so the compiler cannot refuse the import and the sandbox must. */
-const LOADER = "const load = (name: string): Promise<any> => import([name][0] as string);";
+const LOADER = 'const load = (name: string): Promise<any> => import([name][0] as string);';
 
 const fill = (text: string) => text.replaceAll('{{PORT}}', String(port)).replaceAll('{{CANARY}}', canary);
 
@@ -175,39 +175,49 @@ const CASES: Case[] = [
 const results = new Map<string, HarnessEpisode>();
 
 describe('hostile harnesses are stopped, named, and the evaluation goes on', () => {
-  it.each(CASES)('$name → $kind', async (c) => {
-    const file = harness(c.name, fill(c.body), c.header);
-    const started = performance.now();
-    const evaluation = await evaluateHarness({
-      harnessFile: file,
-      oracle,
-      tasks,
-      model: createSimModel({ seed: 3 }),
-      prompt,
-      budgets: c.budgets,
-      concurrency: 2,
-    });
-    expect(performance.now() - started).toBeLessThan(20_000);
-    // Both tasks were run: one hostile episode does not stop the evaluation.
-    expect(evaluation.episodes).toHaveLength(2);
-    for (const episode of evaluation.episodes) {
-      expect(episode.failure?.kind, JSON.stringify(episode.failure)).toBe(c.kind);
-      expect(episode.failure?.message).toMatch(c.reason);
-      expect(episode.pass).toBe(false);
-      expect(episode.program).toBeNull();
-      const log = episode.trajectory.refinement?.log ?? [];
-      expect(log.at(-1)).toMatchObject({ op: 'harness-failed', kind: c.kind });
-      results.set(`${c.name}/${episode.taskId}`, episode);
-    }
-    expect(evaluation.summary.failures).toEqual({ [c.kind]: 2 });
-  }, 30_000);
+  it.each(CASES)(
+    '$name → $kind',
+    async (c) => {
+      const file = harness(c.name, fill(c.body), c.header);
+      const started = performance.now();
+      const evaluation = await evaluateHarness({
+        harnessFile: file,
+        oracle,
+        tasks,
+        model: createSimModel({ seed: 3 }),
+        prompt,
+        budgets: c.budgets,
+        concurrency: 2,
+      });
+      expect(performance.now() - started).toBeLessThan(20_000);
+      // Both tasks were run: one hostile episode does not stop the evaluation.
+      expect(evaluation.episodes).toHaveLength(2);
+      for (const episode of evaluation.episodes) {
+        expect(episode.failure?.kind, JSON.stringify(episode.failure)).toBe(c.kind);
+        expect(episode.failure?.message).toMatch(c.reason);
+        expect(episode.pass).toBe(false);
+        expect(episode.program).toBeNull();
+        const log = episode.trajectory.refinement?.log ?? [];
+        expect(log.at(-1)).toMatchObject({ op: 'harness-failed', kind: c.kind });
+        results.set(`${c.name}/${episode.taskId}`, episode);
+      }
+      expect(evaluation.summary.failures).toEqual({ [c.kind]: 2 });
+    },
+    30_000,
+  );
 
   it('reads the environment and finds no key: only PATH and PWD, and the trace holds no key', async () => {
     const file = harness(
       'reads-env',
-      "    const env = (globalThis as any).process.env;\n    ctx.log({ env });\n    return { program: JSON.stringify(env) };",
+      '    const env = (globalThis as any).process.env;\n    ctx.log({ env });\n    return { program: JSON.stringify(env) };',
     );
-    const evaluation = await evaluateHarness({ harnessFile: file, oracle, tasks: tasks.slice(0, 1), model: createSimModel({ seed: 3 }), prompt });
+    const evaluation = await evaluateHarness({
+      harnessFile: file,
+      oracle,
+      tasks: tasks.slice(0, 1),
+      model: createSimModel({ seed: 3 }),
+      prompt,
+    });
     const [episode] = evaluation.episodes as [HarnessEpisode];
     expect(episode.failure).toBeUndefined();
     expect(Object.keys(JSON.parse(episode.program ?? '{}')).sort()).toEqual(['PATH', 'PWD']);
@@ -219,7 +229,13 @@ describe('hostile harnesses are stopped, named, and the evaluation goes on', () 
     ['node:child_process', "const cp = import('node:child_process');\ncp;"],
   ])('a harness importing %s never runs: the compiler refuses the import and names it', async (module, header) => {
     const file = harness(`static-${module.replace(/\W+/g, '-')}`, '', header);
-    const evaluation = await evaluateHarness({ harnessFile: file, oracle, tasks, model: createSimModel({ seed: 3 }), prompt });
+    const evaluation = await evaluateHarness({
+      harnessFile: file,
+      oracle,
+      tasks,
+      model: createSimModel({ seed: 3 }),
+      prompt,
+    });
     expect(evaluation.episodes).toHaveLength(2);
     for (const episode of evaluation.episodes) {
       expect(episode.pass).toBe(false);
@@ -235,7 +251,13 @@ describe('hostile harnesses are stopped, named, and the evaluation goes on', () 
 
   it('left no sandbox process and no job folder behind', async () => {
     expect(sandboxTempDir()).toBe(dir);
-    expect(await waitFor(() => processesWith(`${dir}/witness-harness-`), (pids) => pids.length === 0, 5000)).toEqual([]);
+    expect(
+      await waitFor(
+        () => processesWith(`${dir}/witness-harness-`),
+        (pids) => pids.length === 0,
+        5000,
+      ),
+    ).toEqual([]);
     expect(readdirSync(dir).filter((name) => name.startsWith('witness-harness-'))).toEqual([]);
   });
 });
@@ -243,19 +265,38 @@ describe('hostile harnesses are stopped, named, and the evaluation goes on', () 
 describe('validation rejects hostile harnesses before evaluation', () => {
   it.each([
     ['dynamic import of node:fs', "    const fs = await import('node:fs');", /dynamic import\(\)/],
-    ['static import of child_process', '', /imports "node:child_process"/, "import { execSync } from 'node:child_process';"],
+    [
+      'static import of child_process',
+      '',
+      /imports "node:child_process"/,
+      "import { execSync } from 'node:child_process';",
+    ],
     ['network', "    await fetch('http://127.0.0.1:1/');", /network/],
     ['process.env', '    const env = process.env;', /process/],
     ['globalThis tricks', "    const p = (globalThis as any)['pro' + 'cess'];", /globalThis/],
     ['code from strings', "    const f = new Function('return 1');", /code from strings/],
-    ['an embedded task id', "    if (ctx.task.description.length > 0) ctx.log('dog-lines');", /names task ids of the search pool: dog-lines/],
+    [
+      'an embedded task id',
+      "    if (ctx.task.description.length > 0) ctx.log('dog-lines');",
+      /names task ids of the search pool: dog-lines/,
+    ],
     ['a gold literal', "    ctx.log('remember: .*dog.* works');", /literals of the search pool/],
-  ])('%s', async (_name, body, problem, header = '') => {
-    const file = harness(`invalid-${_name.replace(/\W+/g, '-')}`, body, header);
-    const outcome = await validateHarness({ harnessFile: file, oracle, pool: tasks, model: createSimModel({ seed: 3 }), prompt });
-    expect(outcome.valid).toBe(false);
-    expect(outcome.problems.join('\n')).toMatch(problem);
-    // Invalid candidates are not smoke-run.
-    expect(outcome.checks.smoke.ran).toBe(false);
-  }, 30_000);
+  ])(
+    '%s',
+    async (_name, body, problem, header = '') => {
+      const file = harness(`invalid-${_name.replace(/\W+/g, '-')}`, body, header);
+      const outcome = await validateHarness({
+        harnessFile: file,
+        oracle,
+        pool: tasks,
+        model: createSimModel({ seed: 3 }),
+        prompt,
+      });
+      expect(outcome.valid).toBe(false);
+      expect(outcome.problems.join('\n')).toMatch(problem);
+      // Invalid candidates are not smoke-run.
+      expect(outcome.checks.smoke.ran).toBe(false);
+    },
+    30_000,
+  );
 });

@@ -47,7 +47,8 @@ export function staticImports(source: string): { specifier: string; line: number
 export function importFindings(source: string): SourceFinding[] {
   const findings: SourceFinding[] = [];
   for (const { specifier, line } of staticImports(source)) {
-    if (specifier !== SDK_MODULE) findings.push({ rule: 'import', line, text: `imports "${specifier}" (only ${SDK_MODULE} is allowed)` });
+    if (specifier !== SDK_MODULE)
+      findings.push({ rule: 'import', line, text: `imports "${specifier}" (only ${SDK_MODULE} is allowed)` });
   }
   const code = blankCommentsAndStrings(source);
   const lines = code.split('\n');

@@ -85,7 +85,10 @@ export function parseChildLine(line: string): ChildMessage | string {
     case 'ready':
       return { type: 'ready', name: String(value.name), memory: value.memory === true };
     case 'log':
-      return { type: 'log', entry: isObject(value.entry) ? (value.entry as JsonObject) : { text: String(value.entry) } };
+      return {
+        type: 'log',
+        entry: isObject(value.entry) ? (value.entry as JsonObject) : { text: String(value.entry) },
+      };
     case 'done':
       if (value.program !== null && typeof value.program !== 'string') return 'done: program must be a string or null';
       if (value.memory !== undefined && !isObject(value.memory)) return 'done: memory must be a JSON object';

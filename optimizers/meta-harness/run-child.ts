@@ -17,7 +17,13 @@ import {
   type Usage,
 } from './budgets.ts';
 import { classifyChildError, classifyExit, type HarnessFailure, type HarnessFailureKind } from './failure.ts';
-import { MAX_LINE_BYTES, parseChildLine, type ChildRequest, type HarnessCallPurpose, type HostMessage } from './protocol.ts';
+import {
+  MAX_LINE_BYTES,
+  parseChildLine,
+  type ChildRequest,
+  type HarnessCallPurpose,
+  type HostMessage,
+} from './protocol.ts';
 import { launchChild, stageJob } from './sandbox.ts';
 
 /** What the harness's requests are answered with; the strategy adapter implements it over a refinement session. */
@@ -79,6 +85,8 @@ export async function runHarnessChild(input: ChildEpisodeInput): Promise<ChildEp
   let done: { program: string | null; rationale: string; memory?: JsonObject } | undefined;
   let stderr = '';
   let finished = false;
+  // Requests still being answered when the child ends finish before the episode does (the trace stays whole).
+  const inflight = new Set<Promise<void>>();
 
   const child = launchChild(job, input.limits);
   const kill = () => {
@@ -102,7 +110,10 @@ export async function runHarnessChild(input: ChildEpisodeInput): Promise<ChildEp
   const send = (message: HostMessage) => {
     if (!finished && child.stdin?.writable) child.stdin.write(`${JSON.stringify(message)}\n`);
   };
-  const wall = setTimeout(() => fail('timeout', `the episode's wall time of ${budgets.wallMs} ms ran out`), budgets.wallMs);
+  const wall = setTimeout(
+    () => fail('timeout', `the episode's wall time of ${budgets.wallMs} ms ran out`),
+    budgets.wallMs,
+  );
 
   const refuse = (id: number, refusal: { resource: BudgetResource; message: string }) => {
     host.log({ op: 'refused', resource: refusal.resource, message: refusal.message });
@@ -131,7 +142,8 @@ export async function runHarnessChild(input: ChildEpisodeInput): Promise<ChildEp
         used.calls++;
         used.tokens += promptTokens(request.messages);
         const text = await host.chat(request.messages, request.purpose);
-        if (text === null) return send({ id: request.id, type: 'error', error: { kind: 'model', message: 'the model call failed' } });
+        if (text === null)
+          return send({ id: request.id, type: 'error', error: { kind: 'model', message: 'the model call failed' } });
         used.tokens += estimateTokens(text);
         return reply({ text, program: host.extract(text) });
       }
@@ -171,10 +183,13 @@ export async function runHarnessChild(input: ChildEpisodeInput): Promise<ChildEp
       } else if (message.type === 'error') {
         const classified = classifyChildError(message);
         fail(classified.kind, classified.message);
-      } else
-        handle(message).catch((error: unknown) =>
+      } else {
+        const answering = handle(message).catch((error: unknown) =>
           fail('crash', `the host could not answer ${message.type}: ${(error as Error).message}`),
         );
+        inflight.add(answering);
+        void answering.finally(() => inflight.delete(answering));
+      }
     }
   });
   child.stderr?.setEncoding('utf8');
@@ -194,13 +209,17 @@ export async function runHarnessChild(input: ChildEpisodeInput): Promise<ChildEp
   const exit = await exited;
   clearTimeout(wall);
   kill();
+  await Promise.allSettled([...inflight]);
   job.remove();
   const durationMs = Math.round(performance.now() - started);
   if (!done && !failure) failure = classifyExit(exit, stderr);
   if (done && !failure && done.memory !== undefined) {
     const size = Buffer.byteLength(JSON.stringify(done.memory));
     if (size > budgets.memoryBytes)
-      failure = { kind: 'budget', message: `ctx.memory is ${size} bytes as JSON, over the ${budgets.memoryBytes} bytes allowed` };
+      failure = {
+        kind: 'budget',
+        message: `ctx.memory is ${size} bytes as JSON, over the ${budgets.memoryBytes} bytes allowed`,
+      };
   }
   return {
     program: failure ? null : (done?.program ?? null),

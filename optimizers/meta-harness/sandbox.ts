@@ -11,7 +11,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runsAsRoot, sandboxIdentity, sandboxTempDir, SANDBOX_GID, SANDBOX_UID } from '../../oracles/python/sandbox/identity.ts';
+import {
+  runsAsRoot,
+  sandboxIdentity,
+  sandboxTempDir,
+  SANDBOX_GID,
+  SANDBOX_UID,
+} from '../../oracles/python/sandbox/identity.ts';
 import { SANDBOX_NAMESPACE_ARGS, USR_ROOT_ARGS } from '../../oracles/python/sandbox/system-files.ts';
 import type { SandboxLimits } from './budgets.ts';
 
@@ -50,7 +56,11 @@ function nodeMounts(node: string): string[] {
 }
 
 /** The full command line: prlimit, bwrap, node with the permission model, the runner. */
-export function sandboxCommand(job: Pick<StagedJob, 'code' | 'work'>, limits: SandboxLimits, node = process.execPath): string[] {
+export function sandboxCommand(
+  job: Pick<StagedJob, 'code' | 'work'>,
+  limits: SandboxLimits,
+  node = process.execPath,
+): string[] {
   return [
     `--as=${limits.addressSpaceBytes}`,
     `--cpu=${limits.cpuSeconds}`,

@@ -45,45 +45,60 @@ afterAll(async () => {
 });
 
 describe.each(suites)('the seed harnesses on $name with the sim', (suite) => {
-  it.each(SEED_NAMES)('%s validates, then runs every task without a harness failure', async (seed) => {
-    const file = seedHarnessFile(seed);
-    const model = createSimModel({ seed: 7 });
-    const validation = await validateHarness({ harnessFile: file, oracle: suite.oracle, pool: suite.tasks, model, prompt: suite.prompt });
-    expect(validation.problems).toEqual([]);
-    expect(validation.valid).toBe(true);
-    expect(validation.checks.smoke.ran).toBe(true);
-    expect(validation.checks.smoke.episodes).toHaveLength(2);
-    expect(JSON.parse(JSON.stringify(validation))).toEqual(validation);
+  it.each(SEED_NAMES)(
+    '%s validates, then runs every task without a harness failure',
+    async (seed) => {
+      const file = seedHarnessFile(seed);
+      const model = createSimModel({ seed: 7 });
+      const validation = await validateHarness({
+        harnessFile: file,
+        oracle: suite.oracle,
+        pool: suite.tasks,
+        model,
+        prompt: suite.prompt,
+      });
+      expect(validation.problems).toEqual([]);
+      expect(validation.valid).toBe(true);
+      expect(validation.checks.smoke.ran).toBe(true);
+      expect(validation.checks.smoke.episodes).toHaveLength(2);
+      expect(JSON.parse(JSON.stringify(validation))).toEqual(validation);
 
-    const seen: string[] = [];
-    const evaluation = await evaluateHarness({
-      harnessFile: file,
-      oracle: suite.oracle,
-      tasks: suite.tasks.slice(2),
-      model,
-      prompt: suite.prompt,
-      concurrency: 2,
-      onEpisode: (e) => seen.push(e.taskId),
-    });
-    expect(evaluation.strategy).toBe(`harness:${seed}`);
-    expect(evaluation.summary.episodes).toBe(2);
-    expect(evaluation.summary.failures).toEqual({});
-    expect(evaluation.summary.harnessErrors).toBe(0);
-    expect(seen.sort()).toEqual(suite.tasks.slice(2).map((t) => t.id).sort());
-    for (const episode of evaluation.episodes) {
-      const log = episode.trajectory.refinement?.log ?? [];
-      expect(log[0]).toMatchObject({ op: 'answer' });
-      expect(log.at(-1)).toMatchObject({ op: 'done', name: seed });
-      expect(episode.calls).toBeGreaterThanOrEqual(1);
-      expect(episode.tokens.total).toBeGreaterThan(0);
-      // The verdict is the oracle's on the final program, recomputed here.
-      const prepared = await suite.oracle.prepare(suite.tasks.find((t) => t.id === episode.taskId) as Task);
-      const verdict = await suite.oracle.check(prepared, { source: episode.program ?? '', extraction: 'code-block' });
-      expect(episode.pass).toBe(verdict.pass);
-    }
-    if (seed === 'zero-shot') expect(evaluation.episodes.every((e) => e.calls === 1 && e.observes === 0)).toBe(true);
-    if (seed === 'self-verify' || seed === 'cheatsheet')
-      expect(evaluation.episodes.every((e) => e.observes >= 1)).toBe(true);
-    if (seed === 'react' || seed === 'hero-t') expect(evaluation.episodes.every((e) => e.calls >= 2)).toBe(true);
-  }, 60_000);
+      const seen: string[] = [];
+      const evaluation = await evaluateHarness({
+        harnessFile: file,
+        oracle: suite.oracle,
+        tasks: suite.tasks.slice(2),
+        model,
+        prompt: suite.prompt,
+        concurrency: 2,
+        onEpisode: (e) => seen.push(e.taskId),
+      });
+      expect(evaluation.strategy).toBe(`harness:${seed}`);
+      expect(evaluation.summary.episodes).toBe(2);
+      expect(evaluation.summary.failures).toEqual({});
+      expect(evaluation.summary.harnessErrors).toBe(0);
+      expect(seen.sort()).toEqual(
+        suite.tasks
+          .slice(2)
+          .map((t) => t.id)
+          .sort(),
+      );
+      for (const episode of evaluation.episodes) {
+        const log = episode.trajectory.refinement?.log ?? [];
+        expect(log[0]).toMatchObject({ op: 'answer' });
+        expect(log.at(-1)).toMatchObject({ op: 'done', name: seed });
+        expect(episode.calls).toBeGreaterThanOrEqual(1);
+        expect(episode.tokens.total).toBeGreaterThan(0);
+        // The verdict is the oracle's on the final program, recomputed here.
+        const prepared = await suite.oracle.prepare(suite.tasks.find((t) => t.id === episode.taskId) as Task);
+        const verdict = await suite.oracle.check(prepared, { source: episode.program ?? '', extraction: 'code-block' });
+        expect(episode.pass).toBe(verdict.pass);
+      }
+      if (seed === 'zero-shot') expect(evaluation.episodes.every((e) => e.calls === 1 && e.observes === 0)).toBe(true);
+      if (seed === 'self-verify' || seed === 'cheatsheet')
+        expect(evaluation.episodes.every((e) => e.observes >= 1)).toBe(true);
+      if (seed === 'react' || seed === 'hero-t') expect(evaluation.episodes.every((e) => e.calls >= 2)).toBe(true);
+    },
+    60_000,
+  );
 });

@@ -34,7 +34,10 @@ export function declaresMemory(source: string): boolean {
 
 /** The task key a harness sees: opaque, different in every strategy instance, so it cannot be used to look answers up. */
 const opaqueKey = (secret: string, ...parts: (string | number)[]) =>
-  createHash('sha256').update([secret, ...parts].join('\u0000')).digest('hex').slice(0, 16);
+  createHash('sha256')
+    .update([secret, ...parts].join('\u0000'))
+    .digest('hex')
+    .slice(0, 16);
 
 /** The refinement-log entry that names a harness failure. */
 export const FAILED_OP = 'harness-failed';
@@ -134,7 +137,8 @@ async function settle(session: RefinementSession, bridge: Bridge, result: ChildE
   if (failure) {
     session.log({ op: FAILED_OP, kind: failure.kind, message: failure.message, ...summary });
     // The episode must fail: the initial answer (if any) may have been right.
-    if (result.answered) await session.adopt({ source: '', extraction: 'whole-reply' }, `harness stopped (${failure.kind})`);
+    if (result.answered)
+      await session.adopt({ source: '', extraction: 'whole-reply' }, `harness stopped (${failure.kind})`);
     return;
   }
   session.log({ op: 'done', program: result.program, rationale: result.rationale, ...summary });
@@ -144,5 +148,8 @@ async function settle(session: RefinementSession, bridge: Bridge, result: ChildE
     return;
   }
   if (result.program.trim() === bridge.current()?.source.trim()) return;
-  await session.adopt({ source: result.program, extraction: 'code-block' }, result.rationale || 'final program of the harness');
+  await session.adopt(
+    { source: result.program, extraction: 'code-block' },
+    result.rationale || 'final program of the harness',
+  );
 }

@@ -27,7 +27,9 @@ export async function transpileHarness(source: string, file: string): Promise<Tr
             b.onResolve({ filter: /.*/ }, (args) =>
               args.path === SDK_MODULE
                 ? { path: './sdk.mjs', external: true }
-                : { errors: [{ text: `import of "${args.path}" is not allowed: a harness imports only ${SDK_MODULE}` }] },
+                : {
+                    errors: [{ text: `import of "${args.path}" is not allowed: a harness imports only ${SDK_MODULE}` }],
+                  },
             );
           },
         },
@@ -37,11 +39,14 @@ export async function transpileHarness(source: string, file: string): Promise<Tr
     if (code === undefined) return { ok: false, errors: [`${file}: the compiler produced no output`] };
     return { ok: true, code };
   } catch (error) {
-    const errors = (error as { errors?: { text: string; location?: { line: number; column: number } | null }[] }).errors;
+    const errors = (error as { errors?: { text: string; location?: { line: number; column: number } | null }[] })
+      .errors;
     if (!errors) return { ok: false, errors: [`${file}: ${(error as Error).message}`] };
     return {
       ok: false,
-      errors: errors.map((e) => `${file}${e.location ? `:${e.location.line}:${e.location.column + 1}` : ''}: ${e.text}`),
+      errors: errors.map(
+        (e) => `${file}${e.location ? `:${e.location.line}:${e.location.column + 1}` : ''}: ${e.text}`,
+      ),
     };
   }
 }

@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 const SDK_DECLARATIONS = fileURLToPath(new URL('./sdk/witness-harness.d.ts', import.meta.url));
 
 /** The only global a harness gets besides the language's own: console (its output goes to the trace). */
-const GLOBALS = 'declare var console: { log(...values: unknown[]): void; warn(...values: unknown[]): void; error(...values: unknown[]): void };\n';
+const GLOBALS =
+  'declare var console: { log(...values: unknown[]): void; warn(...values: unknown[]): void; error(...values: unknown[]): void };\n';
 
 const TSCONFIG = {
   compilerOptions: {
@@ -70,7 +71,11 @@ export async function typecheckHarness(source: string, file: string, timeoutMs =
       .split('\n')
       .filter((l) => l.trim())
       .map((l) => l.replace(/^harness\.ts/, file));
-    return { ok: code === 0, errors: code === 0 ? [] : errors.length ? errors : [`tsc exited with ${code}`], ms: Math.round(performance.now() - started) };
+    return {
+      ok: code === 0,
+      errors: code === 0 ? [] : errors.length ? errors : [`tsc exited with ${code}`],
+      ms: Math.round(performance.now() - started),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -51,7 +51,9 @@ export interface ValidationOutcome {
 
 /** The text a harness's author wrote as data: string and template text, numbers, comments. */
 export function literalText(source: string): string {
-  const parts = source.match(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|[^`\\])*`|\b\d+(?:\.\d+)?\b/g);
+  const parts = source.match(
+    /\/\*[\s\S]*?\*\/|\/\/[^\n]*|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|[^`\\])*`|\b\d+(?:\.\d+)?\b/g,
+  );
   return (parts ?? []).join('\n');
 }
 
@@ -89,7 +91,10 @@ export async function validateHarness<P extends PreparedTask>(input: ValidationI
   const source = readFileSync(file, 'utf8');
   const [compiled, typecheck] = await Promise.all([transpileHarness(source, file), typecheckHarness(source, file)]);
   const findings = importFindings(source);
-  const taskIds = embeddedTaskIds(source, input.pool.map((t) => t.id));
+  const taskIds = embeddedTaskIds(
+    source,
+    input.pool.map((t) => t.id),
+  );
   const literals = findLeaks(literalText(source), leakTokens(await leakSources(input.oracle, input.pool)));
   const checks: ValidationOutcome['checks'] = {
     compile: { ok: compiled.ok, errors: compiled.ok ? [] : compiled.errors },
@@ -100,7 +105,8 @@ export async function validateHarness<P extends PreparedTask>(input: ValidationI
   };
   const problems: string[] = [];
   if (!checks.compile.ok) problems.push(`does not compile: ${checks.compile.errors.join('; ')}`);
-  if (!checks.typecheck.ok) problems.push(`does not typecheck against the SDK: ${checks.typecheck.errors.slice(0, 5).join('; ')}`);
+  if (!checks.typecheck.ok)
+    problems.push(`does not typecheck against the SDK: ${checks.typecheck.errors.slice(0, 5).join('; ')}`);
   for (const f of findings) problems.push(`line ${f.line}: ${f.rule}: ${f.text}`);
   if (taskIds.length) problems.push(`names task ids of the search pool: ${taskIds.join(', ')}`);
   if (literals.length) problems.push(`holds literals of the search pool's tasks or golds: ${literals.join(', ')}`);

@@ -48,8 +48,10 @@ process.stdin.on('data', (chunk) => {
   }
 });
 
-const logLine = (level) => (...args) =>
-  send({ type: 'log', entry: { level, text: args.map((a) => (typeof a === 'string' ? a : safeJson(a))).join(' ') } });
+const logLine =
+  (level) =>
+  (...args) =>
+    send({ type: 'log', entry: { level, text: args.map((a) => (typeof a === 'string' ? a : safeJson(a))).join(' ') } });
 function safeJson(value) {
   try {
     return JSON.stringify(value);
@@ -77,7 +79,12 @@ process.on('unhandledRejection', (error) => {
 const start = await new Promise((resolve) => (started = resolve));
 const harness = (await import('/code/harness.mjs')).default;
 if (!harness || harness[Symbol.for('witness.harness')] !== true) {
-  send({ type: 'error', message: 'the module has no `export default defineHarness({...})`', code: 'NO_HARNESS', name: 'HarnessUsageError' });
+  send({
+    type: 'error',
+    message: 'the module has no `export default defineHarness({...})`',
+    code: 'NO_HARNESS',
+    name: 'HarnessUsageError',
+  });
   process.exit(70);
 }
 send({ type: 'ready', name: harness.name, memory: harness.memory === true });

@@ -4,7 +4,7 @@
  * statements first — added to the instructions; then the program is run through the observer, a
  * clean run is remembered as a verified solution, and the curator rewrites the rules.
  */
-import { BudgetExceededError, defineHarness, type JsonObject } from 'witness-harness';
+import { BudgetExceededError, defineHarness, ModelCallFailedError, type JsonObject } from 'witness-harness';
 
 const KEEP_SOLUTIONS = 30;
 const SHOW_SOLUTIONS = 3;
@@ -27,7 +27,11 @@ function readMemory(memory: JsonObject): { rules: string; solved: Solved[] } {
   const rules = typeof memory.rules === 'string' ? memory.rules : '';
   const solved = Array.isArray(memory.solved)
     ? memory.solved.flatMap((s) =>
-        s && typeof s === 'object' && !Array.isArray(s) && typeof s.statement === 'string' && typeof s.program === 'string'
+        s &&
+        typeof s === 'object' &&
+        !Array.isArray(s) &&
+        typeof s.statement === 'string' &&
+        typeof s.program === 'string'
           ? [{ statement: s.statement, program: s.program }]
           : [],
       )
@@ -43,7 +47,10 @@ export default defineHarness({
     const examples = similar(ctx.task.description, solved)
       .map((s) => `Task: ${s.statement}\n${s.program}`)
       .join('\n\n');
-    const sheet = [rules && `Rules from earlier tasks:\n${rules}`, examples && `Earlier solutions that ran cleanly:\n${examples}`]
+    const sheet = [
+      rules && `Rules from earlier tasks:\n${rules}`,
+      examples && `Earlier solutions that ran cleanly:\n${examples}`,
+    ]
       .filter(Boolean)
       .join('\n\n');
     const { program } = await ctx.model.answer(sheet ? { system: sheet } : {});
@@ -58,12 +65,13 @@ export default defineHarness({
         [
           {
             role: 'system',
-            content: 'You keep a cheatsheet of reusable strategies. Reply with the whole updated cheatsheet in a ```cheatsheet block.',
+            content:
+              'You keep a cheatsheet of reusable strategies. Reply with the whole updated cheatsheet in a ```cheatsheet block.',
           },
           {
             role: 'user',
             content:
-              `Current cheatsheet:\n\`\`\`cheatsheet\n${rules || '(empty)'}\n\`\`\`\n\nTask: ${ctx.task.description}\n` +
+              `Current cheatsheet${rules ? '' : ' (empty so far)'}:\n\`\`\`cheatsheet\n${rules}\n\`\`\`\n\nTask: ${ctx.task.description}\n` +
               `Program:\n${program}\n\nRunning it showed:\n${ctx.exec.format(observation)}`,
           },
         ],
@@ -72,7 +80,7 @@ export default defineHarness({
       const block = /```cheatsheet\n([\s\S]*?)```/.exec(curated.text)?.[1]?.trim();
       if (block) ctx.memory.rules = block.split('\n').slice(0, MAX_RULE_LINES).join('\n');
     } catch (error) {
-      if (!(error instanceof BudgetExceededError)) throw error;
+      if (!(error instanceof BudgetExceededError || error instanceof ModelCallFailedError)) throw error;
       ctx.log(`budget: ${error.message}`);
     }
     return { program };

@@ -4,7 +4,13 @@
  * accept it only if it changes the program, executes without error, returns a non-empty result,
  * and a judge call finds every change supported by the evidence. Otherwise keep the answer.
  */
-import { BudgetExceededError, defineHarness, type ChatMessage, type HarnessContext } from 'witness-harness';
+import {
+  BudgetExceededError,
+  defineHarness,
+  ModelCallFailedError,
+  type ChatMessage,
+  type HarnessContext,
+} from 'witness-harness';
 
 const ACTIONS = 3;
 
@@ -78,7 +84,8 @@ async function gate(ctx: HarnessContext, program: string, revision: string, rati
     [
       {
         role: 'system',
-        content: 'You review a proposed revision. End with VERDICT: SUPPORTED if every change is supported by the evidence, else VERDICT: UNSUPPORTED.',
+        content:
+          'You review a proposed revision. End with VERDICT: SUPPORTED if every change is supported by the evidence, else VERDICT: UNSUPPORTED.',
       },
       {
         role: 'user',
@@ -104,7 +111,8 @@ export default defineHarness({
       ctx.log({ gate: rejected ?? 'accepted' });
       return rejected ? { program, rationale: `revision rejected: ${rejected}` } : proposal;
     } catch (error) {
-      if (error instanceof BudgetExceededError) return { program, rationale: error.message };
+      if (error instanceof BudgetExceededError || error instanceof ModelCallFailedError)
+        return { program, rationale: error.message };
       throw error;
     }
   },

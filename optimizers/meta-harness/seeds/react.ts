@@ -3,7 +3,13 @@
  * and observe, or probe the environment — and finally revise or keep; a revision is adopted as
  * proposed (no gate). One JSON action per model reply.
  */
-import { BudgetExceededError, defineHarness, type ChatMessage, type HarnessContext } from 'witness-harness';
+import {
+  BudgetExceededError,
+  defineHarness,
+  ModelCallFailedError,
+  type ChatMessage,
+  type HarnessContext,
+} from 'witness-harness';
 
 const ACTIONS = 3;
 
@@ -75,7 +81,8 @@ export default defineHarness({
     try {
       return { program: await react(ctx, program) };
     } catch (error) {
-      if (error instanceof BudgetExceededError) return { program, rationale: error.message };
+      if (error instanceof BudgetExceededError || error instanceof ModelCallFailedError)
+        return { program, rationale: error.message };
       throw error;
     }
   },

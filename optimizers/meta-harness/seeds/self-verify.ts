@@ -2,7 +2,7 @@
  * Self-verify: answer, run the program through the observer, and on an execution error (or an
  * empty result) ask the model for a repair, up to three repairs; keep the last program that ran.
  */
-import { BudgetExceededError, defineHarness } from 'witness-harness';
+import { BudgetExceededError, defineHarness, ModelCallFailedError } from 'witness-harness';
 
 const MAX_REPAIRS = 3;
 
@@ -36,7 +36,7 @@ export default defineHarness({
         program = reply.program;
       }
     } catch (error) {
-      if (!(error instanceof BudgetExceededError)) throw error;
+      if (!(error instanceof BudgetExceededError || error instanceof ModelCallFailedError)) throw error;
       ctx.log(`budget: ${error.message}`);
     }
     return { program: lastGood ?? program, rationale: 'repairs exhausted' };
