@@ -19,6 +19,10 @@ export interface HarnessBudgets {
   memoryBytes: number;
   /** Characters of one chat request's messages together (default 100,000). */
   messageChars: number;
+  /** Bytes of `ctx.log` entries (console output included) per episode, as JSON (default 256 KiB). */
+  logBytes: number;
+  /** Messages of any kind the child may send per episode (default 1,000). */
+  messages: number;
 }
 
 export const DEFAULT_BUDGETS: HarnessBudgets = {
@@ -28,6 +32,8 @@ export const DEFAULT_BUDGETS: HarnessBudgets = {
   wallMs: 60_000,
   memoryBytes: 64 * 1024,
   messageChars: 100_000,
+  logBytes: 256 * 1024,
+  messages: 1000,
 };
 
 export interface SandboxLimits {

@@ -165,6 +165,12 @@ const CASES: Case[] = [
     budgets: { calls: 3 },
   },
   {
+    name: 'floods-the-log',
+    body: "    for (;;) {\n      console.log('x'.repeat(10000));\n      await new Promise((r) => setTimeout(r, 0));\n    }",
+    kind: 'budget',
+    reason: /logged more than 262144 bytes/,
+  },
+  {
     name: 'crashes',
     body: "    throw new Error('the candidate gave up');",
     kind: 'crash',
@@ -241,6 +247,79 @@ describe('hostile harnesses are stopped, named, and the evaluation goes on', () 
       expect(episode.pass).toBe(false);
       expect(episode.harnessError).toMatch(new RegExp(`does not compile: .*import of "${module}" is not allowed`));
     }
+  });
+
+  it('a memory over its cap is a budget failure, and the next episode starts from the last good memory', async () => {
+    const file = join(dir, 'hoards-memory.ts');
+    writeFileSync(
+      file,
+      `import { defineHarness } from 'witness-harness';
+export default defineHarness({
+  name: 'hoards-memory',
+  memory: true,
+  async solve(ctx) {
+    const first = await ctx.model.answer();
+    ctx.log({ seen: Object.keys(ctx.memory).length });
+    ctx.memory.blob = 'x'.repeat(ctx.memory.blob === undefined ? 10 : 100000);
+    return { program: first.program };
+  },
+});
+`,
+    );
+    const evaluation = await evaluateHarness({
+      harnessFile: file,
+      oracle,
+      tasks: [...tasks, { ...tasks[0]!, id: 'dog-again' }],
+      model: createSimModel({ seed: 3 }),
+      prompt,
+    });
+    const [first, second, third] = evaluation.episodes as [HarnessEpisode, HarnessEpisode, HarnessEpisode];
+    expect(first.failure).toBeUndefined();
+    expect(second.failure).toMatchObject({
+      kind: 'budget',
+      message: expect.stringMatching(/ctx.memory is \d+ bytes as JSON, over the 65536 bytes allowed/),
+    });
+    // The third episode saw the first episode's memory (the second's was refused), so it stores a small blob again.
+    expect(third.trajectory.refinement?.log.find((e) => e.op === 'log')).toMatchObject({ entry: { seen: 1 } });
+    expect(third.failure?.kind).toBe('budget');
+  });
+
+  it('SDK rules: chat before answer is a catchable HarnessUsageError; a program without an answer is a protocol failure', async () => {
+    const file = join(dir, 'breaks-rules.ts');
+    writeFileSync(
+      file,
+      `import { defineHarness, HarnessUsageError } from 'witness-harness';
+export default defineHarness({
+  name: 'breaks-rules',
+  async solve(ctx) {
+    try {
+      await ctx.model.chat([{ role: 'user', content: 'hi' }]);
+    } catch (error) {
+      ctx.log({ usage: error instanceof HarnessUsageError, message: (error as Error).message });
+    }
+    return { program: 'dog' };
+  },
+});
+`,
+    );
+    const evaluation = await evaluateHarness({
+      harnessFile: file,
+      oracle,
+      tasks: tasks.slice(0, 1),
+      model: createSimModel({ seed: 3 }),
+      prompt,
+    });
+    const [episode] = evaluation.episodes as [HarnessEpisode];
+    const log = episode.trajectory.refinement?.log ?? [];
+    expect(log.find((e) => e.op === 'log')).toMatchObject({
+      entry: { usage: true, message: 'call ctx.model.answer() before ctx.model.chat()' },
+    });
+    expect(episode.failure).toEqual({
+      kind: 'protocol',
+      message: 'the harness returned a program without calling ctx.model.answer()',
+    });
+    expect(episode.trajectory.turns).toHaveLength(1);
+    expect(episode.pass).toBe(false);
   });
 
   it('left the host untouched: the listener saw nothing, the canary is intact', () => {

@@ -81,6 +81,8 @@ export async function runHarnessChild(input: ChildEpisodeInput): Promise<ChildEp
   let name = '';
   let answered = false;
   let refusals = 0;
+  let messages = 0;
+  let logBytes = 0;
   let failure: HarnessFailure | undefined;
   let done: { program: string | null; rationale: string; memory?: JsonObject } | undefined;
   let stderr = '';
@@ -104,7 +106,8 @@ export async function runHarnessChild(input: ChildEpisodeInput): Promise<ChildEp
     kill();
   };
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
+    // 'close', not 'exit': the last lines on stdout may still be unread when the process exits.
+    child.once('close', (code, signal) => resolve({ code, signal }));
     child.once('error', (error) => resolve({ code: null, signal: `spawn failed: ${error.message}` }));
   });
   const send = (message: HostMessage) => {
@@ -173,11 +176,18 @@ export async function runHarnessChild(input: ChildEpisodeInput): Promise<ChildEp
       const line = buffer.slice(0, newline);
       buffer = buffer.slice(newline + 1);
       if (!line.trim()) continue;
+      if (line.length > MAX_LINE_BYTES) return fail('protocol', `a message longer than ${MAX_LINE_BYTES} bytes`);
       const message = parseChildLine(line);
       if (typeof message === 'string') return fail('protocol', message);
+      if (++messages > budgets.messages)
+        return fail('budget', `more than ${budgets.messages} messages from the harness`);
       if (message.type === 'ready') name = message.name;
-      else if (message.type === 'log') host.log({ op: 'log', entry: message.entry });
-      else if (message.type === 'done') {
+      else if (message.type === 'log') {
+        logBytes += line.length;
+        if (logBytes > budgets.logBytes)
+          return fail('budget', `the harness logged more than ${budgets.logBytes} bytes`);
+        host.log({ op: 'log', entry: message.entry });
+      } else if (message.type === 'done') {
         done = message;
         finished = true;
       } else if (message.type === 'error') {
