@@ -322,6 +322,26 @@ export default defineHarness({
     expect(episode.pass).toBe(false);
   });
 
+  it("sees only the task's public fields: no id, no hidden tests, no file paths", async () => {
+    const file = harness('reads-its-task', '    return { program: JSON.stringify(ctx.task) };');
+    const secret = {
+      ...tasks[0]!,
+      context: { dialect: 'brics', test: 'assert secret()', db_path: dir, gold_hint: '.*dog.*' },
+    };
+    const evaluation = await evaluateHarness({
+      harnessFile: file,
+      oracle,
+      tasks: [secret],
+      model: createSimModel({ seed: 3 }),
+      prompt,
+    });
+    const seen = JSON.parse(evaluation.episodes[0]!.program ?? '{}') as Record<string, unknown>;
+    expect(Object.keys(seen).sort()).toEqual(['benchmark', 'description', 'fields', 'key', 'language']);
+    expect(seen.fields).toEqual({ dialect: 'brics' });
+    expect(seen.key).toMatch(/^[0-9a-f]{16}$/);
+    expect(JSON.stringify(seen)).not.toContain(secret.id);
+  });
+
   it('left the host untouched: the listener saw nothing, the canary is intact', () => {
     expect(results.size).toBe(CASES.length * 2);
     expect(connections).toBe(0);

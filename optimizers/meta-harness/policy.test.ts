@@ -6,6 +6,7 @@ import { classifyChildError, classifyExit } from './failure.ts';
 import { blankCommentsAndStrings, importFindings, staticImports } from './imports.ts';
 import { parseChildLine } from './protocol.ts';
 import { sandboxCommand } from './sandbox.ts';
+import { publicFields } from './strategy.ts';
 import { embeddedTaskIds, literalText } from './validate.ts';
 
 describe('parseChildLine', () => {
@@ -156,6 +157,22 @@ describe('source checks', () => {
     expect(literalText("const a = 'one'; // two\nconst b = `three ${x}`; const c = 42;")).toBe(
       "'one'\n// two\n`three ${x}`\n42",
     );
+  });
+});
+
+describe('publicFields', () => {
+  it('keeps what the prompts show and withholds hidden tests and paths', () => {
+    expect(
+      publicFields({
+        db_id: 'shop',
+        schema: 'CREATE TABLE t (a)',
+        evidence: 'e',
+        db_path: '/data/shop.sqlite',
+        test: 'class TestCases',
+        testScript: 'def gen()',
+      }),
+    ).toEqual({ db_id: 'shop', schema: 'CREATE TABLE t (a)', evidence: 'e' });
+    expect(publicFields(undefined)).toEqual({});
   });
 });
 

@@ -39,6 +39,33 @@ const opaqueKey = (secret: string, ...parts: (string | number)[]) =>
     .digest('hex')
     .slice(0, 16);
 
+/**
+ * Context fields a harness may see: what the suites' prompts show (schema, evidence, database id,
+ * dialect, graph, library, the function stub and its entry point, imported libraries). Everything
+ * else — hidden tests, test scripts, file paths — is withheld.
+ */
+export const PUBLIC_FIELDS = [
+  'db_id',
+  'evidence',
+  'schema',
+  'dialect',
+  'graph',
+  'library',
+  'codePrompt',
+  'entryPoint',
+  'libs',
+] as const;
+
+/** The public fields of a task's context. */
+export function publicFields(context: JsonObject | undefined): JsonObject {
+  const fields: JsonObject = {};
+  for (const key of PUBLIC_FIELDS) {
+    const value = context?.[key];
+    if (value !== undefined) fields[key] = value;
+  }
+  return fields;
+}
+
 /** The refinement-log entry that names a harness failure. */
 export const FAILED_OP = 'harness-failed';
 
@@ -77,7 +104,7 @@ export function harnessStrategy(path: string, options: HarnessStrategyOptions = 
           benchmark: session.task.benchmark,
           language: session.language,
           description: session.task.description,
-          fields: session.task.context ?? {},
+          fields: publicFields(session.task.context),
         },
         memory: memories.get(memoryKey) ?? {},
         budgets,
