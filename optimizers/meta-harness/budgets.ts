@@ -54,7 +54,7 @@ export const DEFAULT_LIMITS: SandboxLimits = {
   fileSizeBytes: 8 * 1024 ** 2,
 };
 
-export type BudgetResource = 'calls' | 'tokens' | 'observes' | 'time' | 'message';
+export type BudgetResource = 'calls' | 'tokens' | 'observes' | 'message';
 
 /** What an episode has used so far. */
 export interface Usage {

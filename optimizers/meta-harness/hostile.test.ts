@@ -4,34 +4,25 @@
  * node:fs or child_process, allocates without bound, writes outside its folder, spawns a process,
  * reads API keys from the environment, corrupts the protocol, overruns its budget, or embeds a
  * task id. Every one runs in a real sandboxed child (bubblewrap, prlimit, Node's permission model)
- * on a real regex task with the sim; the evaluation goes on after each, and validation rejects
- * every one of them before it would be evaluated.
+ * on a real regex task with the sim; the evaluation goes on after each (validate.test.ts: validation
+ * rejects them before they would be evaluated).
  */
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimModel } from '../../core/models/sim.ts';
 import { processesWith, waitFor } from '../../oracles/python/pool/process-scan.ts';
 import { sandboxTempDir } from '../../oracles/python/sandbox/identity.ts';
-import { inlinePrompt } from '../../core/prompt.ts';
-import type { Task } from '../../core/types.ts';
 import { regexOracle } from '../../oracles/regex/oracle.ts';
 import { evaluateHarness, type HarnessEpisode } from './evaluate.ts';
 import type { HarnessFailureKind } from './failure.ts';
-import { validateHarness } from './validate.ts';
+import { REGEX_PROMPT as prompt, REGEX_TASKS as tasks, writeHarness } from './testing.ts';
 
 const FAKE_KEY = 'sk-witness-canary-7f3e2a91c4';
 const CANARY_TEXT = 'host canary: must stay exactly like this';
 const oracle = regexOracle();
-const prompt = inlinePrompt('--- system ---\nYou write regexes.\n--- user ---\nWrite a regex for: {{description}}\n');
-const tasks: Task[] = [
-  { id: 'dog-lines', benchmark: 'hostile', description: "lines containing the string 'dog'", gold: '.*dog.*' },
-  { id: 'cat-start', benchmark: 'hostile', description: "lines starting with the string 'cat'", gold: 'cat.*' },
-];
-
 let dir = '';
 let server: Server;
 let port = 0;
@@ -66,15 +57,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A harness module whose solve body is `body` (after the model's answer, as a real candidate would). */
-function harness(name: string, body: string, header = ''): string {
-  const file = join(dir, `${name}.ts`);
-  writeFileSync(
-    file,
-    `import { defineHarness } from 'witness-harness';\n${header}\nexport default defineHarness({\n  name: '${name}',\n  async solve(ctx) {\n    const first = await ctx.model.answer();\n${body}\n    return { program: first.program };\n  },\n});\n`,
-  );
-  return file;
-}
+const harness = (name: string, body: string, header = '') => writeHarness(dir, name, body, header);
 
 /** A module name computed at run time, so the compiler cannot refuse the import and the sandbox must. */
 const LOADER = 'const load = (name: string): Promise<any> => import([name][0] as string);';
@@ -249,79 +232,6 @@ describe('hostile harnesses are stopped, named, and the evaluation goes on', () 
     }
   });
 
-  it('a memory over its cap is a budget failure, and the next episode starts from the last good memory', async () => {
-    const file = join(dir, 'hoards-memory.ts');
-    writeFileSync(
-      file,
-      `import { defineHarness } from 'witness-harness';
-export default defineHarness({
-  name: 'hoards-memory',
-  memory: true,
-  async solve(ctx) {
-    const first = await ctx.model.answer();
-    ctx.log({ seen: Object.keys(ctx.memory).length });
-    ctx.memory.blob = 'x'.repeat(ctx.memory.blob === undefined ? 10 : 100000);
-    return { program: first.program };
-  },
-});
-`,
-    );
-    const evaluation = await evaluateHarness({
-      harnessFile: file,
-      oracle,
-      tasks: [...tasks, { ...tasks[0]!, id: 'dog-again' }],
-      model: createSimModel({ seed: 3 }),
-      prompt,
-    });
-    const [first, second, third] = evaluation.episodes as [HarnessEpisode, HarnessEpisode, HarnessEpisode];
-    expect(first.failure).toBeUndefined();
-    expect(second.failure).toMatchObject({
-      kind: 'budget',
-      message: expect.stringMatching(/ctx.memory is \d+ bytes as JSON, over the 65536 bytes allowed/),
-    });
-    // The third episode saw the first episode's memory (the second's was refused), so it stores a small blob again.
-    expect(third.trajectory.refinement?.log.find((e) => e.op === 'log')).toMatchObject({ entry: { seen: 1 } });
-    expect(third.failure?.kind).toBe('budget');
-  });
-
-  it('SDK rules: chat before answer is a catchable HarnessUsageError; a program without an answer is a protocol failure', async () => {
-    const file = join(dir, 'breaks-rules.ts');
-    writeFileSync(
-      file,
-      `import { defineHarness, HarnessUsageError } from 'witness-harness';
-export default defineHarness({
-  name: 'breaks-rules',
-  async solve(ctx) {
-    try {
-      await ctx.model.chat([{ role: 'user', content: 'hi' }]);
-    } catch (error) {
-      ctx.log({ usage: error instanceof HarnessUsageError, message: (error as Error).message });
-    }
-    return { program: 'dog' };
-  },
-});
-`,
-    );
-    const evaluation = await evaluateHarness({
-      harnessFile: file,
-      oracle,
-      tasks: tasks.slice(0, 1),
-      model: createSimModel({ seed: 3 }),
-      prompt,
-    });
-    const [episode] = evaluation.episodes as [HarnessEpisode];
-    const log = episode.trajectory.refinement?.log ?? [];
-    expect(log.find((e) => e.op === 'log')).toMatchObject({
-      entry: { usage: true, message: 'call ctx.model.answer() before ctx.model.chat()' },
-    });
-    expect(episode.failure).toEqual({
-      kind: 'protocol',
-      message: 'the harness returned a program without calling ctx.model.answer()',
-    });
-    expect(episode.trajectory.turns).toHaveLength(1);
-    expect(episode.pass).toBe(false);
-  });
-
   it("sees only the task's public fields: no id, no hidden tests, no file paths", async () => {
     const file = harness('reads-its-task', '    return { program: JSON.stringify(ctx.task) };');
     const secret = {
@@ -359,43 +269,4 @@ export default defineHarness({
     ).toEqual([]);
     expect(readdirSync(dir).filter((name) => name.startsWith('witness-harness-'))).toEqual([]);
   });
-});
-
-describe('validation rejects hostile harnesses before evaluation', () => {
-  it.each([
-    ['dynamic import of node:fs', "    const fs = await import('node:fs');", /dynamic import\(\)/],
-    [
-      'static import of child_process',
-      '',
-      /imports "node:child_process"/,
-      "import { execSync } from 'node:child_process';",
-    ],
-    ['network', "    await fetch('http://127.0.0.1:1/');", /network/],
-    ['process.env', '    const env = process.env;', /process/],
-    ['globalThis tricks', "    const p = (globalThis as any)['pro' + 'cess'];", /globalThis/],
-    ['code from strings', "    const f = new Function('return 1');", /code from strings/],
-    [
-      'an embedded task id',
-      "    if (ctx.task.description.length > 0) ctx.log('dog-lines');",
-      /names task ids of the search pool: dog-lines/,
-    ],
-    ['a gold literal', "    ctx.log('remember: .*dog.* works');", /literals of the search pool/],
-  ])(
-    '%s',
-    async (_name, body, problem, header = '') => {
-      const file = harness(`invalid-${_name.replace(/\W+/g, '-')}`, body, header);
-      const outcome = await validateHarness({
-        harnessFile: file,
-        oracle,
-        pool: tasks,
-        model: createSimModel({ seed: 3 }),
-        prompt,
-      });
-      expect(outcome.valid).toBe(false);
-      expect(outcome.problems.join('\n')).toMatch(problem);
-      // Invalid candidates are not smoke-run.
-      expect(outcome.checks.smoke.ran).toBe(false);
-    },
-    30_000,
-  );
 });

@@ -62,12 +62,23 @@ declare module 'witness-harness' {
     format(observation: Observation, maxChars?: number): string;
   }
 
+  /** The episode's limits (docs/meta-harness.md, "Sandbox, limits and defaults"). */
   export interface Budgets {
+    /** Model calls, `answer` included. */
     calls: number;
+    /** Prompt and reply tokens (~4 characters each). */
     tokens: number;
     observes: number;
+    /** Wall time of the episode; when it runs out the harness is stopped. */
     wallMs: number;
+    /** `ctx.memory` as JSON. */
     memoryBytes: number;
+    /** Characters of one chat request. */
+    messageChars: number;
+    /** Bytes of `ctx.log` entries and console output. */
+    logBytes: number;
+    /** Protocol messages the harness may send. */
+    messages: number;
   }
 
   export interface BudgetHandle {
@@ -109,7 +120,7 @@ declare module 'witness-harness' {
 
   /** A budget is spent; catch it to return the best program so far (a second overrun stops the harness). */
   export class BudgetExceededError extends Error {
-    readonly resource: 'calls' | 'tokens' | 'observes' | 'time' | 'message';
+    readonly resource: 'calls' | 'tokens' | 'observes' | 'message';
   }
   /** The SDK was used against its rules. */
   export class HarnessUsageError extends Error {}
