@@ -12,9 +12,13 @@ import { fileURLToPath } from 'node:url';
 
 const SDK_DECLARATIONS = fileURLToPath(new URL('./sdk/witness-harness.d.ts', import.meta.url));
 
-/** The only global a harness gets besides the language's own: console (its output goes to the trace). */
-const GLOBALS =
-  'declare var console: { log(...values: unknown[]): void; warn(...values: unknown[]): void; error(...values: unknown[]): void };\n';
+/** The globals a harness gets besides the language's own: console (its output goes to the trace) and timers. */
+const GLOBALS = [
+  'declare var console: { log(...values: unknown[]): void; warn(...values: unknown[]): void; error(...values: unknown[]): void };',
+  'declare function setTimeout(callback: () => void, ms?: number): unknown;',
+  'declare function clearTimeout(handle: unknown): void;',
+  '',
+].join('\n');
 
 const TSCONFIG = {
   compilerOptions: {
