@@ -1,6 +1,6 @@
 /**
  * The JSON-lines protocol between the host and a sandboxed harness (child/runner.mjs). The child
- * sends requests (`answer`, `chat`, `observe`, `describe`, `extract`, `remaining`, each with an id),
+ * sends `hello` as it starts (before any candidate code loads), requests (`answer`, `chat`, `observe`, `describe`, `extract`, `remaining`, each with an id),
  * one-way `log` entries, `ready` once the module loaded, and ends with `done` or `error`. The host
  * answers each request with `result` or `error`. Every child line is parsed here; anything else is
  * a protocol violation.
@@ -20,6 +20,7 @@ export type ChildRequest =
 
 export type ChildMessage =
   | ChildRequest
+  | { type: 'hello' }
   | { type: 'ready'; name: string; memory: boolean }
   | { type: 'log'; entry: JsonObject }
   | { type: 'done'; program: string | null; rationale: string; memory?: JsonObject }
@@ -82,6 +83,8 @@ export function parseChildLine(line: string): ChildMessage | string {
     case 'remaining':
       if (!hasId) return `${value.type} without an id`;
       return { id, type: value.type };
+    case 'hello':
+      return { type: 'hello' };
     case 'ready':
       return { type: 'ready', name: String(value.name), memory: value.memory === true };
     case 'log':

@@ -72,7 +72,17 @@ export interface ChildEpisodeResult {
 
 const STDERR_CAP = 64 * 1024;
 
-/** Runs one episode of a compiled harness in the sandbox. Never throws for anything the harness does. */
+/** The sandbox itself did not start (no bubblewrap, limits too small for Node): no candidate code ran, so this is a Witness error, not the harness's failure. */
+export class SandboxStartError extends Error {
+  constructor(exit: { code: number | null; signal: string | null }, stderr: string) {
+    const how = exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`;
+    const tail = stderr.trim().split('\n').slice(-3).join(' | ').slice(0, 400);
+    super(`the harness sandbox could not start (${how})${tail ? `: ${tail}` : ''}`);
+    this.name = 'SandboxStartError';
+  }
+}
+
+/** Runs one episode of a compiled harness in the sandbox. Never throws for anything the harness does; throws SandboxStartError when the sandbox cannot start. */
 export async function runHarnessChild(input: ChildEpisodeInput): Promise<ChildEpisodeResult> {
   const { budgets, host } = input;
   const job = stageJob(input.code);
@@ -82,6 +92,7 @@ export async function runHarnessChild(input: ChildEpisodeInput): Promise<ChildEp
   let answered = false;
   let refusals = 0;
   let messages = 0;
+  let hello = false;
   let logBytes = 0;
   let failure: HarnessFailure | undefined;
   let done: { program: string | null; rationale: string; memory?: JsonObject } | undefined;
@@ -181,7 +192,8 @@ export async function runHarnessChild(input: ChildEpisodeInput): Promise<ChildEp
       if (typeof message === 'string') return fail('protocol', message);
       if (++messages > budgets.messages)
         return fail('budget', `more than ${budgets.messages} messages from the harness`);
-      if (message.type === 'ready') name = message.name;
+      if (message.type === 'hello') hello = true;
+      else if (message.type === 'ready') name = message.name;
       else if (message.type === 'log') {
         logBytes += line.length;
         if (logBytes > budgets.logBytes)
@@ -222,6 +234,7 @@ export async function runHarnessChild(input: ChildEpisodeInput): Promise<ChildEp
   await Promise.allSettled([...inflight]);
   job.remove();
   const durationMs = Math.round(performance.now() - started);
+  if (!hello && !failure) throw new SandboxStartError(exit, stderr);
   if (!done && !failure) failure = classifyExit(exit, stderr);
   if (done && !failure && done.memory !== undefined) {
     const size = Buffer.byteLength(JSON.stringify(done.memory));

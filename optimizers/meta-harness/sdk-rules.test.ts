@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createSimModel } from '../../core/models/sim.ts';
 import { regexOracle } from '../../oracles/regex/oracle.ts';
 import { evaluateHarness, type HarnessEpisode } from './evaluate.ts';
-import { REGEX_PROMPT as prompt, REGEX_TASKS as tasks } from './testing.ts';
+import { REGEX_PROMPT as prompt, REGEX_TASKS as tasks, writeHarness } from './testing.ts';
 
 const oracle = regexOracle();
 const dir = mkdtempSync(join(tmpdir(), 'witness-sdk-rules-'));
@@ -88,5 +88,22 @@ export default defineHarness({
     });
     expect(episode.trajectory.turns).toHaveLength(1);
     expect(episode.pass).toBe(false);
+  });
+
+  it('a sandbox that cannot start is a harness error naming the cause, not a failure of the harness', async () => {
+    const file = writeHarness(dir, 'innocent', '');
+    // Node cannot start in 256 MiB of address space: the sandbox fails before any candidate code runs.
+    const evaluation = await evaluateHarness({
+      harnessFile: file,
+      oracle,
+      tasks: tasks.slice(0, 1),
+      model: createSimModel({ seed: 3 }),
+      prompt,
+      limits: { addressSpaceBytes: 256 * 1024 * 1024 },
+    });
+    const [episode] = evaluation.episodes as [HarnessEpisode];
+    expect(episode.failure).toBeUndefined();
+    expect(episode.harnessError).toMatch(/^the harness sandbox could not start \(/);
+    expect(evaluation.summary.harnessErrors).toBe(1);
   });
 });

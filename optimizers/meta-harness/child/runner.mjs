@@ -76,6 +76,8 @@ process.on('unhandledRejection', (error) => {
   process.exit(70);
 });
 
+// Sent before any candidate code loads: the host knows the sandbox itself started.
+send({ type: 'hello' });
 const start = await new Promise((resolve) => (started = resolve));
 const harness = (await import('/code/harness.mjs')).default;
 if (!harness || harness[Symbol.for('witness.harness')] !== true) {
