@@ -82,7 +82,7 @@ export class SandboxStartError extends Error {
   }
 }
 
-/** Runs one episode of a compiled harness in the sandbox. Never throws for anything the harness does; throws SandboxStartError when the sandbox cannot start. */
+/** Runs one episode of a compiled harness in the sandbox. Never throws for anything the harness does; throws SandboxStartError when the sandbox cannot start, and the host's own errors (an observer that throws). */
 export async function runHarnessChild(input: ChildEpisodeInput): Promise<ChildEpisodeResult> {
   const { budgets, host } = input;
   const job = stageJob(input.code);
@@ -93,6 +93,7 @@ export async function runHarnessChild(input: ChildEpisodeInput): Promise<ChildEp
   let refusals = 0;
   let messages = 0;
   let hello = false;
+  let hostError: Error | undefined;
   let logBytes = 0;
   let failure: HarnessFailure | undefined;
   let done: { program: string | null; rationale: string; memory?: JsonObject } | undefined;
@@ -206,9 +207,12 @@ export async function runHarnessChild(input: ChildEpisodeInput): Promise<ChildEp
         const classified = classifyChildError(message);
         fail(classified.kind, classified.message);
       } else {
-        const answering = handle(message).catch((error: unknown) =>
-          fail('crash', `the host could not answer ${message.type}: ${(error as Error).message}`),
-        );
+        // A failure of our side (the oracle's observer, the model plumbing) is not the harness's doing.
+        const answering = handle(message).catch((error: unknown) => {
+          hostError ??= new Error(`the host could not answer ${message.type}: ${(error as Error).message}`);
+          finished = true;
+          kill();
+        });
         inflight.add(answering);
         void answering.finally(() => inflight.delete(answering));
       }
@@ -234,6 +238,7 @@ export async function runHarnessChild(input: ChildEpisodeInput): Promise<ChildEp
   await Promise.allSettled([...inflight]);
   job.remove();
   const durationMs = Math.round(performance.now() - started);
+  if (hostError) throw hostError;
   if (!hello && !failure) throw new SandboxStartError(exit, stderr);
   if (!done && !failure) failure = classifyExit(exit, stderr);
   if (done && !failure && done.memory !== undefined) {
