@@ -8,6 +8,7 @@
 import { harnessErrorTrajectory, runEpisode } from '../../core/episode.ts';
 import type { ChatModel } from '../../core/models/model.ts';
 import type { Oracle, PreparedTask } from '../../core/oracle.ts';
+import { preparedOnce } from '../../core/prepared.ts';
 import { loadPrompt, type PromptTemplate } from '../../core/prompt.ts';
 import type { Task, Trajectory } from '../../core/types.ts';
 import type { HarnessBudgets, SandboxLimits } from './budgets.ts';
@@ -108,7 +109,7 @@ export async function evaluateHarness<P extends PreparedTask>(
       };
       let trajectory: Trajectory;
       try {
-        const prepared = await input.oracle.prepare(task);
+        const prepared = await preparedOnce(input.oracle, task);
         trajectory = await runEpisode({ ...base, prepared });
       } catch (error) {
         trajectory = harnessErrorTrajectory({ ...base, task }, (error as Error).message);

@@ -236,6 +236,7 @@ describe('hostile harnesses are stopped, named, and the evaluation goes on', () 
     const file = harness('reads-its-task', '    return { program: JSON.stringify(ctx.task) };');
     const secret = {
       ...tasks[0]!,
+      id: 'dog-secret',
       context: { dialect: 'brics', test: 'assert secret()', db_path: dir, gold_hint: '.*dog.*' },
     };
     const evaluation = await evaluateHarness({

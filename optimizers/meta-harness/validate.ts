@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import type { ChatModel } from '../../core/models/model.ts';
 import type { Oracle, PreparedTask } from '../../core/oracle.ts';
+import { preparedOnce } from '../../core/prepared.ts';
 import type { PromptTemplate } from '../../core/prompt.ts';
 import type { Task } from '../../core/types.ts';
 import { findLeaks, leakTokens, type LeakSource } from '../hero/leak.ts';
@@ -75,7 +76,7 @@ async function leakSources<P extends PreparedTask>(oracle: Oracle<P>, pool: read
     let schema = '';
     if (oracle.observer) {
       try {
-        schema = await oracle.observer.describe(await oracle.prepare(task));
+        schema = await oracle.observer.describe(await preparedOnce(oracle, task));
       } catch {
         // a task that cannot be prepared contributes its statement and gold only
       }
