@@ -15,6 +15,7 @@ const scripts = [
   'regex-equivalence.ts',
   'models.ts',
   'data-load.ts',
+  'harness-sandbox.ts',
 ];
 let failed = false;
 for (const script of scripts) {

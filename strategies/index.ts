@@ -3,6 +3,7 @@
  * refining ones (HERO-T and its baselines), which are built from what they need (`StrategyInputs`).
  */
 import type { FeedbackStrategy, RefiningStrategy, Strategy } from '../core/strategy.ts';
+import { HARNESS_STRATEGY_PREFIX, harnessStrategy } from '../optimizers/meta-harness/strategy.ts';
 import { diagnostic } from './diagnostic.ts';
 import { errorOnly } from './error-only.ts';
 import { oneExample, threeExample } from './examples.ts';
@@ -47,13 +48,17 @@ export const ALL_STRATEGY_NAMES: readonly string[] = [...STRATEGY_NAMES, ...REFI
 
 /**
  * Built-in strategies by name (all of them when `names` is left out), the refining ones built from
- * `inputs`; an unknown name is an error listing the known ones.
+ * `inputs`, and `harness:<path>` for a Meta-Harness harness module; an unknown name is an error
+ * listing the known ones.
  */
 export function buildStrategies(inputs: StrategyInputs, names: readonly string[] = ALL_STRATEGY_NAMES): Strategy[] {
   return names.map((name): Strategy => {
     if (Object.hasOwn(STRATEGIES, name)) return STRATEGIES[name as StrategyName];
     if (Object.hasOwn(REFINING_STRATEGIES, name)) return REFINING_STRATEGIES[name as RefiningStrategyName](inputs);
-    throw new Error(`unknown strategy "${name}" (known: ${ALL_STRATEGY_NAMES.join(', ')})`);
+    if (name.startsWith(HARNESS_STRATEGY_PREFIX)) return harnessStrategy(name.slice(HARNESS_STRATEGY_PREFIX.length));
+    throw new Error(
+      `unknown strategy "${name}" (known: ${ALL_STRATEGY_NAMES.join(', ')}) — or harness:<path> for a harness module`,
+    );
   });
 }
 
