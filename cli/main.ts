@@ -1,10 +1,11 @@
 /** The `witness` command line. */
 import { spawnSync } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { parseBudget } from '../core/budget.ts';
 import { loadConfig } from '../core/config.ts';
+import { PACKAGE_ROOT, packagePath } from '../core/package-root.ts';
 import { RERUN_MODES } from '../core/resume.ts';
 import { latestRunId, newRunId, RunStore } from '../core/store.ts';
 import type { Dialect } from '../oracles/regex/ast.ts';
@@ -13,7 +14,10 @@ import { REGISTRARS } from './commands.ts';
 import { evaluateNlRx } from '../oracles/regex/evaluate.ts';
 import { nonNegativeInteger, positiveInteger, progressLine } from './options.ts';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = PACKAGE_ROOT;
+/** The version in the package's package.json. */
+const version = (): string =>
+  (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
 const dialectOption = (flags: string, description: string) =>
   new Option(flags, description).choices(['ecmascript', 'brics']);
 
@@ -29,6 +33,7 @@ function print(json: boolean, value: unknown, text: () => string): void {
 export function buildProgram(): Command {
   const program = new Command('witness')
     .description('Benchmark how well LLMs write and repair programs when an execution oracle shows them what is wrong.')
+    .version(version(), '-V, --version', 'print the version of Witness')
     .showHelpAfterError()
     .exitOverride();
 

@@ -5,8 +5,8 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { packagePath } from '../../core/package-root.ts';
 import type { LoadedTasks, Task, TaskIssue } from '../../core/types.ts';
 import { readSchema } from './schema.ts';
 
@@ -25,7 +25,7 @@ export interface BirdQuestion {
 }
 
 /** The fixtures shipped with Witness (BIRD layout: dev.json + dev_databases/). */
-export const BIRD_FIXTURES = fileURLToPath(new URL('../../fixtures/bird', import.meta.url));
+export const BIRD_FIXTURES = packagePath('fixtures', 'bird');
 
 const QUESTION_FILES = ['dev.json', 'mini_dev_sqlite.json', 'mini_dev_sqlite.jsonl', 'dev.jsonl'];
 const DATABASE_DIRS = ['dev_databases', 'databases', 'dev_databases/dev_databases'];
