@@ -14,6 +14,7 @@ const scripts = [
   'cypher.ts',
   'regex-equivalence.ts',
   'models.ts',
+  'startup.ts',
 ];
 let failed = false;
 for (const script of scripts) {
