@@ -61,6 +61,10 @@ const ratio = (tsx: string, compiled: string) => ((medians.get(tsx) ?? 0) / (med
 console.log(`  --version: tsx / compiled = ${ratio('witness --version, tsx', 'witness --version, compiled')}×`);
 console.log(`  --help:    tsx / compiled = ${ratio('witness --help, tsx', 'witness --help, compiled')}×`);
 const version = medians.get('witness --version, compiled') ?? Infinity;
+const nodeAlone = medians.get('node -e 0 (Node alone)') ?? 0;
+console.log(
+  `  over Node alone: --version +${(version - nodeAlone).toFixed(0)} ms, --help compiled +${((medians.get('witness --help, compiled') ?? 0) - nodeAlone).toFixed(0)} ms`,
+);
 console.log(
   `  target: witness --version under ${TARGET_MS} ms → ${version < TARGET_MS ? 'met' : 'NOT met'} (${version.toFixed(0)} ms)`,
 );
