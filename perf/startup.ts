@@ -66,5 +66,5 @@ console.log(
   `  over Node alone: --version +${(version - nodeAlone).toFixed(0)} ms, --help compiled +${((medians.get('witness --help, compiled') ?? 0) - nodeAlone).toFixed(0)} ms`,
 );
 console.log(
-  `  target: witness --version under ${TARGET_MS} ms → ${version < TARGET_MS ? 'met' : 'NOT met'} (${version.toFixed(0)} ms)`,
+  `  target: witness --version under ${TARGET_MS} ms → ${version < TARGET_MS ? 'met' : 'NOT met'} (${version.toFixed(0)} ms, of which Node alone ${nodeAlone.toFixed(0)} ms on this machine now)`,
 );
