@@ -5,8 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { Option } from 'commander';
 import { parseBudget } from '../core/budget.ts';
 import { loadConfig, type WitnessConfig } from '../core/config.ts';
@@ -14,13 +13,14 @@ import { SUITE_DATA_ENV, type SuiteName } from '../core/config-sections.ts';
 import { RERUN_MODES } from '../core/resume.ts';
 import { parseNameList } from '../core/selection.ts';
 import { latestRunId, newRunId, RunStore } from '../core/store.ts';
+import { PACKAGE_ROOT } from '../core/package-root.ts';
 import { ALL_STRATEGY_NAMES } from '../strategies/index.ts';
 import { SPECS, specTasks } from '../suites/registry.ts';
 import { benchPlan, formatBenchPlan, planSuite, type SuitePlan } from './bench-plan.ts';
 import { positiveInteger, usageError } from './options.ts';
 import type { Registrar } from './registrar.ts';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = PACKAGE_ROOT;
 const SUITE_FILE = /(?:^|[\\/])suites[\\/]([\w.-]+)\.eval\.ts$/;
 
 interface BenchOptions {

@@ -1,12 +1,17 @@
 /** The `witness` command line. */
+import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { loadConfig } from '../core/config.ts';
+import { packagePath } from '../core/package-root.ts';
 import type { Dialect } from '../oracles/regex/ast.ts';
 import { checkRegex, checkRegexExitCode, formatCheckRegex } from './check-regex.ts';
 import { REGISTRARS } from './commands.ts';
 import { evaluateNlRx } from '../oracles/regex/evaluate.ts';
 import { nonNegativeInteger, progressLine } from './options.ts';
 
+/** The version in the package's package.json. */
+const version = (): string =>
+  (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
 const dialectOption = (flags: string, description: string) =>
   new Option(flags, description).choices(['ecmascript', 'brics']);
 
@@ -17,6 +22,7 @@ function print(json: boolean, value: unknown, text: () => string): void {
 export function buildProgram(): Command {
   const program = new Command('witness')
     .description('Benchmark how well LLMs write and repair programs when an execution oracle shows them what is wrong.')
+    .version(version(), '-V, --version', 'print the version of Witness')
     .showHelpAfterError()
     .exitOverride();
 

@@ -5,8 +5,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../core/config.ts';
+import { packagePath } from '../core/package-root.ts';
 import { witnessPath } from '../core/paths.ts';
 import { createModel, NO_MODEL_NOTICE } from '../core/models/create.ts';
 import { loadPrompt } from '../core/prompt.ts';
@@ -18,7 +18,7 @@ import { applyDataOption, describeSplit, resolveSplit } from './hero-split.ts';
 import { fraction, positiveInteger, proportion } from './options.ts';
 import type { Registrar } from './registrar.ts';
 
-const REFLECT_PROMPT = fileURLToPath(new URL('../prompts/hero/reflect.md', import.meta.url));
+const REFLECT_PROMPT = packagePath('prompts', 'hero', 'reflect.md');
 
 export const registerOptimizeHero: Registrar = ({ program }) => {
   const optimize =

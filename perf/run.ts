@@ -16,6 +16,7 @@ const scripts = [
   'models.ts',
   'data-load.ts',
   'harness-sandbox.ts',
+  'startup.ts',
 ];
 let failed = false;
 for (const script of scripts) {

@@ -3,9 +3,9 @@
  * run outside vitest (`witness optimize hero --suite NAME`). Each `*.eval.ts` declares its suite
  * from the same spec.
  */
-import { fileURLToPath } from 'node:url';
 import { processLoadedConfig, type Neo4jSettings, type PythonSettings, type SuitesSettings } from '../core/config.ts';
 import type { Oracle, PreparedTask } from '../core/oracle.ts';
+import { packagePath } from '../core/package-root.ts';
 import type { LoadedTasks } from '../core/types.ts';
 import { loadBigCodeBench } from '../oracles/python/bigcodebench/loader.ts';
 import { bigCodeBenchOracle } from '../oracles/python/bigcodebench/oracle.ts';
@@ -33,7 +33,8 @@ export interface BenchmarkSpec {
   dispose?: () => Promise<void>;
 }
 
-const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+// Paths relative to this folder (suites/), resolved from the package root so they work from dist/ too.
+const here = (path: string) => packagePath('suites', path);
 
 /** The suites' settings come from this process's configuration unless a caller passes its own. */
 const configured = () => processLoadedConfig().config;
