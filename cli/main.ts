@@ -8,9 +8,7 @@ import { loadConfig } from '../core/config.ts';
 import { RERUN_MODES } from '../core/resume.ts';
 import { latestRunId, newRunId, RunStore } from '../core/store.ts';
 import type { Dialect } from '../oracles/regex/ast.ts';
-import { checkRegex, checkRegexExitCode, formatCheckRegex } from './check-regex.ts';
 import { REGISTRARS } from './commands.ts';
-import { evaluateNlRx } from '../oracles/regex/evaluate.ts';
 import { nonNegativeInteger, positiveInteger, progressLine } from './options.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -59,6 +57,7 @@ export function buildProgram(): Command {
         seed: number;
         json?: boolean;
       }) => {
+        const { checkRegex, checkRegexExitCode, formatCheckRegex } = await import('./check-regex.ts');
         const result = await checkRegex({
           gold: o.gold,
           candidate: o.candidate,
@@ -84,7 +83,8 @@ export function buildProgram(): Command {
     .addOption(dialectOption('--dialect <dialect>', 'dialect of the predictions').default('brics'))
     .option('--tokenized', 'predictions use DeepRegex tokens (<M0>, <NUM>, …, space separated)')
     .option('--json', 'print accuracy and per-item results as JSON')
-    .action((o: { data: string; predictions: string; dialect: Dialect; tokenized?: boolean; json?: boolean }) => {
+    .action(async (o: { data: string; predictions: string; dialect: Dialect; tokenized?: boolean; json?: boolean }) => {
+      const { evaluateNlRx } = await import('../oracles/regex/evaluate.ts');
       const progress = progressLine('regexes');
       const result = evaluateNlRx({
         data: o.data,

@@ -4,11 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../core/config.ts';
 import { witnessPath } from '../core/paths.ts';
-import { createModel, NO_MODEL_NOTICE } from '../core/models/create.ts';
-import { loadPrompt } from '../core/prompt.ts';
 import { DEFAULT_HERO, optimizePrompt } from '../optimizers/hero/optimize.ts';
-import { renderHeroReport } from '../optimizers/hero/report.ts';
-import { specByName } from '../suites/registry.ts';
 import { fraction, positiveInteger, proportion } from './options.ts';
 import type { Registrar } from './registrar.ts';
 
@@ -62,6 +58,10 @@ export const registerOptimizeHero: Registrar = ({ program }) => {
         reflector?: string;
         out?: string;
       }) => {
+        const { specByName } = await import('../suites/registry.ts');
+        const { createModel, NO_MODEL_NOTICE } = await import('../core/models/create.ts');
+        const { loadPrompt } = await import('../core/prompt.ts');
+        const { renderHeroReport } = await import('../optimizers/hero/report.ts');
         const spec = await specByName(o.suite);
         const { config, defaultedToSim } = loadConfig(process.cwd());
         if (defaultedToSim) process.stderr.write(`${NO_MODEL_NOTICE}\n`);

@@ -9,13 +9,13 @@ import { runTotalLines } from '../reports/extra-tables.ts';
 import { mergeResults } from '../reports/merge.ts';
 import { readResultsFile } from '../reports/results-file.ts';
 import { summarize } from '../reports/summary.ts';
-import { renderTables } from '../reports/table.ts';
 import { writeReports } from '../reports/write-reports.ts';
 import { registerGate } from './gate.ts';
 import type { Registrar } from './registrar.ts';
 
 /** Merges results files and writes every report; returns the lines to print. */
 export async function runReport(files: readonly string[], outDir: string): Promise<string[]> {
+  const { renderTables } = await import('../reports/table.ts');
   const inputs = await Promise.all(files.map((f) => readResultsFile(f)));
   const merged = mergeResults(inputs);
   if (merged.trajectories.length === 0) throw new Error(`no trajectories in ${files.join(', ')}`);
