@@ -8,12 +8,14 @@ const scripts = [
   'suite.ts',
   'sql.ts',
   'sql-bombs.ts',
+  'bird-eval.ts',
   'python.ts',
   'python-bombs.ts',
   'report.ts',
   'cypher.ts',
   'regex-equivalence.ts',
   'models.ts',
+  'overhead.ts',
 ];
 let failed = false;
 for (const script of scripts) {
