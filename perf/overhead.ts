@@ -1,8 +1,10 @@
 /**
  * Harness overhead (prints figures, asserts nothing on time): `npx tsx perf/overhead.ts [concurrency] [trials]`
  *
- * The nl-rx suite (suites/nl-rx.eval.ts: the fixture tasks × every strategy) through the real
- * `vitest run --project bench`, its model the scripted OpenAI-compatible server
+ * A regex suite (perf/overhead-suite.eval.ts: the 37 nl-rx fixture tasks × two feedback strategies,
+ * diagnostic and error-only, × `trials` (default 3); WITNESS_PERF_STRATEGIES names others) through
+ * the real vitest (perf/overhead.vitest.config.ts: the bench project's settings and reporters), its
+ * model the scripted OpenAI-compatible server
  * (core/models/test-server.ts) answering every call after 200 ms with a valid regex that is wrong
  * for every task, so every episode runs its whole turn budget through the real regex oracle
  * (counterexamples and all). Response cache off, hardening off (WITNESS_HARDENING=0: no answer
@@ -21,7 +23,7 @@ import { startTestModelServer } from '../core/models/test-server.ts';
 
 const LATENCY_MS = 200;
 const concurrency = Number(process.argv[2] ?? 16);
-const trials = Number(process.argv[3] ?? 1);
+const trials = Number(process.argv[3] ?? 3);
 if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('concurrency: a positive integer');
 if (!Number.isInteger(trials) || trials < 1) throw new Error('trials: a positive integer');
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -32,7 +34,7 @@ try {
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'bench', 'suites/nl-rx.eval.ts'],
+    [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'perf/overhead.vitest.config.ts'],
     {
       cwd: root,
       env: {
@@ -46,6 +48,7 @@ try {
         WITNESS_TRIALS: String(trials),
         WITNESS_OUT: join(dir, 'out'),
         WITNESS_STORE: join(dir, 'store'),
+        WITNESS_RUN_ID: `perf-overhead-${process.pid}`,
       },
       stdio: ['ignore', 'ignore', 'pipe'],
     },
@@ -58,13 +61,24 @@ try {
   const calls = server.requests.length;
   if (calls === 0) throw new Error('the suite made no model calls');
   const arrivals = server.requests.map((r) => r.receivedAtMs);
-  const spanMs = Math.max(...arrivals) + LATENCY_MS - Math.min(...arrivals);
+  const first = Math.min(...arrivals);
+  const spanMs = Math.max(...arrivals) + LATENCY_MS - first;
+  // Time within the span with no call in flight: where the harness, not the model, was the bottleneck.
+  const sorted = [...arrivals].sort((a, b) => a - b);
+  let idleMs = 0;
+  let reach = first;
+  for (const at of sorted) {
+    if (at > reach) idleMs += at - reach;
+    reach = Math.max(reach, at + LATENCY_MS);
+  }
   const idealMs = (calls * LATENCY_MS) / concurrency;
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   console.log(
-    `nl-rx suite, scripted model (${LATENCY_MS} ms a call), hardening off, model concurrency ${concurrency}, trials ${trials}, ${availableParallelism()} cores`,
+    `regex suite (nl-rx fixtures × ${process.env.WITNESS_PERF_STRATEGIES ?? 'diagnostic,error-only'}), scripted model (${LATENCY_MS} ms a call), hardening off, model concurrency ${concurrency}, trials ${trials}, ${availableParallelism()} cores`,
   );
-  console.log(`  ${calls} model calls; at most ${server.maxInFlight} in flight`);
+  console.log(
+    `  ${calls} model calls; at most ${server.maxInFlight} in flight; ${s(idleMs)} of the span with none in flight`,
+  );
   console.log(`  ideal (calls × ${LATENCY_MS} ms / ${concurrency}):  ${s(idealMs)}`);
   console.log(
     `  suite span (first call → last reply): ${s(spanMs)}  → ${(spanMs / idealMs).toFixed(3)}× the ideal (target ≤ 1.05×)`,
