@@ -106,6 +106,23 @@ describe('normalizeSql', () => {
   });
 });
 
+describe('sameDeterministicQuery', () => {
+  it('decides as the full definition does (normalized texts equal, gold deterministic), its pre-checks included', () => {
+    const texts = fc.oneof(
+      fc.constantFrom(...GOLDS, "SELECT date('now')", 'SELECT random() -- x', 'SELECT 1 /* c */ ;', 'SELECT 1;'),
+      fc.constantFrom(...GOLDS).chain(retyped),
+      fc.stringMatching(/^[ a-zA-Z0-9;'"()*\-/\n]{0,24}$/),
+    );
+    fc.assert(
+      fc.property(texts, texts, (predicted, gold) => {
+        const full = normalizeSql(predicted) === normalizeSql(gold) && !isNondeterministic(gold);
+        expect(sameDeterministicQuery(predicted, gold)).toBe(full);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
 describe('isNondeterministic', () => {
   it('refuses every query that reads the clock or a volatile function, in any case and spacing', () => {
     const volatile = [
