@@ -195,13 +195,16 @@ function handle(message) {
     }
     case 'pair': {
       // Each statement's result goes to the parent as soon as it is ready (and is then dropped here),
-      // so the parent knows which statement a deadline or a crash interrupted.
-      const { failure } = withDatabase(message.db, (db) => {
-        message.sqls.forEach((sql, part) =>
-          process.send({ id: message.id, part, result: execute(db, sql, message.limits) }),
-        );
+      // so the parent knows which statement a deadline or a crash interrupted; the last one comes
+      // with the reply that ends the request (one message fewer per pair).
+      const last = message.sqls.length - 1;
+      const { value, failure } = withDatabase(message.db, (db) => {
+        message.sqls.forEach((sql, part) => {
+          if (part < last) process.send({ id: message.id, part, result: execute(db, sql, message.limits) });
+        });
+        return { part: last, result: execute(db, message.sqls[last], message.limits), done: true };
       });
-      return failure ? { results: message.sqls.map(() => failure) } : { done: true };
+      return failure ? { results: message.sqls.map(() => failure) } : value;
     }
     case 'time': {
       const { value, failure } = withDatabase(message.db, (db) => time(db, message));
