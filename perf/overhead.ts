@@ -2,7 +2,8 @@
  * Harness overhead (prints figures, asserts nothing on time): `npx tsx perf/overhead.ts [concurrency] [trials]`
  *
  * A regex suite (perf/overhead-suite.eval.ts: the 37 nl-rx fixture tasks × two feedback strategies,
- * diagnostic and error-only, × `trials` (default 3); WITNESS_PERF_STRATEGIES names others) through
+ * diagnostic and error-only, × `trials`, default 6, so that the run's tail, when fewer episodes than
+ * `concurrency` remain, is a small share; WITNESS_PERF_STRATEGIES names others) through
  * the real vitest (perf/overhead.vitest.config.ts: the bench project's settings and reporters), its
  * model the scripted OpenAI-compatible server
  * (core/models/test-server.ts) answering every call after 200 ms with a valid regex that is wrong
@@ -23,7 +24,7 @@ import { startTestModelServer } from '../core/models/test-server.ts';
 
 const LATENCY_MS = 200;
 const concurrency = Number(process.argv[2] ?? 16);
-const trials = Number(process.argv[3] ?? 3);
+const trials = Number(process.argv[3] ?? 6);
 if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('concurrency: a positive integer');
 if (!Number.isInteger(trials) || trials < 1) throw new Error('trials: a positive integer');
 const root = fileURLToPath(new URL('..', import.meta.url));
