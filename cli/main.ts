@@ -4,9 +4,7 @@ import { Command, Option } from 'commander';
 import { loadConfig } from '../core/config.ts';
 import { packagePath } from '../core/package-root.ts';
 import type { Dialect } from '../oracles/regex/ast.ts';
-import { checkRegex, checkRegexExitCode, formatCheckRegex } from './check-regex.ts';
 import { REGISTRARS } from './commands.ts';
-import { evaluateNlRx } from '../oracles/regex/evaluate.ts';
 import { nonNegativeInteger, progressLine } from './options.ts';
 
 /** The version in the package's package.json. */
@@ -53,6 +51,7 @@ export function buildProgram(): Command {
         seed: number;
         json?: boolean;
       }) => {
+        const { checkRegex, checkRegexExitCode, formatCheckRegex } = await import('./check-regex.ts');
         const result = await checkRegex({
           gold: o.gold,
           candidate: o.candidate,
@@ -78,7 +77,8 @@ export function buildProgram(): Command {
     .addOption(dialectOption('--dialect <dialect>', 'dialect of the predictions').default('brics'))
     .option('--tokenized', 'predictions use DeepRegex tokens (<M0>, <NUM>, …, space separated)')
     .option('--json', 'print accuracy and per-item results as JSON')
-    .action((o: { data: string; predictions: string; dialect: Dialect; tokenized?: boolean; json?: boolean }) => {
+    .action(async (o: { data: string; predictions: string; dialect: Dialect; tokenized?: boolean; json?: boolean }) => {
+      const { evaluateNlRx } = await import('../oracles/regex/evaluate.ts');
       const progress = progressLine('regexes');
       const result = evaluateNlRx({
         data: o.data,

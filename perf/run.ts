@@ -8,6 +8,7 @@ const scripts = [
   'suite.ts',
   'sql.ts',
   'sql-bombs.ts',
+  'bird-eval.ts',
   'python.ts',
   'python-bombs.ts',
   'report.ts',
@@ -17,6 +18,7 @@ const scripts = [
   'data-load.ts',
   'harness-sandbox.ts',
   'startup.ts',
+  'overhead.ts',
 ];
 let failed = false;
 for (const script of scripts) {
