@@ -2,7 +2,8 @@
 // The `witness` command. It runs the compiled CLI in dist/ (built by `npm run build`, which
 // `npm ci` runs through `prepare`). In a source checkout (tsconfig.build.json is there) whose
 // dist/ is missing or older than a source file, it runs the TypeScript sources through tsx
-// instead and says so in one line, so a changed file is never silently ignored.
+// instead and says so in one line on a terminal, so a changed file is never silently ignored
+// (and scripts and tests reading stderr see only the command's own output).
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -20,9 +21,10 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     const { main } = await import('../dist/cli/main.js');
     await main(process.argv);
   } else {
-    process.stderr.write(
-      `witness: ${stale}; running the TypeScript sources through tsx (npm run build compiles them)\n`,
-    );
+    if (process.stderr.isTTY)
+      process.stderr.write(
+        `witness: ${stale}; running the TypeScript sources through tsx (npm run build compiles them)\n`,
+      );
     await import('./from-source.js');
   }
 }

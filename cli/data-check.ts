@@ -3,7 +3,6 @@ import { Option } from 'commander';
 import { SUITE_DATA_ENV, type SuiteName } from '../core/config-sections.ts';
 import { loadConfig } from '../core/config.ts';
 import type { DataFinding, DataReport } from '../core/data-report.ts';
-import { DATA_CHECKERS } from '../suites/data-checkers.ts';
 import type { Registrar } from './registrar.ts';
 
 const LEVEL_WIDTH = 'warning'.length;
@@ -58,6 +57,7 @@ export const registerDataCheck: Registrar = ({ program }) => {
         process.exitCode = 2;
         return;
       }
+      const { DATA_CHECKERS } = await import('../suites/data-checkers.ts');
       const checker = DATA_CHECKERS[o.suite];
       if (!checker) {
         process.stderr.write(`witness: no checker for ${o.suite} yet\n`);

@@ -4,7 +4,7 @@ import { Command, Option } from 'commander';
 import { loadConfig } from '../core/config.ts';
 import { packagePath } from '../core/package-root.ts';
 import type { Dialect } from '../oracles/regex/ast.ts';
-import { REGISTRARS } from './commands.ts';
+import { modulesFor } from './commands.ts';
 import { nonNegativeInteger, progressLine } from './options.ts';
 
 /** The version in the package's package.json. */
@@ -17,7 +17,8 @@ function print(json: boolean, value: unknown, text: () => string): void {
   process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text()}\n`);
 }
 
-export function buildProgram(): Command {
+/** The program with the commands `words` (the command line's words, options left out) need. */
+export async function buildProgram(words: readonly string[] = []): Promise<Command> {
   const program = new Command('witness')
     .description('Benchmark how well LLMs write and repair programs when an execution oracle shows them what is wrong.')
     .version(version(), '-V, --version', 'print the version of Witness')
@@ -98,7 +99,7 @@ export function buildProgram(): Command {
       });
     });
 
-  for (const register of REGISTRARS) register({ program, check, evaluate });
+  for (const module of modulesFor(words)) (await module.load())({ program, check, evaluate });
 
   program
     .command('config')
@@ -116,9 +117,10 @@ export function buildProgram(): Command {
   return program;
 }
 
+/** Runs the command line `argv` (node, script, words…). */
 export async function main(argv: string[]): Promise<void> {
-  const program = buildProgram();
   try {
+    const program = await buildProgram(argv.slice(2).filter((word) => !word.startsWith('-')));
     await program.parseAsync(argv);
   } catch (error) {
     const code = (error as { code?: string }).code;

@@ -24,7 +24,8 @@ export interface SuitesSettings {
   cypherbench: SuiteSettings;
 }
 
-const SUITE_NAMES = ['bird', 'bigcodebench', 'dscodebench', 'nl-rx', 'cypherbench'] as const;
+/** The built-in suites. */
+export const SUITE_NAMES = ['bird', 'bigcodebench', 'dscodebench', 'nl-rx', 'cypherbench'] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
 /** The environment variable that sets each suite's `data` (what `witness bench --suite S --data D` sets). */
