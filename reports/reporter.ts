@@ -161,6 +161,7 @@ export default class WitnessReporter implements Reporter {
       this.fail('run the regression gate', error);
     }
     if (trajectories.length > 0) {
+      const started = performance.now();
       const written = await writeReports(outDir, trajectories, {
         ...(gate ? { gate } : {}),
         fullSource: this.fullSource(),
@@ -170,7 +171,8 @@ export default class WitnessReporter implements Reporter {
         '',
         `Witness results: ${written.results}`,
         `Witness summary: ${written.summary}`,
-        `Witness report: ${written.html}`,
+        `Witness report: ${written.html}${written.reportData ? ` (trajectories in ${written.reportData}/, loaded per task)` : ''}`,
+        `Witness reports written in ${((performance.now() - started) / 1000).toFixed(1)} s (${trajectories.length} episodes).`,
       );
     }
     if (gate) {

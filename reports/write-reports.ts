@@ -20,7 +20,7 @@ import { compareTrajectories } from './merge.ts';
 import { buildReport, type ReportFile, sectionGroups } from './report-data.ts';
 import { combinedRunId, writeFileAtomic } from './results-file.ts';
 import { writeResultsStream } from './results-stream.ts';
-import { listHarnessErrors, summarize } from './summary.ts';
+import { listHarnessErrors, type SummaryRow } from './summary.ts';
 import { trajectoryView } from './trajectory-view.ts';
 
 /** Largest run whose page inlines every trajectory view (one self-contained file). */
@@ -66,8 +66,9 @@ export async function writeReports(
   const full = options.fullSource
     ? (t: Trajectory) => (options.fullSource as FullSource).full(t)
     : (t: Trajectory) => t;
-  const summary = summarize(sorted, {}, options.variantOf);
   const { report } = buildReport(sorted, { ...options, views: false });
+  // The report's rows are the summary rows plus the plot series: computed once for both.
+  const summary: SummaryRow[] = report.sections.flatMap((s) => s.rows.map(({ curve: _c, tau: _t, ...row }) => row));
   const paths: WrittenReports = {
     report,
     results: join(outDir, 'results.json'),
