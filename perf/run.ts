@@ -11,6 +11,7 @@ const scripts = [
   'python.ts',
   'python-bombs.ts',
   'report.ts',
+  'scale.ts',
   'cypher.ts',
   'regex-equivalence.ts',
   'models.ts',

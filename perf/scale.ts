@@ -47,7 +47,11 @@ function writeProject(folder: string, include: string): string {
   return config;
 }
 
-async function vitest(folder: string, args: string[], env: Record<string, string>): Promise<TreePeaks & { output: string }> {
+async function vitest(
+  folder: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<TreePeaks & { output: string }> {
   const child = spawn(process.execPath, [vitestCli, 'run', '--root', folder, ...args], {
     cwd: folder,
     env: { ...cleanEnv(), NO_COLOR: '1', ...env },
@@ -72,7 +76,8 @@ const writtenIn = (output: string) => Number(/Witness reports written in ([\d.]+
 // ------------------------------------------------------------------ (a) a 10,000-episode sim run
 /** 2,000 distinct NL-RX-style tasks (src.txt / targ.txt) from word and shape templates. */
 function synthesizeNlRx(folder: string, count: number): void {
-  const words = 'dog truck cat ring lake tree bird fish moon star rain wind fire rock leaf rose wolf bear ship road'.split(' ');
+  const words =
+    'dog truck cat ring lake tree bird fish moon star rain wind fire rock leaf rose wolf bear ship road'.split(' ');
   const shapes: [string, (a: string, b: string) => string, (a: string, b: string) => string][] = [
     ['lines containing', (a) => `.*${a}.*`, (a) => `the string '${a}'`],
     ['lines starting with', (a) => `${a}.*`, (a) => `the string '${a}'`],
@@ -139,15 +144,21 @@ defineBenchmark({
   });
   const seconds = (performance.now() - started) / 1000;
   const episodes = Number(/Witness reports written in [\d.]+ s \((\d+) episodes\)/.exec(run.output)?.[1] ?? NaN);
-  console.log(`(a) sim run: ${episodes} episodes (${real ? 'NL-RX-Turk golds × 1 strategy' : `${TASKS} generated NL-RX-style tasks × 5 strategies`}), wall ${seconds.toFixed(0)} s`);
-  console.log(`    peak RSS main ${run.mainMb.toFixed(0)} MB | workers ${run.workerMb.map((m) => m.toFixed(0)).join(' / ')} MB | bound ${RSS_BOUND_MB} MB each → ${verdict(Math.max(run.mainMb, ...run.workerMb), RSS_BOUND_MB)}`);
+  console.log(
+    `(a) sim run: ${episodes} episodes (${real ? 'NL-RX-Turk golds × 1 strategy' : `${TASKS} generated NL-RX-style tasks × 5 strategies`}), wall ${seconds.toFixed(0)} s`,
+  );
+  console.log(
+    `    peak RSS main ${run.mainMb.toFixed(0)} MB | workers ${run.workerMb.map((m) => m.toFixed(0)).join(' / ')} MB | bound ${RSS_BOUND_MB} MB each → ${verdict(Math.max(run.mainMb, ...run.workerMb), RSS_BOUND_MB)}`,
+  );
   const report = writtenIn(run.output);
-  console.log(`    reports written in ${report.toFixed(1)} s | bound ${REPORT_BOUND_S} s → ${verdict(report, REPORT_BOUND_S)}`);
+  console.log(
+    `    reports written in ${report.toFixed(1)} s | bound ${REPORT_BOUND_S} s → ${verdict(report, REPORT_BOUND_S)}`,
+  );
   return join(out, 'results.json');
 }
 
 // ------------------------------------------------------------------ (b) 8 shards merged
-async function shardsMerged(seedResults: string, mode: 'compact' | 'full'): Promise<{ out: string; seconds: number }> {
+async function shardsMerged(mode: 'compact' | 'full' | 'none'): Promise<{ out: string; seconds: number }> {
   const project = join(dir, `shards-${mode}`);
   const config = writeProject(project, '*.test.ts');
   const seedFile = join(dir, 'seed.json');
@@ -167,24 +178,53 @@ for (let i = ${shard * perShard}; i < ${(shard + 1) * perShard}; i++) {
   it.concurrent('episode ' + i, ({ task }) => {
     const s = seed[i % seed.length];
     const t = { ...s, benchmark: 'scale', runId: session.runId, taskId: String(Math.floor(i / strategies.length)), strategy: strategies[i % strategies.length], trial: 0 };
-    ${mode === 'full' ? 'task.meta.witness = t; session.store.save(t);' : 'session.record(task.meta, t);'}
+    ${{ full: 'task.meta.witness = t; session.store.save(t);', compact: 'session.record(task.meta, t);', none: 'void t;' }[mode]}
   });
 }
 `,
     );
   }
-  const env = { WITNESS_STORE: join(project, 'store'), WITNESS_RUN_ID: `scale-${mode}`, WITNESS_OUT: join(project, 'shard-out') };
+  const env = {
+    WITNESS_STORE: join(project, 'store'),
+    WITNESS_RUN_ID: `scale-${mode}`,
+    WITNESS_OUT: join(project, 'shard-out'),
+  };
   for (let shard = 1; shard <= shards; shard++)
-    await vitest(project, ['--config', config, `--shard=${shard}/${shards}`, '--reporter=blob', `--outputFile.blob=${join(project, 'blobs', `blob-${shard}.json`)}`], env);
-  const blobMb = readdirSync(join(project, 'blobs')).reduce((sum, n) => sum + statSync(join(project, 'blobs', n)).size, 0) / 1e6;
+    await vitest(
+      project,
+      [
+        '--config',
+        config,
+        `--shard=${shard}/${shards}`,
+        '--reporter=blob',
+        `--outputFile.blob=${join(project, 'blobs', `blob-${shard}.json`)}`,
+      ],
+      env,
+    );
+  const blobMb =
+    readdirSync(join(project, 'blobs')).reduce((sum, n) => sum + statSync(join(project, 'blobs', n)).size, 0) / 1e6;
   const out = join(project, 'out');
   const started = performance.now();
-  const merged = await vitest(project, ['--config', config, `--merge-reports=${join(project, 'blobs')}`, '--reporter=default', `--reporter=${join(root, 'reports/reporter.ts')}`], { ...env, WITNESS_OUT: out });
-  const seconds = (performance.now() - started) / 1000;
-  console.log(
-    `    ${mode === 'compact' ? 'compact meta (now)   ' : 'full meta (before)   '} | blobs ${blobMb.toFixed(0).padStart(4)} MB | merge peak RSS ${merged.mainMb.toFixed(0).padStart(5)} MB (bound ${RSS_BOUND_MB} → ${verdict(merged.mainMb, RSS_BOUND_MB)}) | merge ${seconds.toFixed(1)} s, reports ${writtenIn(merged.output).toFixed(1)} s`,
+  const merged = await vitest(
+    project,
+    [
+      '--config',
+      config,
+      `--merge-reports=${join(project, 'blobs')}`,
+      '--reporter=default',
+      `--reporter=${join(root, 'reports/reporter.ts')}`,
+    ],
+    { ...env, WITNESS_OUT: out },
   );
-  void seedResults;
+  const seconds = (performance.now() - started) / 1000;
+  const label = {
+    compact: 'compact meta (now)       ',
+    full: 'full meta (before)       ',
+    none: 'no meta (vitest itself) ',
+  }[mode];
+  console.log(
+    `    ${label} | blobs ${blobMb.toFixed(0).padStart(4)} MB | merge peak RSS ${merged.mainMb.toFixed(0).padStart(5)} MB (bound ${RSS_BOUND_MB} → ${verdict(merged.mainMb, RSS_BOUND_MB)}) | merge ${seconds.toFixed(1)} s${mode === 'none' ? '' : `, reports ${writtenIn(merged.output).toFixed(1)} s`}`,
+  );
   return { out, seconds };
 }
 
@@ -214,15 +254,19 @@ await scanResultsFile(seedResults, (t) => {
   if (seed.length < 1_000) seed.push(t);
 });
 writeFileSync(join(dir, 'seed.json'), JSON.stringify(seed));
-console.log(`(b) 8 shards (--shard, blob reporter) of 20,000 synthetic episodes in all, from ${seed.length} sim trajectories, merged with --merge-reports:`);
-const compact = await shardsMerged(seedResults, 'compact');
-const full = await shardsMerged(seedResults, 'full');
-void full;
+console.log(
+  `(b) 8 shards (--shard, blob reporter) of 20,000 synthetic episodes in all, from ${seed.length} sim trajectories, merged with --merge-reports:`,
+);
+const compact = await shardsMerged('compact');
+await shardsMerged('full');
+await shardsMerged('none');
 
 const page = join(compact.out, 'report.html');
 const pageMb = statSync(page).size / 1e6;
 const dataMb = folderBytes(join(compact.out, 'report-data')) / 1e6;
-console.log(`(c) report page at 20,000 episodes: report.html ${pageMb.toFixed(1)} MB (bound ${PAGE_BOUND_MB} → ${verdict(pageMb, PAGE_BOUND_MB)}), report-data/ ${dataMb.toFixed(0)} MB in ${readdirSync(join(compact.out, 'report-data')).length} task scripts`);
+console.log(
+  `(c) report page at 20,000 episodes: report.html ${pageMb.toFixed(1)} MB (bound ${PAGE_BOUND_MB} → ${verdict(pageMb, PAGE_BOUND_MB)}), report-data/ ${dataMb.toFixed(0)} MB in ${readdirSync(join(compact.out, 'report-data')).length} task scripts`,
+);
 // The page as written before: every trajectory view inlined.
 const all: Trajectory[] = [];
 await scanResultsFile(join(compact.out, 'results.json'), (t) => all.push(t));
@@ -233,5 +277,7 @@ all.length = 0;
 if (browserInstalled()) {
   const lazy = await openTime(page);
   const before = await openTime(inlined);
-  console.log(`    open in headless Chromium: ${lazy.toFixed(2)} s (bound ${OPEN_BOUND_S} s → ${verdict(lazy, OPEN_BOUND_S)}) | inlined page (before): ${mb(statSync(inlined).size)} MB, ${before.toFixed(2)} s → ${(before / lazy).toFixed(1)}× slower`);
+  console.log(
+    `    open in headless Chromium: ${lazy.toFixed(2)} s (bound ${OPEN_BOUND_S} s → ${verdict(lazy, OPEN_BOUND_S)}) | inlined page (before): ${mb(statSync(inlined).size)} MB, ${before.toFixed(2)} s → ${(before / lazy).toFixed(1)}× slower`,
+  );
 } else console.log('    (Chromium is not installed: open times not measured; run .ci/setup.d/40-browser.sh)');

@@ -66,7 +66,10 @@ export function bootstrapInterval(
  * the indices are drawn once for all lists and no resample array is built — the summary's four
  * headline rates cost one pass instead of four.
  */
-export function bootstrapMeans(lists: readonly (readonly number[])[], options: BootstrapOptions = {}): (Interval | null)[] {
+export function bootstrapMeans(
+  lists: readonly (readonly number[])[],
+  options: BootstrapOptions = {},
+): (Interval | null)[] {
   const n = lists[0]?.length ?? 0;
   if (lists.some((l) => l.length !== n)) throw new RangeError('bootstrapMeans: the lists must have the same length');
   if (n === 0) return lists.map(() => null);
@@ -83,7 +86,8 @@ export function bootstrapMeans(lists: readonly (readonly number[])[], options: B
     sums.fill(0);
     for (let i = 0; i < n; i++) {
       const pick = rng.int(n);
-      for (let l = 0; l < lists.length; l++) sums[l] = (sums[l] as number) + ((lists[l] as readonly number[])[pick] as number);
+      for (let l = 0; l < lists.length; l++)
+        sums[l] = (sums[l] as number) + ((lists[l] as readonly number[])[pick] as number);
     }
     for (let l = 0; l < lists.length; l++) (stats[l] as Float64Array)[r] = (sums[l] as number) / n;
   }

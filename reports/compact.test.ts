@@ -32,7 +32,9 @@ const trajectory = fc
     runId: fc.constantFrom('run-1', 'run-2'),
     turns: fc.array(turnSpec, { minLength: 0, maxLength: 4 }),
     status: fc.option(fc.constantFrom('model-error' as const, 'harness-error' as const), { nil: undefined }),
-    hardening: fc.option(fc.constantFrom('hidden' as const, 'hardened' as const, 'robust' as const), { nil: undefined }),
+    hardening: fc.option(fc.constantFrom('hidden' as const, 'hardened' as const, 'robust' as const), {
+      nil: undefined,
+    }),
     ves: fc.option(fc.double({ min: 0, max: 4, noNaN: true }), { nil: undefined }),
     priced: fc.boolean(),
     refine: fc.boolean(),
@@ -49,7 +51,14 @@ const trajectory = fc
       ...(s.hardening ? { hardening: { status: s.hardening } } : {}),
     });
     // The texts and details a compact copy drops, so dropping them is tested.
-    const witness = { kind: 'false-negative', label: 'too narrow', input: 'aab', expected: true, actual: false, size: 3 };
+    const witness = {
+      kind: 'false-negative',
+      label: 'too narrow',
+      input: 'aab',
+      expected: true,
+      actual: false,
+      size: 3,
+    };
     return {
       ...t,
       turns: t.turns.map((turn, i) => ({
@@ -60,10 +69,26 @@ const trajectory = fc
           witnesses: [witness, witness],
           ...(s.ves !== undefined ? { detail: { timeRatio: s.ves, plan: 'SCAN t' } } : {}),
         },
-        ...(turn.verdict.pass ? {} : { feedback: { text: 'still wrong '.repeat(20), disclosed: { witnesses: [witness] } } }),
-        ...(i === 0 ? { calls: [{ purpose: 'judge', model: 'judge-1', usage: { promptTokens: 7, completionTokens: 2 }, latencyMs: 4, cached: false }] } : {}),
+        ...(turn.verdict.pass
+          ? {}
+          : { feedback: { text: 'still wrong '.repeat(20), disclosed: { witnesses: [witness] } } }),
+        ...(i === 0
+          ? {
+              calls: [
+                {
+                  purpose: 'judge',
+                  model: 'judge-1',
+                  usage: { promptTokens: 7, completionTokens: 2 },
+                  latencyMs: 4,
+                  cached: false,
+                },
+              ],
+            }
+          : {}),
       })),
-      outcome: t.outcome.hardening ? { ...t.outcome, hardening: { ...t.outcome.hardening, added: [witness] } } : t.outcome,
+      outcome: t.outcome.hardening
+        ? { ...t.outcome, hardening: { ...t.outcome.hardening, added: [witness] } }
+        : t.outcome,
       ...(s.priced ? { pricing: { sim: { input: 1, output: 2 } } } : {}),
       ...(s.refine ? { refinement: { log: [{ step: 'refine', text: 'y'.repeat(300) }] } } : {}),
     };

@@ -23,7 +23,14 @@ const store = new RunStore(storeDir, 'run-1');
 const full: Trajectory[] = [];
 for (const task of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12'])
   for (const strategy of ['zero-shot', 'diagnostic']) {
-    const t = makeTrajectory({ taskId: task, strategy, turns: [{ source: 'a', pass: [] }, { source: 'b', pass: CASES }] });
+    const t = makeTrajectory({
+      taskId: task,
+      strategy,
+      turns: [
+        { source: 'a', pass: [] },
+        { source: 'b', pass: CASES },
+      ],
+    });
     full.push({
       ...t,
       turns: t.turns.map((turn) => ({ ...turn, messages: [{ role: 'user', content: `PROMPT of task ${task} <b>` }] })),

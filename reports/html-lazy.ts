@@ -42,13 +42,19 @@ export async function writeLazyViews(
   const temp = join(outDir, `${REPORT_DATA_DIR}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   await mkdir(temp, { recursive: true });
   try {
+    // A few writes in flight at a time: thousands of small files, one after the other, wait on the disk.
+    const writing = new Set<Promise<void>>();
     for (const [chunk, items] of members.entries()) {
       const views = items.map((i) => {
         const { t, section } = placed[i] as { t: Trajectory; section: number };
         return [i, trajectoryView(full(t), section)];
       });
-      await writeFile(join(temp, `c${chunk}.js`), `witnessReportChunk(${chunk},${scriptJson(views)});\n`);
+      const write = writeFile(join(temp, `c${chunk}.js`), `witnessReportChunk(${chunk},${scriptJson(views)});\n`);
+      const tracked = write.finally(() => writing.delete(tracked));
+      writing.add(tracked);
+      if (writing.size >= 16) await Promise.race(writing);
     }
+    await Promise.all(writing);
     const target = join(outDir, REPORT_DATA_DIR);
     await rm(target, { recursive: true, force: true });
     await rename(temp, target);

@@ -18,8 +18,18 @@ import { readResultsFile } from './results-file.ts';
 const dir = mkdtempSync(join(tmpdir(), 'witness-reporter-store-'));
 const shardStore = join(dir, 'shard-machine-store');
 const full = ['1', '2', '3'].map((id) => {
-  const t = makeTrajectory({ taskId: id, runId: 'ci', turns: [{ source: 'a', pass: [] }, { source: 'b', pass: CASES }] });
-  return { ...t, turns: t.turns.map((turn) => ({ ...turn, messages: [{ role: 'user' as const, content: `full text ${id}` }] })) };
+  const t = makeTrajectory({
+    taskId: id,
+    runId: 'ci',
+    turns: [
+      { source: 'a', pass: [] },
+      { source: 'b', pass: CASES },
+    ],
+  });
+  return {
+    ...t,
+    turns: t.turns.map((turn) => ({ ...turn, messages: [{ role: 'user' as const, content: `full text ${id}` }] })),
+  };
 });
 const store = new RunStore(shardStore, 'ci');
 // As the shard's workers recorded them, with the store path of the shard's machine.

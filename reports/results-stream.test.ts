@@ -55,7 +55,10 @@ describe('the streamed results file', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'witness-results-')), 'results.json');
     await writeResultsStream(path, header, trajectories);
     const lines = readFileSync(path, 'utf8').split('\n');
-    writeFileSync(path, [...lines.slice(0, 8), '{"schema":"witness.trajectory","version":9},', ...lines.slice(9)].join('\n'));
+    writeFileSync(
+      path,
+      [...lines.slice(0, 8), '{"schema":"witness.trajectory","version":9},', ...lines.slice(9)].join('\n'),
+    );
     await expect(scan(path)).rejects.toThrow(`${path}:9: not a Witness results file: version is 9, expected 1`);
     writeFileSync(path, lines.slice(0, 8).join('\n'));
     await expect(scan(path)).rejects.toThrow(`${path}: results file ends inside its trajectories`);
