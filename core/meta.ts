@@ -24,24 +24,36 @@ declare module '@vitest/runner' {
 
 export const META_KEY = 'witness';
 export const STORED_META_KEY = 'witnessStored';
+/** Key in a compact verdict's `detail`: [failing cases, all cases] of the full verdict. */
+export const COMPACT_CASES = 'compactCases';
 
 /** Verdict details the metrics read (VES timings); every other detail stays in the store. */
 const METRIC_DETAILS = ['ves', 'timeRatio'] as const;
 
-function compactVerdict(verdict: Verdict): Verdict {
+/**
+ * Fix/break counting (reports/metrics.ts) treats a case absent from a verdict as failing and
+ * matches cases by id, so a verdict's passing cases under short ids (the same id for the same
+ * case throughout one trajectory) count exactly as the full list does; how many cases there were
+ * and how many failed is kept in `detail` for the page.
+ */
+function compactVerdict(verdict: Verdict, shortId: (id: string) => string): Verdict {
   const detail = verdict.detail;
   const kept = detail ? METRIC_DETAILS.filter((k) => detail[k] !== undefined) : [];
+  const failed = verdict.cases.filter((c) => !c.pass).length;
   return {
     pass: verdict.pass,
-    cases: verdict.cases,
+    cases: verdict.cases.filter((c) => c.pass).map((c) => ({ id: shortId(c.id), pass: true })),
     witnesses: [],
     ...(verdict.error ? { error: { kind: verdict.error.kind, message: '' } } : {}),
     timings: { totalMs: verdict.timings.totalMs },
-    ...(detail && kept.length > 0 ? { detail: Object.fromEntries(kept.map((k) => [k, detail[k] ?? null])) } : {}),
+    detail: {
+      ...(detail ? Object.fromEntries(kept.map((k) => [k, detail[k] ?? null])) : {}),
+      [COMPACT_CASES]: [failed, verdict.cases.length],
+    },
   };
 }
 
-function compactTurn(turn: Turn): Turn {
+function compactTurn(turn: Turn, shortId: (id: string) => string): Turn {
   return {
     index: turn.index,
     phase: turn.phase,
@@ -49,7 +61,7 @@ function compactTurn(turn: Turn): Turn {
     // Only whether there was a reply counts (spend): the text stays in the store.
     reply: turn.reply === null ? null : '',
     candidate: turn.candidate,
-    verdict: compactVerdict(turn.verdict),
+    verdict: compactVerdict(turn.verdict, shortId),
     usage: turn.usage,
     latencyMs: turn.latencyMs,
     cached: turn.cached,
@@ -65,9 +77,16 @@ function compactTurn(turn: Turn): Turn {
 export function compactTrajectory(t: Trajectory): Trajectory {
   const { refinement: _refinement, ...rest } = t;
   const hardening = t.outcome.hardening;
+  const ids = new Map<string, string>();
+  const shortId = (id: string) => {
+    let short = ids.get(id);
+    if (short === undefined) ids.set(id, (short = ids.size.toString(36)));
+    return short;
+  };
   return {
     ...rest,
-    turns: t.turns.map(compactTurn),
+    caseIds: [],
+    turns: t.turns.map((turn) => compactTurn(turn, shortId)),
     outcome: {
       ...t.outcome,
       ...(hardening ? { hardening: { ...hardening, added: [] } } : {}),

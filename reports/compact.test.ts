@@ -11,6 +11,7 @@ import { CASES, makeTrajectory } from './__fixtures__/trajectories.ts';
 import { outcomeOf } from './outcomes.ts';
 import { buildReport } from './report-data.ts';
 import { summarize } from './summary.ts';
+import { trajectoryView } from './trajectory-view.ts';
 
 const CREATED = new Date('2026-12-01T00:00:00Z');
 const BOOTSTRAP = { resamples: 200 };
@@ -104,6 +105,12 @@ describe('compact trajectories', () => {
         const b = buildReport(full, { createdAt: CREATED, bootstrap: BOOTSTRAP, views: false }).report;
         expect(a).toEqual(b);
         expect(compact.map(outcomeOf)).toEqual(full.map(outcomeOf));
+        // A page built from compact copies (their store lost) still shows each turn's counts right.
+        const counts = (t: Trajectory) =>
+          trajectoryView(t, 0).turns.map(({ index, phase, candidate, pass, failed, total, tokens }) => ({
+            ...{ index, phase, candidate, pass, failed, total, tokens },
+          }));
+        expect(compact.map(counts)).toEqual(full.map(counts));
       }),
       { numRuns: 60 },
     );
