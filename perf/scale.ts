@@ -8,6 +8,7 @@
  * (c) the report page of those 20,000 episodes: size and headless-Chromium open time, beside the
  *     self-contained page with every trajectory inlined (the writer before).
  * Peak RSS is each process's VmHWM from /proc, polled over the process tree while it runs.
+ * Options: `--tasks=N` generated tasks for (a) (default 2,000); `--seed-results=PATH` skips (a).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -29,7 +30,7 @@ const RSS_BOUND_MB = 500;
 const REPORT_BOUND_S = 10;
 const PAGE_BOUND_MB = 50;
 const OPEN_BOUND_S = 3;
-/** `--tasks=N`: a smaller smoke run (default 2,000 tasks, the measured size). */
+/** `--tasks=N`: generated tasks of (a) (default 2,000: 10,000 episodes). */
 const TASKS = Number(/^--tasks=(\d+)$/.exec(process.argv.find((a) => a.startsWith('--tasks=')) ?? '')?.[1] ?? 2_000);
 const STRATEGIES = ['zero-shot', 'generic', 'error-only', 'diagnostic', 'one-example'];
 
@@ -248,7 +249,9 @@ function folderBytes(path: string): number {
   return total;
 }
 
-const seedResults = await simRun();
+/** `--seed-results=PATH`: skip (a) and take the seed trajectories from an earlier run's results.json. */
+const given = /^--seed-results=(.+)$/.exec(process.argv.find((a) => a.startsWith('--seed-results=')) ?? '')?.[1];
+const seedResults = given ?? (await simRun());
 const seed: Trajectory[] = [];
 await scanResultsFile(seedResults, (t) => {
   if (seed.length < 1_000) seed.push(t);
