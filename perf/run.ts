@@ -12,6 +12,7 @@ const scripts = [
   'python.ts',
   'python-bombs.ts',
   'report.ts',
+  'scale.ts',
   'cypher.ts',
   'regex-equivalence.ts',
   'models.ts',
