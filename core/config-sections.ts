@@ -16,13 +16,24 @@ export interface SuiteSettings {
 export interface SuitesSettings {
   /** VES times each correct query this many interleaved runs (0 = no timing). */
   bird: SuiteSettings & { vesIterations: number };
-  /** `timeoutPerTaskS`: the per-task limit with real data (default: the oracle's 240 s). */
-  bigcodebench: SuiteSettings & { timeoutPerTaskS?: number };
+  /**
+   * `timeoutPerTaskS`: the per-task limit with real data (default: the oracle's 240 s); `subset`:
+   * which file of a data folder (`full` = 1,140 tasks, `hard` = 148); `split`: which prompt the model
+   * sees (`instruct`, the default, or `complete`; `run.split` / `--split` wins).
+   */
+  bigcodebench: SuiteSettings & {
+    timeoutPerTaskS?: number;
+    subset: (typeof BIGCODEBENCH_SUBSETS)[number];
+    split?: (typeof BIGCODEBENCH_SPLITS)[number];
+  };
   dscodebench: SuiteSettings;
   /** `data`: an NL-RX-Turk folder (src.txt, targ.txt). */
   'nl-rx': SuiteSettings;
   cypherbench: SuiteSettings;
 }
+
+export const BIGCODEBENCH_SUBSETS = ['full', 'hard'] as const;
+export const BIGCODEBENCH_SPLITS = ['instruct', 'complete'] as const;
 
 const SUITE_NAMES = ['bird', 'bigcodebench', 'dscodebench', 'nl-rx', 'cypherbench'] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
@@ -82,7 +93,13 @@ export interface SectionSettings {
 
 export function defaultSections(root: string): SectionSettings {
   return {
-    suites: { bird: { vesIterations: 10 }, bigcodebench: {}, dscodebench: {}, 'nl-rx': {}, cypherbench: {} },
+    suites: {
+      bird: { vesIterations: 10 },
+      bigcodebench: { subset: 'full' },
+      dscodebench: {},
+      'nl-rx': {},
+      cypherbench: {},
+    },
     python: { sandbox: 'auto', fullProfileDir: witnessPath(root, 'python-full') },
     neo4j: {},
     perf: { pythonRounds: 20, suiteRuns: 3 },
@@ -118,6 +135,10 @@ export function applySectionsFile(
         bcb.timeoutPerTaskS,
         where('suites.bigcodebench.timeoutPerTaskS'),
       );
+    if (bcb?.subset !== undefined)
+      target.suites.bigcodebench.subset = oneOf(bcb.subset, BIGCODEBENCH_SUBSETS, where('suites.bigcodebench.subset'));
+    if (bcb?.split !== undefined)
+      target.suites.bigcodebench.split = oneOf(bcb.split, BIGCODEBENCH_SPLITS, where('suites.bigcodebench.split'));
   }
   const python = object(raw.python, where('python'));
   if (python) {
@@ -145,7 +166,7 @@ export function applySectionsFile(
 
 function suiteKeys(name: (typeof SUITE_NAMES)[number]): string[] {
   if (name === 'bird') return ['data', 'vesIterations'];
-  if (name === 'bigcodebench') return ['data', 'timeoutPerTaskS'];
+  if (name === 'bigcodebench') return ['data', 'timeoutPerTaskS', 'subset', 'split'];
   return ['data'];
 }
 
@@ -173,6 +194,10 @@ export function applySectionsEnv(target: SectionSettings, env: Env, root: string
   set(
     get('BIGCODEBENCH_TIMEOUT_PER_TASK'),
     (v) => (suites.bigcodebench.timeoutPerTaskS = positive(Number(v), 'BIGCODEBENCH_TIMEOUT_PER_TASK')),
+  );
+  set(
+    get('WITNESS_BIGCODEBENCH_SUBSET'),
+    (v) => (suites.bigcodebench.subset = oneOf(v, BIGCODEBENCH_SUBSETS, 'WITNESS_BIGCODEBENCH_SUBSET')),
   );
   set(get('WITNESS_PYTHON_SANDBOX'), (v) => (python.sandbox = oneOf(v, PYTHON_SANDBOXES, 'WITNESS_PYTHON_SANDBOX')));
   set(path('WITNESS_PYTHON'), (v) => (python.interpreter = v));

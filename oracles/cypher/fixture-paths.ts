@@ -7,3 +7,5 @@ export const SKYWAYS_GRAPH_FILE = fileURLToPath(
 );
 /** The skyways questions in CypherBench's item format. */
 export const SKYWAYS_QUESTIONS_FILE = fileURLToPath(new URL('../../fixtures/cypherbench/test.json', import.meta.url));
+/** The fixture as a CypherBench data folder (test.json + graphs/), the suite's default data. */
+export const SKYWAYS_DATA_DIR = fileURLToPath(new URL('../../fixtures/cypherbench', import.meta.url));
