@@ -14,7 +14,7 @@ describe('config sections', () => {
     const { config } = loadConfig(dir, {});
     expect(config.suites).toEqual({
       bird: { vesIterations: 10 },
-      bigcodebench: {},
+      bigcodebench: { subset: 'full' },
       dscodebench: {},
       'nl-rx': {},
       cypherbench: {},
@@ -30,6 +30,8 @@ describe('config sections', () => {
       WITNESS_DSCODEBENCH_DATA: '/data/ds.jsonl',
       WITNESS_BIGCODEBENCH_DATA: '/data/bcb.jsonl',
       BIGCODEBENCH_TIMEOUT_PER_TASK: '120',
+      WITNESS_BIGCODEBENCH_SUBSET: 'hard',
+      WITNESS_CYPHERBENCH_DATA: '/data/cypherbench',
       NLRX_TURK_DIR: '/data/turk',
       WITNESS_VES_ITERATIONS: '0',
       WITNESS_PYTHON_SANDBOX: 'process',
@@ -48,10 +50,10 @@ describe('config sections', () => {
     });
     expect(config.suites).toEqual({
       bird: { vesIterations: 0 },
-      bigcodebench: { data: '/data/bcb.jsonl', timeoutPerTaskS: 120 },
+      bigcodebench: { data: '/data/bcb.jsonl', timeoutPerTaskS: 120, subset: 'hard' },
       dscodebench: { data: '/data/ds.jsonl' },
       'nl-rx': { data: '/data/turk' },
-      cypherbench: {},
+      cypherbench: { data: '/data/cypherbench' },
     });
     expect(config.python).toEqual({
       sandbox: 'process',
@@ -152,6 +154,7 @@ describe('config sections', () => {
       'soon',
       /^BIGCODEBENCH_TIMEOUT_PER_TASK: expected a positive number, got null/,
     );
+    env('WITNESS_BIGCODEBENCH_SUBSET', 'easy', /^WITNESS_BIGCODEBENCH_SUBSET: expected one of full, hard, got "easy"/);
     env(
       'WITNESS_PYTHON_SANDBOX',
       'chroot',
@@ -170,6 +173,9 @@ describe('config sections', () => {
     const at = (key: string) => new RegExp(`^${file.replace(/[.\\/]/g, '\\$&')}: ${key.replace(/[.[\]"]/g, '\\$&')}: `);
     bad({ suites: { bird: { vesIterations: 1.5 } } }, at('suites.bird.vesIterations'));
     bad({ suites: { bigcodebench: { timeoutPerTaskS: 0 } } }, at('suites.bigcodebench.timeoutPerTaskS'));
+    bad({ suites: { bigcodebench: { subset: 'easy' } } }, at('suites.bigcodebench.subset'));
+    bad({ suites: { bigcodebench: { split: 'test' } } }, at('suites.bigcodebench.split'));
+    bad({ suites: { cypherbench: { split: 'test' } } }, at('suites.cypherbench.split'));
     bad({ suites: { dscodebench: { data: '' } } }, at('suites.dscodebench.data'));
     bad({ suites: { 'nl-rx': { dir: 'x' } } }, at('suites.nl-rx.dir'));
     bad({ suites: { spider: {} } }, at('suites.spider'));

@@ -52,6 +52,7 @@ export async function startBroker(options: BrokerOptions = {}): Promise<Broker> 
   const token = randomBytes(12).toString('hex');
   const served: Served[] = [];
   const started: Neo4jServer[] = [];
+  const failed = new Map<string, unknown>();
 
   const startServer = (): Served => {
     const server = (async () => {
@@ -88,6 +89,7 @@ export async function startBroker(options: BrokerOptions = {}): Promise<Broker> 
     const { readSimpleKG, simpleKGSourceHash } = await import('../simplekg.ts');
     const kg = readSimpleKG(path);
     const hash = simpleKGSourceHash(kg);
+    if (failed.has(hash)) throw failed.get(hash);
     // A NEO4J_URI server cannot be joined by a second one: find out first whether that is the case.
     const needsAnother = served.length > 0 && !served.some((s) => !s.graph || s.graph.hash === hash);
     const first = needsAnother ? await (served[0] as Served).server : undefined;
@@ -109,7 +111,14 @@ export async function startBroker(options: BrokerOptions = {}): Promise<Broker> 
     const chosen = entry;
     const loaded = chosen.server.then((server) => load(server, kg));
     chosen.graph = { path, hash, loaded };
-    await loaded;
+    try {
+      await loaded;
+    } catch (error) {
+      // The server stays free for another graph; this graph keeps its reason.
+      if (chosen.graph?.hash === hash) delete chosen.graph;
+      failed.set(hash, error);
+      throw error;
+    }
     return chosen.server;
   };
 
