@@ -43,7 +43,7 @@ export function servedCypherOracle(
     render: first.render,
     extract: (reply) => first.extract(reply),
     promptVariables: (task) => (forTask(task) ?? first).promptVariables(task),
-    prepare: (task) => {
+    prepare: async (task) => {
       const oracle = forTask(task);
       if (!oracle)
         throw new TaskInputError(

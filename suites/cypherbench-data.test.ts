@@ -1,0 +1,161 @@
+/**
+ * CypherBench on a generated folder in the official layout, on real Neo4j 5.20 servers shared
+ * through the run's broker (one per graph): routing questions of two graphs to their servers,
+ * graphs recognized by their source marker on the next start (reused, not reloaded) and reloaded
+ * when the file changes, and the suite through the CLI — by WITNESS_CYPHERBENCH_DATA and by
+ * witness.config.json — reusing those servers through NEO4J_URI. The tests run in order: the
+ * reload test puts the orchard graph back as it was.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Driver } from 'neo4j-driver';
+import type { Trajectory } from '../core/types.ts';
+import { loadCypherBenchData } from '../oracles/cypher/dataset.ts';
+import { createDriver } from '../oracles/cypher/driver.ts';
+import { ensureGraph, LOADER_VERSION, sourceMarkers } from '../oracles/cypher/load-graph.ts';
+import { orchardGraph, writeCypherBenchFolder } from '../oracles/cypher/official-layout.ts';
+import { acquireNeo4j } from '../oracles/cypher/server/acquire.ts';
+import { readSimpleKG, simpleKGSourceHash } from '../oracles/cypher/simplekg.ts';
+import { readResultsFile } from '../reports/results-file.ts';
+import { witnessBench } from './bench-child.ts';
+import { servedCypherBenchSpec } from './registry.ts';
+
+const folder = writeCypherBenchFolder(mkdtempSync(join(tmpdir(), 'witness-cb-served-')));
+const uris: Record<string, string> = {};
+let orchardDriver: Driver;
+
+beforeAll(async () => {
+  for (const [graph, file] of Object.entries(folder.graphFiles)) {
+    const neo = await acquireNeo4j(file);
+    if (!neo.ok) throw new Error(neo.reason);
+    uris[graph] = neo.uri;
+  }
+  orchardDriver = createDriver(uris.orchard as string);
+}, 600_000);
+
+afterAll(async () => {
+  await orchardDriver?.close();
+});
+
+const outcomes = (trajectories: Trajectory[]) =>
+  Object.fromEntries(trajectories.map((t) => [`${t.taskId} · ${t.strategy}`, t.outcome.status]));
+
+describe('CypherBench on its official layout', () => {
+  it('each graph has a server of its own; every question is prepared and judged on its graph’s server', async () => {
+    expect(uris.orchard).not.toBe(uris.harbor);
+    const data = loadCypherBenchData(folder.dir);
+    const served = await servedCypherBenchSpec(data, async (graph) => {
+      const neo = await acquireNeo4j(graph.file);
+      return neo.ok ? { ok: true, uri: neo.uri } : neo;
+    });
+    if (!served.ok) throw new Error(served.reason);
+    const { oracle, tasks } = served.spec;
+    try {
+      expect(tasks.issues.map((i) => i.item).sort()).toEqual(['question bad-1', 'question ghost-1']);
+      for (const task of tasks.tasks) {
+        const prepared = await oracle.prepare(task);
+        const right = await oracle.check(prepared, { source: task.gold, extraction: 'code-block' });
+        expect(right.pass, task.id).toBe(true);
+        // The other graph's labels are not on this server: such a query finds nothing.
+        const wrong = await oracle.check(prepared, {
+          source: task.id.startsWith('orchard') ? 'MATCH (s:Ship) RETURN s.name' : 'MATCH (f:Farmer) RETURN f.name',
+          extraction: 'code-block',
+        });
+        expect(wrong.pass, task.id).toBe(false);
+        expect(oracle.promptVariables(task).schema).toContain(task.id.startsWith('orchard') ? 'Farmer' : 'Ship');
+      }
+      await expect(oracle.prepare({ ...tasks.tasks[0]!, id: 'stray', context: { graph: 'ghost' } })).rejects.toThrow(
+        'question stray: graph "ghost" is not one of the loaded graphs (orchard, harbor)',
+      );
+    } finally {
+      await oracle.dispose?.();
+    }
+  }, 120_000);
+
+  it('a second start reuses the graph by its source marker; a changed file (same counts and eids) is reloaded', async () => {
+    const original = readSimpleKG(folder.graphFiles.orchard);
+    const marker = `witness_source_v${LOADER_VERSION}_${simpleKGSourceHash(original)}`;
+    expect(await sourceMarkers(orchardDriver)).toEqual([marker]);
+    expect(await ensureGraph(orchardDriver, readSimpleKG(folder.graphFiles.orchard))).toBe('reused');
+
+    // One property value changed: counts and eids stay, so only the source hash tells them apart.
+    const changedFile = join(mkdtempSync(join(tmpdir(), 'witness-cb-changed-')), 'orchard_simplekg.json');
+    const graph = orchardGraph() as { entities: { properties: Record<string, unknown> }[] };
+    graph.entities[0]!.properties.born = 1962;
+    writeFileSync(changedFile, JSON.stringify(graph));
+    const changed = readSimpleKG(changedFile);
+    await expect(ensureGraph(orchardDriver, changed)).rejects.toThrow(/never overwrites a server it did not start/);
+    try {
+      expect(await ensureGraph(orchardDriver, changed, { replace: true })).toBe('replaced');
+      const born = await orchardDriver.executeQuery("MATCH (f:Farmer {name: 'Ada Reyes'}) RETURN f.born AS b");
+      expect(born.records[0]?.get('b').toNumber()).toBe(1962);
+      expect(await sourceMarkers(orchardDriver)).toEqual([
+        `witness_source_v${LOADER_VERSION}_${simpleKGSourceHash(changed)}`,
+      ]);
+      expect(await ensureGraph(orchardDriver, changed)).toBe('reused');
+    } finally {
+      expect(await ensureGraph(orchardDriver, original, { replace: true })).toBe('replaced');
+    }
+    expect(await sourceMarkers(orchardDriver)).toEqual([marker]);
+  }, 120_000);
+
+  it('witness bench with WITNESS_CYPHERBENCH_DATA and WITNESS_SPLIT=train runs train.json on the reused harbor graph', async () => {
+    const run = await witnessBench(
+      {
+        WITNESS_CYPHERBENCH_DATA: folder.dir,
+        WITNESS_SPLIT: 'train',
+        NEO4J_URI: uris.harbor as string,
+        WITNESS_RUN_ID: 'cb-official-train',
+      },
+      ['suites/cypherbench.eval.ts', '-t', '(zero-shot|diagnostic)$'],
+    );
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(run.stderr).toMatch(/Witness: graph harbor reused \(5 entities, 3 relations\)/);
+    expect(run.stderr).not.toMatch(/graph harbor (loaded|replaced)/);
+    const results = await readResultsFile(join(run.dir, 'out', 'results.json'));
+    expect(outcomes(results.trajectories)).toEqual({
+      'harbor-t1 · zero-shot': expect.stringMatching(/^(solved|unsolved)$/),
+      'harbor-t1 · diagnostic': expect.stringMatching(/^(solved|unsolved)$/),
+      'harbor-t2 · zero-shot': expect.stringMatching(/^(solved|unsolved)$/),
+      'harbor-t2 · diagnostic': expect.stringMatching(/^(solved|unsolved)$/),
+    });
+  }, 300_000);
+
+  it('witness bench with suites.cypherbench.data in witness.config.json: the test split runs; the ghost graph and the bad item are named errors', async () => {
+    const project = mkdtempSync(join(tmpdir(), 'witness-cb-config-'));
+    writeCypherBenchFolder(join(project, 'data'), { testGraphs: ['orchard'] });
+    writeFileSync(join(project, 'witness.config.json'), JSON.stringify({ suites: { cypherbench: { data: 'data' } } }));
+    const run = await witnessBench(
+      {
+        WITNESS_CONFIG: join(project, 'witness.config.json'),
+        NEO4J_URI: uris.orchard as string,
+        WITNESS_RUN_ID: 'cb-official-config',
+      },
+      ['suites/cypherbench.eval.ts', '-t', '(zero-shot)$'],
+    );
+    // The two broken items are failing tests (harness errors), so the run fails; the rest ran.
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(1);
+    expect(run.stderr).toMatch(/Witness: graph orchard reused/);
+    const results = await readResultsFile(join(run.dir, 'out', 'results.json'));
+    const byTask = Object.fromEntries(results.trajectories.map((t) => [t.taskId, t]));
+    expect(Object.keys(byTask).sort()).toEqual([
+      'orchard-1',
+      'orchard-2',
+      'orchard-3',
+      'question bad-1',
+      'question ghost-1',
+    ]);
+    for (const id of ['orchard-1', 'orchard-2', 'orchard-3'])
+      expect(byTask[id]?.outcome.status).not.toBe('harness-error');
+    const error = (id: string) => {
+      const outcome = byTask[id]?.outcome;
+      return outcome?.status === 'harness-error' ? outcome.error : '';
+    };
+    expect(error('question ghost-1')).toMatch(
+      /^question ghost-1: graph ghost has no SimpleKG file in .*data \(looked for graphs\/simplekg\/ghost_simplekg\.json/,
+    );
+    expect(error('question bad-1')).toBe('question bad-1: gold_cypher is missing or not a string');
+  }, 300_000);
+});
