@@ -12,6 +12,7 @@ const scripts = [
   'python-bombs.ts',
   'report.ts',
   'cypher.ts',
+  'cypher-reuse.ts',
   'regex-equivalence.ts',
   'models.ts',
 ];
