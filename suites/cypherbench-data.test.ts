@@ -17,6 +17,7 @@ import { createDriver } from '../oracles/cypher/driver.ts';
 import { ensureGraph, LOADER_VERSION, sourceMarkers } from '../oracles/cypher/load-graph.ts';
 import { orchardGraph, writeCypherBenchFolder } from '../oracles/cypher/official-layout.ts';
 import { acquireNeo4j } from '../oracles/cypher/server/acquire.ts';
+import { requestFromBroker, startBroker } from '../oracles/cypher/server/broker.ts';
 import { readSimpleKG, simpleKGSourceHash } from '../oracles/cypher/simplekg.ts';
 import { readResultsFile } from '../reports/results-file.ts';
 import { witnessBench } from './bench-child.ts';
@@ -100,6 +101,34 @@ describe('CypherBench on its official layout', () => {
     }
     expect(await sourceMarkers(orchardDriver)).toEqual([marker]);
   }, 120_000);
+
+  it('a broker on a NEO4J_URI server reuses the graph it holds and refuses a second graph with the reason', async () => {
+    const lines: string[] = [];
+    const broker = await startBroker({
+      log: (line) => lines.push(line),
+      start: async () => ({
+        uri: uris.orchard as string,
+        way: 'uri',
+        startupMs: 0,
+        describe: `the server at NEO4J_URI=${uris.orchard}`,
+        stop: async () => {},
+      }),
+    });
+    try {
+      expect(await requestFromBroker(broker.url, folder.graphFiles.orchard)).toMatchObject({
+        ok: true,
+        uri: uris.orchard,
+      });
+      expect(lines).toContain('Witness: graph orchard reused (8 entities, 5 relations)');
+      const second = await requestFromBroker(broker.url, folder.graphFiles.harbor);
+      expect(second.ok).toBe(false);
+      expect(second.reason).toMatch(
+        /already holds .*orchard_simplekg\.json: a Neo4j server holds one graph; unset NEO4J_URI so Witness starts one server per graph/,
+      );
+    } finally {
+      await broker.close();
+    }
+  });
 
   it('witness bench with WITNESS_CYPHERBENCH_DATA and WITNESS_SPLIT=train runs train.json on the reused harbor graph', async () => {
     const run = await witnessBench(
