@@ -20,7 +20,7 @@ describe('config sections', () => {
       cypherbench: {},
     });
     expect(config.python).toEqual({ sandbox: 'auto', fullProfileDir: join(dir, '.witness', 'python-full') });
-    expect(config.neo4j).toEqual({});
+    expect(config.neo4j).toEqual({ keepGraphs: true, graphStore: join(dir, '.witness', 'neo4j'), keptGraphs: 8 });
     expect(config.perf).toEqual({ pythonRounds: 20, suiteRuns: 3 });
   });
 
@@ -42,6 +42,9 @@ describe('config sections', () => {
       NEO4J_PASSWORD: 'secret',
       WITNESS_NEO4J: 'launcher',
       WITNESS_NEO4J_HEAP_MB: '768',
+      WITNESS_NEO4J_KEEP_GRAPHS: '0',
+      WITNESS_NEO4J_GRAPH_STORE: '/data/graphs',
+      WITNESS_NEO4J_KEPT_GRAPHS: '3',
       JAVA_HOME: '/opt/jdk',
       DOCKER_HOST: 'tcp://docker:2375',
       PERF_PYTHON_ROUNDS: '5',
@@ -68,6 +71,9 @@ describe('config sections', () => {
       heapMb: 768,
       java: '/opt/jdk/bin/java',
       dockerHost: 'tcp://docker:2375',
+      keepGraphs: false,
+      graphStore: '/data/graphs',
+      keptGraphs: 3,
     });
     expect(config.perf).toEqual({ pythonRounds: 5, suiteRuns: 2 });
     expect(config.run.id).toBe('run-1');

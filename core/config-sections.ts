@@ -4,7 +4,7 @@
  * from the environment variables listed in docs/configuration.md (the environment wins).
  */
 import { join, resolve } from 'node:path';
-import { ConfigError, int, object, oneOf, onlyKnown, positive, text } from './config-values.ts';
+import { bool, ConfigError, int, object, oneOf, onlyKnown, positive, text } from './config-values.ts';
 import { witnessPath } from './paths.ts';
 
 /** What every suite section may hold; a suite adds its own keys. */
@@ -74,6 +74,12 @@ export interface Neo4jSettings {
   java?: string;
   /** The Docker engine's address, for messages (unset = /var/run/docker.sock). */
   dockerHost?: string;
+  /** The launcher keeps each graph's database in `graphStore` across runs (default true; false = a temporary one per start). */
+  keepGraphs?: boolean;
+  /** Where kept graph databases live (default `.witness/neo4j`), one folder per graph file checksum; unset = none kept. */
+  graphStore?: string;
+  /** How many kept graph databases stay; the least recently used beyond that are deleted (default 8). */
+  keptGraphs?: number;
 }
 
 /** Knobs of the scripts in perf/ (environment only). */
@@ -101,7 +107,7 @@ export function defaultSections(root: string): SectionSettings {
       cypherbench: {},
     },
     python: { sandbox: 'auto', fullProfileDir: witnessPath(root, 'python-full') },
-    neo4j: {},
+    neo4j: { keepGraphs: true, graphStore: witnessPath(root, 'neo4j'), keptGraphs: 8 },
     perf: { pythonRounds: 20, suiteRuns: 3 },
   };
 }
@@ -151,9 +157,8 @@ export function applySectionsFile(
   }
   const neo4j = object(raw.neo4j, where('neo4j'));
   if (neo4j) {
-    onlyKnown(neo4j, ['uri', 'username', 'password', 'way', 'heapMb', 'java', 'dockerHost'], (k) =>
-      where(`neo4j.${k}`),
-    );
+    const keys = ['uri', 'username', 'password', 'way', 'heapMb', 'java', 'dockerHost'];
+    onlyKnown(neo4j, [...keys, 'keepGraphs', 'graphStore', 'keptGraphs'], (k) => where(`neo4j.${k}`));
     if (neo4j.uri !== undefined) target.neo4j.uri = text(neo4j.uri, where('neo4j.uri'));
     if (neo4j.username !== undefined) target.neo4j.username = text(neo4j.username, where('neo4j.username'));
     if (neo4j.password !== undefined) target.neo4j.password = text(neo4j.password, where('neo4j.password'));
@@ -161,6 +166,9 @@ export function applySectionsFile(
     if (neo4j.heapMb !== undefined) target.neo4j.heapMb = int(neo4j.heapMb, where('neo4j.heapMb'), 1);
     if (neo4j.java !== undefined) target.neo4j.java = path(neo4j.java, 'neo4j.java');
     if (neo4j.dockerHost !== undefined) target.neo4j.dockerHost = text(neo4j.dockerHost, where('neo4j.dockerHost'));
+    if (neo4j.keepGraphs !== undefined) target.neo4j.keepGraphs = bool(neo4j.keepGraphs, where('neo4j.keepGraphs'));
+    if (neo4j.graphStore !== undefined) target.neo4j.graphStore = path(neo4j.graphStore, 'neo4j.graphStore');
+    if (neo4j.keptGraphs !== undefined) target.neo4j.keptGraphs = int(neo4j.keptGraphs, where('neo4j.keptGraphs'), 1);
   }
 }
 
@@ -211,8 +219,16 @@ export function applySectionsEnv(target: SectionSettings, env: Env, root: string
   // JAVA_HOME is where Java is installed, like PATH a lookup rather than a setting: the last resort.
   if (neo4j.java === undefined && get('JAVA_HOME')) neo4j.java = join(get('JAVA_HOME') as string, 'bin', 'java');
   set(get('DOCKER_HOST'), (v) => (neo4j.dockerHost = v));
+  set(get('WITNESS_NEO4J_KEEP_GRAPHS'), (v) => (neo4j.keepGraphs = flag(v, 'WITNESS_NEO4J_KEEP_GRAPHS')));
+  set(path('WITNESS_NEO4J_GRAPH_STORE'), (v) => (neo4j.graphStore = v));
+  set(integer('WITNESS_NEO4J_KEPT_GRAPHS', 1), (v) => (neo4j.keptGraphs = v));
   set(integer('PERF_PYTHON_ROUNDS', 1), (v) => (target.perf.pythonRounds = v));
   set(integer('PERF_SUITE_RUNS', 1), (v) => (target.perf.suiteRuns = v));
+}
+
+/** `1`/`true` or `0`/`false`. */
+function flag(value: string, name: string): boolean {
+  return bool(value === '1' || value === 'true' ? true : value === '0' || value === 'false' ? false : value, name);
 }
 
 function neo4jWay(value: string): Neo4jSettings['way'] {
