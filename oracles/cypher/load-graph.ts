@@ -259,16 +259,18 @@ export async function graphProblem(driver: Driver, kg: SimpleKG, database?: stri
 /**
  * Makes the database hold `kg`: reuses a database that already holds it (see graphProblem), loads
  * it into an empty database, and replaces other contents only when `replace` is set. Throws otherwise.
+ * `beforeLoad` runs just before the database is changed (a kept store marks itself partial there).
  */
 export async function ensureGraph(
   driver: Driver,
   kg: SimpleKG,
-  options: LoadOptions & { replace?: boolean } = {},
+  options: LoadOptions & { replace?: boolean; beforeLoad?: () => void } = {},
 ): Promise<EnsureOutcome> {
   const problem = await graphProblem(driver, kg, options.database);
   if (problem === null) return 'reused';
   const current = await databaseCounts(driver, options.database);
   if (current.nodes === 0 && current.relationships === 0) {
+    options.beforeLoad?.();
     await clearDatabase(driver, options.database);
     await loadSimpleKG(driver, kg, options);
     return 'loaded';
@@ -279,6 +281,7 @@ export async function ensureGraph(
         'Witness loads a graph only into an empty database (or one that already holds exactly that graph) and never overwrites a server it did not start',
     );
   }
+  options.beforeLoad?.();
   await clearDatabase(driver, options.database);
   await loadSimpleKG(driver, kg, options);
   return 'replaced';

@@ -12,6 +12,9 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
+import type { Neo4jSettings } from '../../../core/config.ts';
+import type { SimpleKG } from '../simplekg.ts';
+import type { KeptStore } from './graph-store.ts';
 import type { Neo4jServer } from './server.ts';
 import type { StartOptions } from './start.ts';
 
@@ -42,6 +45,8 @@ export interface BrokerOptions extends StartOptions {
 /** A server of this run and the graph it holds once one was asked for. */
 interface Served {
   server: Promise<Neo4jServer>;
+  /** The kept store it runs on (known before `server` resolves). */
+  store?: KeptStore;
   graph?: { path: string; hash: string; loaded: Promise<void> };
 }
 
@@ -54,30 +59,48 @@ export async function startBroker(options: BrokerOptions = {}): Promise<Broker> 
   const started: Neo4jServer[] = [];
   const failed = new Map<string, unknown>();
 
-  const startServer = (): Served => {
-    const server = (async () => {
+  let settings: Neo4jSettings | undefined;
+  const configured = async () =>
+    (settings ??= options.neo4j ?? (await import('../../../core/config.ts')).processLoadedConfig().config.neo4j);
+
+  /** A new server; one for `kg` runs on the graph's kept store when graphs are kept. */
+  const startServer = (kg?: SimpleKG): Served => {
+    const entry: Served = { server: Promise.resolve(undefined as never) };
+    entry.server = (async () => {
       log('Witness: starting Neo4j 5.20 for the Cypher tests...');
-      const server = await start({ ...options, log });
+      const neo4j = await configured();
+      const server = kg
+        ? await (async () => {
+            const { startForGraph } = await import('./kept-start.ts');
+            const got = await startForGraph(start, { ...options, neo4j, log }, kg);
+            if (got.store) entry.store = got.store;
+            return got.server;
+          })()
+        : await start({ ...options, neo4j, log });
       started.push(server);
       log(
         `Witness: Neo4j ready at ${server.uri} via ${server.describe}${server.startupMs ? ` in ${(server.startupMs / 1000).toFixed(1)} s` : ''}`,
       );
       return server;
     })();
-    const entry = { server };
     served.push(entry);
     return entry;
   };
   const firstServer = () => (served[0] ?? startServer()).server;
 
-  const load = async (server: Neo4jServer, kg: import('../simplekg.ts').SimpleKG): Promise<void> => {
+  const load = async (server: Neo4jServer, kg: SimpleKG, store?: KeptStore): Promise<void> => {
     const { createDriver } = await import('../driver.ts');
     const { ensureGraph } = await import('../load-graph.ts');
     const driver = createDriver(server.uri);
     try {
-      const outcome = await ensureGraph(driver, kg, { replace: server.way !== 'uri' });
+      const outcome = await ensureGraph(driver, kg, {
+        replace: server.way !== 'uri',
+        ...(store ? { beforeLoad: () => store.markLoading() } : {}),
+      });
+      store?.markComplete();
+      const where = store ? ` ${outcome === 'reused' ? 'from' : 'into'} the kept store ${store.dir}` : '';
       log(
-        `Witness: graph ${kg.schema.name} ${outcome} (${kg.entities.length} entities, ${kg.relations.length} relations)`,
+        `Witness: graph ${kg.schema.name} ${outcome} (${kg.entities.length} entities, ${kg.relations.length} relations)${where}`,
       );
     } finally {
       await driver.close();
@@ -106,10 +129,10 @@ export async function startBroker(options: BrokerOptions = {}): Promise<Broker> 
           `graph ${path} was requested, but ${first.describe} already holds ${served[0]?.graph?.path}: ` +
             'a Neo4j server holds one graph; unset NEO4J_URI so Witness starts one server per graph, or run one graph at a time',
         );
-      entry = startServer();
+      entry = startServer(kg);
     }
     const chosen = entry;
-    const loaded = chosen.server.then((server) => load(server, kg));
+    const loaded = chosen.server.then((server) => load(server, kg, chosen.store));
     chosen.graph = { path, hash, loaded };
     try {
       await loaded;
