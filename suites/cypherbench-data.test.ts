@@ -2,11 +2,14 @@
  * CypherBench on a generated folder in the official layout, on real Neo4j 5.20 servers shared
  * through the run's broker (one per graph): routing questions of two graphs to their servers,
  * graphs recognized by their source marker on the next start (reused, not reloaded) and reloaded
- * when the file changes, and the suite through the CLI — by WITNESS_CYPHERBENCH_DATA and by
- * witness.config.json — reusing those servers through NEO4J_URI. The tests run in order: the
- * reload test puts the orchard graph back as it was.
+ * when the file changes, a broker on a NEO4J_URI server; then the suite through the CLI in two
+ * separate `witness bench` processes without NEO4J_URI — by witness.config.json, then by
+ * WITNESS_CYPHERBENCH_DATA — on graph stores kept in a temporary folder: a partial store is loaded
+ * again, a kept graph is reused with no load, a changed graph file is loaded. The tests run in
+ * order: the reload test puts the orchard graph back as it was; run 2 follows run 1.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,9 +18,11 @@ import type { Trajectory } from '../core/types.ts';
 import { loadCypherBenchData } from '../oracles/cypher/dataset.ts';
 import { createDriver } from '../oracles/cypher/driver.ts';
 import { ensureGraph, LOADER_VERSION, sourceMarkers } from '../oracles/cypher/load-graph.ts';
-import { orchardGraph, writeCypherBenchFolder } from '../oracles/cypher/official-layout.ts';
+import { harborGraph, orchardGraph, writeCypherBenchFolder } from '../oracles/cypher/official-layout.ts';
 import { acquireNeo4j } from '../oracles/cypher/server/acquire.ts';
 import { requestFromBroker, startBroker } from '../oracles/cypher/server/broker.ts';
+import { storeDirName } from '../oracles/cypher/server/graph-store.ts';
+import { launcherNeo4jVersion } from '../oracles/cypher/server/jars.ts';
 import { readSimpleKG, simpleKGSourceHash } from '../oracles/cypher/simplekg.ts';
 import { readResultsFile } from '../reports/results-file.ts';
 import { witnessBench } from './bench-child.ts';
@@ -105,6 +110,7 @@ describe('CypherBench on its official layout', () => {
   it('a broker on a NEO4J_URI server reuses the graph it holds and refuses a second graph with the reason', async () => {
     const lines: string[] = [];
     const broker = await startBroker({
+      neo4j: { uri: uris.orchard as string },
       log: (line) => lines.push(line),
       start: async () => ({
         uri: uris.orchard as string,
@@ -129,55 +135,77 @@ describe('CypherBench on its official layout', () => {
       await broker.close();
     }
   });
+});
 
-  it('witness bench with WITNESS_CYPHERBENCH_DATA and WITNESS_SPLIT=train runs train.json on the reused harbor graph', async () => {
-    const run = await witnessBench(
-      {
-        WITNESS_CYPHERBENCH_DATA: folder.dir,
-        WITNESS_SPLIT: 'train',
-        NEO4J_URI: uris.harbor as string,
-        WITNESS_RUN_ID: 'cb-official-train',
-      },
-      ['suites/cypherbench.eval.ts', '-t', '(zero-shot|diagnostic)$'],
+/** The store folder a graph file's kept database has. */
+const keptStoreName = (file: string) => {
+  const kg = readSimpleKG(file);
+  return storeDirName({
+    graph: kg.schema.name,
+    sourceHash: simpleKGSourceHash(kg),
+    loaderVersion: LOADER_VERSION,
+    neo4jVersion: launcherNeo4jVersion(),
+  });
+};
+
+/** A pid no process has any more. */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+  await new Promise((done) => child.once('exit', done));
+  return child.pid as number;
+}
+
+describe('CypherBench graphs kept across runs (two witness bench processes, no NEO4J_URI)', () => {
+  const project = mkdtempSync(join(tmpdir(), 'witness-cb-kept-'));
+  const data = writeCypherBenchFolder(join(project, 'data'));
+  const stores = join(project, 'graphs');
+  const env = { WITNESS_NEO4J: 'launcher', NEO4J_URI: '' };
+
+  it('run 1 (witness.config.json: suites.cypherbench.data, neo4j.graphStore): a partial orchard store left by a killed run is loaded again, harbor is loaded; the broken items are named errors', async () => {
+    // What a run killed during its load leaves: a home with files, no complete marker, the lock of a gone process.
+    const partial = join(stores, keptStoreName(data.graphFiles.orchard));
+    mkdirSync(join(partial, 'home', 'data'), { recursive: true });
+    writeFileSync(join(partial, 'home', 'data', 'half-loaded'), 'x');
+    writeFileSync(join(partial, 'lock'), `${await deadPid()}\n`);
+    writeFileSync(
+      join(project, 'witness.config.json'),
+      JSON.stringify({ suites: { cypherbench: { data: 'data' } }, neo4j: { graphStore: 'graphs' } }),
     );
-    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
-    expect(run.stderr).toMatch(/Witness: graph harbor reused \(5 entities, 3 relations\)/);
-    expect(run.stderr).not.toMatch(/graph harbor (loaded|replaced)/);
-    const results = await readResultsFile(join(run.dir, 'out', 'results.json'));
-    expect(outcomes(results.trajectories)).toEqual({
-      'harbor-t1 · zero-shot': expect.stringMatching(/^(solved|unsolved)$/),
-      'harbor-t1 · diagnostic': expect.stringMatching(/^(solved|unsolved)$/),
-      'harbor-t2 · zero-shot': expect.stringMatching(/^(solved|unsolved)$/),
-      'harbor-t2 · diagnostic': expect.stringMatching(/^(solved|unsolved)$/),
-    });
-  }, 300_000);
-
-  it('witness bench with suites.cypherbench.data in witness.config.json: the test split runs; the ghost graph and the bad item are named errors', async () => {
-    const project = mkdtempSync(join(tmpdir(), 'witness-cb-config-'));
-    writeCypherBenchFolder(join(project, 'data'), { testGraphs: ['orchard'] });
-    writeFileSync(join(project, 'witness.config.json'), JSON.stringify({ suites: { cypherbench: { data: 'data' } } }));
     const run = await witnessBench(
-      {
-        WITNESS_CONFIG: join(project, 'witness.config.json'),
-        NEO4J_URI: uris.orchard as string,
-        WITNESS_RUN_ID: 'cb-official-config',
-      },
+      { ...env, WITNESS_CONFIG: join(project, 'witness.config.json'), WITNESS_RUN_ID: 'cb-kept-1' },
       ['suites/cypherbench.eval.ts', '-t', '(zero-shot)$'],
     );
     // The two broken items are failing tests (harness errors), so the run fails; the rest ran.
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(1);
-    expect(run.stderr).toMatch(/Witness: graph orchard reused/);
+    expect(run.stderr).toContain(
+      `Witness: kept store ${partial} holds no complete load of graph orchard (interrupted?); loading it again`,
+    );
+    expect(run.stderr).toContain(
+      `Witness: graph orchard loaded (8 entities, 5 relations) into the kept store ${partial}`,
+    );
+    expect(run.stderr).toMatch(
+      /Witness: graph harbor loaded \(5 entities, 3 relations\) into the kept store .*harbor-/,
+    );
+    expect(existsSync(join(partial, 'home', 'data', 'half-loaded'))).toBe(false);
+    expect(JSON.parse(readFileSync(join(partial, 'complete.json'), 'utf8'))).toMatchObject({ graph: 'orchard' });
+    expect(readdirSync(stores).sort()).toEqual(
+      [keptStoreName(data.graphFiles.harbor), keptStoreName(data.graphFiles.orchard)].sort(),
+    );
+    for (const store of readdirSync(stores)) expect(existsSync(join(stores, store, 'lock')), store).toBe(false);
+
     const results = await readResultsFile(join(run.dir, 'out', 'results.json'));
     const byTask = Object.fromEntries(results.trajectories.map((t) => [t.taskId, t]));
     expect(Object.keys(byTask).sort()).toEqual([
+      'harbor-1',
+      'harbor-2',
       'orchard-1',
       'orchard-2',
       'orchard-3',
       'question bad-1',
       'question ghost-1',
     ]);
-    for (const id of ['orchard-1', 'orchard-2', 'orchard-3'])
-      expect(byTask[id]?.outcome.status).not.toBe('harness-error');
+    for (const id of ['harbor-1', 'harbor-2', 'orchard-1', 'orchard-2', 'orchard-3'])
+      expect(byTask[id]?.outcome.status, id).not.toBe('harness-error');
     const error = (id: string) => {
       const outcome = byTask[id]?.outcome;
       return outcome?.status === 'harness-error' ? outcome.error : '';
@@ -186,5 +214,31 @@ describe('CypherBench on its official layout', () => {
       /^question ghost-1: graph ghost has no SimpleKG file in .*data \(looked for graphs\/simplekg\/ghost_simplekg\.json/,
     );
     expect(error('question bad-1')).toBe('question bad-1: gold_cypher is missing or not a string');
+  }, 300_000);
+
+  it('run 2 (WITNESS_CYPHERBENCH_DATA, WITNESS_NEO4J_GRAPH_STORE): orchard is reused with no load; harbor, whose file changed, is loaded into a store of its own', async () => {
+    const oldHarbor = keptStoreName(data.graphFiles.harbor);
+    const harbor = harborGraph() as { entities: { properties: Record<string, unknown> }[] };
+    harbor.entities[0]!.properties.tonnage = 1300; // Gull: no question asks about it
+    writeFileSync(data.graphFiles.harbor, JSON.stringify(harbor));
+    const newHarbor = keptStoreName(data.graphFiles.harbor);
+    expect(newHarbor).not.toBe(oldHarbor);
+    const run = await witnessBench(
+      { ...env, WITNESS_CYPHERBENCH_DATA: data.dir, WITNESS_NEO4J_GRAPH_STORE: stores, WITNESS_RUN_ID: 'cb-kept-2' },
+      ['suites/cypherbench.eval.ts', '-t', '(zero-shot)$'],
+    );
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(1);
+    const orchardStore = join(stores, keptStoreName(data.graphFiles.orchard));
+    expect(run.stderr).toContain(
+      `Witness: graph orchard reused (8 entities, 5 relations) from the kept store ${orchardStore}`,
+    );
+    expect(run.stderr).not.toMatch(/graph orchard (loaded|replaced)/);
+    expect(run.stderr).toContain(
+      `Witness: graph harbor loaded (5 entities, 3 relations) into the kept store ${join(stores, newHarbor)}`,
+    );
+    expect(readdirSync(stores).sort()).toEqual([keptStoreName(data.graphFiles.orchard), newHarbor, oldHarbor].sort());
+    const results = await readResultsFile(join(run.dir, 'out', 'results.json'));
+    for (const t of results.trajectories.filter((t) => !t.taskId.startsWith('question')))
+      expect(t.outcome.status, t.taskId).toMatch(/^(solved|unsolved)$/);
   }, 300_000);
 });
