@@ -2,7 +2,8 @@
  * Starts the Neo4j for one graph on its kept store (graph-store.ts) when the settings allow: the
  * launcher way, `neo4j.keepGraphs` on and a `neo4j.graphStore`, no NEO4J_URI. Otherwise, and when
  * another run holds the store, a temporary database as before. A kept store Neo4j refuses to open
- * (damaged) is wiped and started once more empty; one locked by another Neo4j falls back to a
+ * (damaged; not when Java or the jars are missing) is wiped and started once more empty; one locked
+ * by another Neo4j falls back to a
  * temporary database. The server's `stop()` gives the store's lock back.
  */
 import { rmSync } from 'node:fs';
@@ -24,6 +25,8 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 
 /** Neo4j's own store lock (another JVM has the home open). */
 const STORE_LOCKED = /locked by another process|store_lock|FileLock/i;
+/** The launcher ran but Neo4j refused the home (not: no Java, no jars, a timeout). */
+const NEO4J_REFUSED = /Neo4j failed to start/;
 
 /** Whether graphs are kept with these settings, and where. */
 export function keptStoreRoot(settings: Neo4jSettings): string | undefined {
@@ -57,7 +60,8 @@ export async function startForGraph(
   let server: Neo4jServer;
   try {
     server = await onStore().catch(async (error: unknown) => {
-      if (STORE_LOCKED.test(message(error)) || !store.complete) throw error;
+      const why = message(error);
+      if (STORE_LOCKED.test(why) || !NEO4J_REFUSED.test(why) || !store.complete) throw error;
       log(`Witness: Neo4j did not open the kept store ${store.dir} (${message(error)}); wiping it and loading again`);
       store.markLoading();
       rmSync(store.home, { recursive: true, force: true });
