@@ -3,8 +3,8 @@
  * launcher way, `neo4j.keepGraphs` on and a `neo4j.graphStore`, no NEO4J_URI. Otherwise, and when
  * another run holds the store, a temporary database as before. A kept store Neo4j refuses to open
  * (damaged; not when Java or the jars are missing) is wiped and started once more empty; one locked
- * by another Neo4j falls back to a
- * temporary database. The server's `stop()` gives the store's lock back.
+ * by another Neo4j falls back to a temporary database. The server's `stop()` gives the store's lock
+ * back.
  */
 import { rmSync } from 'node:fs';
 import type { Neo4jSettings } from '../../../core/config.ts';
