@@ -9,19 +9,21 @@
  * order: the reload test puts the orchard graph back as it was; run 2 follows run 1.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Driver } from 'neo4j-driver';
+import { loadConfig } from '../core/config.ts';
 import type { Trajectory } from '../core/types.ts';
 import { loadCypherBenchData } from '../oracles/cypher/dataset.ts';
 import { createDriver } from '../oracles/cypher/driver.ts';
-import { ensureGraph, LOADER_VERSION, sourceMarkers } from '../oracles/cypher/load-graph.ts';
+import { ensureGraph, LOADER_VERSION, sourceMarker, sourceMarkers } from '../oracles/cypher/load-graph.ts';
 import { harborGraph, orchardGraph, writeCypherBenchFolder } from '../oracles/cypher/official-layout.ts';
 import { acquireNeo4j } from '../oracles/cypher/server/acquire.ts';
 import { requestFromBroker, startBroker } from '../oracles/cypher/server/broker.ts';
-import { storeDirName } from '../oracles/cypher/server/graph-store.ts';
+import { claimGraphStore, storeDirName } from '../oracles/cypher/server/graph-store.ts';
+import { startLauncher } from '../oracles/cypher/server/launcher.ts';
 import { launcherNeo4jVersion } from '../oracles/cypher/server/jars.ts';
 import { readSimpleKG, simpleKGSourceHash } from '../oracles/cypher/simplekg.ts';
 import { readResultsFile } from '../reports/results-file.ts';
@@ -137,16 +139,18 @@ describe('CypherBench on its official layout', () => {
   });
 });
 
-/** The store folder a graph file's kept database has. */
-const keptStoreName = (file: string) => {
+/** The key of a graph file's kept database. */
+const keyOf = (file: string) => {
   const kg = readSimpleKG(file);
-  return storeDirName({
+  return {
     graph: kg.schema.name,
     sourceHash: simpleKGSourceHash(kg),
     loaderVersion: LOADER_VERSION,
     neo4jVersion: launcherNeo4jVersion(),
-  });
+  };
 };
+/** The store folder a graph file's kept database has. */
+const keptStoreName = (file: string) => storeDirName(keyOf(file));
 
 /** A pid no process has any more. */
 async function deadPid(): Promise<number> {
@@ -161,12 +165,31 @@ describe('CypherBench graphs kept across runs (two witness bench processes, no N
   const stores = join(project, 'graphs');
   const env = { WITNESS_NEO4J: 'launcher', NEO4J_URI: '' };
 
-  it('run 1 (witness.config.json: suites.cypherbench.data, neo4j.graphStore): a partial orchard store left by a killed run is loaded again, harbor is loaded; the broken items are named errors', async () => {
-    // What a run killed during its load leaves: a home with files, no complete marker, the lock of a gone process.
-    const partial = join(stores, keptStoreName(data.graphFiles.orchard));
-    mkdirSync(join(partial, 'home', 'data'), { recursive: true });
-    writeFileSync(join(partial, 'home', 'data', 'half-loaded'), 'x');
+  it('run 1 (witness.config.json: suites.cypherbench.data, neo4j.graphStore): a partial orchard store left by a SIGKILLed load is loaded again, harbor is loaded; the broken items are named errors', async () => {
+    // A run killed (SIGKILL) in the middle of loading orchard into its kept store: the marker index
+    // and some nodes committed, no complete marker, the lock of a process that is gone.
+    const kg = readSimpleKG(data.graphFiles.orchard);
+    const claim = claimGraphStore(stores, keyOf(data.graphFiles.orchard));
+    if (!claim.ok) throw new Error(claim.reason);
+    const partial = claim.store.dir;
+    claim.store.markLoading();
+    const { java, heapMb } = loadConfig().config.neo4j;
+    const killed = await startLauncher({
+      home: claim.store.home,
+      ...(java ? { java } : {}),
+      ...(heapMb ? { heapMb } : {}),
+    });
+    const driver = createDriver(killed.uri);
+    try {
+      await driver.executeQuery(`CREATE INDEX ${sourceMarker(simpleKGSourceHash(kg))} FOR (n:Farmer) ON (n.eid)`);
+      await driver.executeQuery("UNWIND range(1, 3) AS i CREATE (:Farmer {eid: 'F' + i})");
+    } finally {
+      await driver.close();
+    }
+    process.kill(killed.pid as number, 'SIGKILL');
+    await killed.stop();
     writeFileSync(join(partial, 'lock'), `${await deadPid()}\n`);
+    expect(readdirSync(claim.store.home).length).toBeGreaterThan(0);
     writeFileSync(
       join(project, 'witness.config.json'),
       JSON.stringify({ suites: { cypherbench: { data: 'data' } }, neo4j: { graphStore: 'graphs' } }),
@@ -186,7 +209,6 @@ describe('CypherBench graphs kept across runs (two witness bench processes, no N
     expect(run.stderr).toMatch(
       /Witness: graph harbor loaded \(5 entities, 3 relations\) into the kept store .*harbor-/,
     );
-    expect(existsSync(join(partial, 'home', 'data', 'half-loaded'))).toBe(false);
     expect(JSON.parse(readFileSync(join(partial, 'complete.json'), 'utf8'))).toMatchObject({ graph: 'orchard' });
     expect(readdirSync(stores).sort()).toEqual(
       [keptStoreName(data.graphFiles.harbor), keptStoreName(data.graphFiles.orchard)].sort(),
