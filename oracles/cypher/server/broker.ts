@@ -137,8 +137,8 @@ export async function startBroker(options: BrokerOptions = {}): Promise<Broker> 
     try {
       await loaded;
     } catch (error) {
-      // The server stays free for another graph; this graph keeps its reason.
-      if (chosen.graph?.hash === hash) delete chosen.graph;
+      // The server stays free for another graph (not one on this graph's kept store); this graph keeps its reason.
+      if (chosen.graph?.hash === hash && !chosen.store) delete chosen.graph;
       failed.set(hash, error);
       throw error;
     }
