@@ -14,6 +14,7 @@ const scripts = [
   'report.ts',
   'scale.ts',
   'cypher.ts',
+  'cypher-reuse.ts',
   'regex-equivalence.ts',
   'models.ts',
   'data-load.ts',

@@ -5,3 +5,5 @@ import { packagePath } from '../../core/package-root.ts';
 export const SKYWAYS_GRAPH_FILE = packagePath('fixtures', 'cypherbench', 'graphs', 'skyways_simplekg.json');
 /** The skyways questions in CypherBench's item format. */
 export const SKYWAYS_QUESTIONS_FILE = packagePath('fixtures', 'cypherbench', 'test.json');
+/** The fixture as a CypherBench data folder (test.json + graphs/), the suite's default data. */
+export const SKYWAYS_DATA_DIR = packagePath('fixtures', 'cypherbench');

@@ -32,6 +32,14 @@ function launcherBuilt(): boolean {
   return existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === expectedStamp();
 }
 
+/** The Neo4j version the launcher's jars are (pom.xml's `neo4j.version`). */
+export function launcherNeo4jVersion(): string {
+  const pom = readFileSync(join(NEO4J_PROJECT_DIR, 'pom.xml'), 'utf8');
+  const version = /<neo4j\.version>([^<]+)<\/neo4j\.version>/.exec(pom)?.[1];
+  if (!version) throw new Error('neo4j/pom.xml names no neo4j.version');
+  return version.trim();
+}
+
 /** The launcher's class path. */
 export function launcherClassPath(): string {
   return `${join(LAUNCHER_LIB_DIR, 'classes')}:${join(LAUNCHER_LIB_DIR, '*')}`;
