@@ -12,8 +12,9 @@ import type { ChatModel } from '../../../core/models/model.ts';
 import type { ChatMessage, Usage } from '../../../core/types.ts';
 import type { ProposeInput, Proposer } from './contract.ts';
 import { parseAction, type ProposerAction } from './actions.ts';
-import { briefing, elidedObservation, observationMessage } from './briefing.ts';
+import { elidedObservation, observationMessage } from './briefing.ts';
 import { finalizeCandidates, type CandidateOutcome } from './finalize.ts';
+import { iterationBriefing, reportPath } from './task.ts';
 import { runTool } from './tools.ts';
 
 /** Steps (model replies) per iteration when none is given. */
@@ -61,9 +62,6 @@ export type AgentTranscriptEntry =
       candidates: CandidateOutcome[];
     };
 
-/** The file the agent writes its report on the last iteration to (store-relative). */
-export const reportPath = (iteration: number) => `proposer/${iteration}/report.md`;
-
 /** An agent proposer over `options.model`. */
 export function agentProposer(options: AgentProposerOptions): Proposer {
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
@@ -85,19 +83,9 @@ async function runAgent(
   const requireReport = options.requireReportFirst ?? true;
   const report = reportPath(iteration);
   const reportFile = join(store.root, report);
-  const previous = iteration > 1 ? store.reportFile(iteration - 1) : null;
   const messages: ChatMessage[] = [
     { role: 'system', content: readFileSync(input.skillFile, 'utf8') },
-    {
-      role: 'user',
-      content: briefing({
-        iteration,
-        candidateIds,
-        maxSteps,
-        reportPath: report,
-        previousReport: previous && existsSync(previous) ? `reports/iteration-${iteration - 1}.md` : null,
-      }),
-    },
+    { role: 'user', content: iterationBriefing(input, maxSteps) },
   ];
   const transcript: AgentTranscriptEntry[] = [
     {

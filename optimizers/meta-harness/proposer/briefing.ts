@@ -3,16 +3,30 @@
 export interface BriefingInput {
   iteration: number;
   candidateIds: readonly string[];
-  maxSteps: number;
+  /** The agent's step cap; unset for an external command, which writes the files itself. */
+  maxSteps?: number;
+  /** Shown to an external command: where its instructions are. */
+  skillFile?: string;
   /** Store-relative path of the report on the last iteration the agent writes first. */
   reportPath: string;
   /** The store's per-iteration reports and frontier, when they exist (store-relative). */
   previousReport: string | null;
 }
 
-/** The first user message of an iteration: what to write, where, and how many steps there are. */
+/** The task of an iteration: what to write and where; for the agent also how many steps there are. */
 export function briefing(input: BriefingInput): string {
-  const { iteration, candidateIds, maxSteps, reportPath, previousReport } = input;
+  const { iteration, candidateIds, maxSteps, reportPath, previousReport, skillFile } = input;
+  const closing =
+    maxSteps === undefined
+      ? [
+          `3. Stop when all of them are written. Write nothing else, anywhere; do not run evaluations.`,
+          ...(skillFile ? ['', `Your instructions, the harness SDK and the rules for candidates: ${skillFile}`] : []),
+        ]
+      : [
+          `3. Send {"action":"done"} when all of them are written.`,
+          '',
+          `You have ${maxSteps} steps (one action per reply, malformed replies included). Reply with exactly one JSON action.`,
+        ];
   const folders = candidateIds.map((id) => `- candidates/${id}/harness.ts and candidates/${id}/proposal.json`);
   return [
     `Iteration ${iteration}. The search run's folder is your working directory; every path is relative to it.`,
@@ -21,9 +35,7 @@ export function briefing(input: BriefingInput): string {
     `1. First write your report on the last iteration's results to ${reportPath} (what worked, what failed and why, with evidence from the traces).`,
     `2. Then write ${candidateIds.length} new candidate${candidateIds.length === 1 ? '' : 's'}, one mechanism each, here and nowhere else:`,
     ...folders,
-    `3. Send {"action":"done"} when all of them are written.`,
-    '',
-    `You have ${maxSteps} steps (one action per reply, malformed replies included). Reply with exactly one JSON action.`,
+    ...closing,
   ].join('\n');
 }
 
