@@ -45,7 +45,7 @@ export function parseAction(reply: string): ParsedAction {
 
 function jsonText(reply: string): string | null {
   const trimmed = reply.trim();
-  if (trimmed.startsWith('{')) return trimmed;
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) return trimmed;
   const fences = [...trimmed.matchAll(/```(?:json)?[ \t]*\n([\s\S]*?)\n?```/g)];
   if (fences.length === 1) return (fences[0]?.[1] ?? '').trim();
   if (fences.length > 1) return null;
