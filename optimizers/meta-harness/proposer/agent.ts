@@ -84,7 +84,7 @@ async function runAgent(
   const report = reportPath(iteration);
   const reportFile = join(store.root, report);
   const messages: ChatMessage[] = [
-    { role: 'system', content: readFileSync(input.skillFile, 'utf8') },
+    { role: 'system', content: readSkill(input.skillFile) },
     { role: 'user', content: iterationBriefing(input, maxSteps) },
   ];
   const transcript: AgentTranscriptEntry[] = [
@@ -167,6 +167,16 @@ async function runAgent(
     save();
   }
   return finish('step-cap', maxSteps);
+}
+
+function readSkill(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new Error(
+      `the proposer's skill file ${file} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
 }
 
 const isReport = (root: string, path: string, report: string) =>
