@@ -25,7 +25,8 @@ export function finalizeCandidates(
   candidateIds: readonly string[],
   proposer: string,
 ): CandidateOutcome[] {
-  const known = new Set(store.listCandidates());
+  // A parent is a candidate of an earlier iteration: this iteration's siblings are not evaluated yet.
+  const known = new Set(store.listCandidates().filter((id) => !candidateIds.includes(id)));
   return candidateIds.map((id) => {
     const dir = store.candidateDir(id);
     if (!existsSync(join(dir, 'harness.ts'))) return { id, written: false, notes: ['no harness.ts was written'] };
@@ -40,9 +41,9 @@ export function finalizeCandidates(
     const hypothesis = text('hypothesis');
     const mechanism = text('mechanism');
     let parent: string | null = null;
-    if (typeof given.parent === 'string' && known.has(given.parent) && given.parent !== id) parent = given.parent;
+    if (typeof given.parent === 'string' && known.has(given.parent)) parent = given.parent;
     else if (given.parent !== undefined && given.parent !== null)
-      notes.push(`proposal.json: "parent" ${JSON.stringify(given.parent)} is not another candidate of this search`);
+      notes.push(`proposal.json: "parent" ${JSON.stringify(given.parent)} is not a candidate of an earlier iteration`);
     store.writeProposal({ id, iteration, parent, hypothesis, mechanism, proposer });
     return { id, written: true, notes };
   });

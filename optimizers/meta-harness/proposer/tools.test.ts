@@ -43,6 +43,10 @@ describe('proposer tools', () => {
       TOOL_LIMITS.grepMatches,
     );
     expect(many.observation).toMatch(/stopped at 100 matches/);
+    writeFileSync(join(c.store.root, 'notes', 'big.txt'), 'hit\n'.repeat((TOOL_LIMITS.grepFileBytes >> 2) + 1));
+    expect(runTool(c, { action: 'grep', pattern: 'nothing', path: 'notes' }).observation).toBe(
+      '0 matching lines (line numbers 0-based; 1 file over 1 MiB skipped (read them))',
+    );
     expect(runTool(c, { action: 'grep', pattern: '(', path: '.' }).observation).toMatch(
       /not a valid JavaScript regular expression/,
     );

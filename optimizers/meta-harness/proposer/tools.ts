@@ -18,6 +18,7 @@ export const TOOL_LIMITS = {
   grepPatternChars: 200,
   grepMatches: 100,
   grepFileBytes: 1 << 20,
+  readFileBytes: 32 << 20,
   writeBytes: 256 * 1024,
 } as const;
 
@@ -86,7 +87,12 @@ function list(context: ToolContext, path: string): ToolResult {
 
 function read(context: ToolContext, path: string, offset: number, limit: number): ToolResult {
   const file = confine(context.store.root, path);
-  if (statSync(file).isDirectory()) return refused(`${path}: is a folder (list it instead)`);
+  const stat = statSync(file);
+  if (stat.isDirectory()) return refused(`${path}: is a folder (list it instead)`);
+  if (stat.size > TOOL_LIMITS.readFileBytes)
+    return refused(
+      `${path}: ${stat.size} bytes is more than the ${TOOL_LIMITS.readFileBytes} read can open; grep a smaller file`,
+    );
   const lines = readFileSync(file, 'utf8').split('\n');
   if (lines.at(-1) === '') lines.pop();
   if (offset >= lines.length && lines.length > 0)
@@ -113,6 +119,7 @@ function grep(context: ToolContext, pattern: string, path: string): ToolResult {
   const start = confine(context.store.root, path);
   const matches: string[] = [];
   let truncated = false;
+  let skipped = 0;
   const visit = (absolute: string): void => {
     if (truncated) return;
     const stat = lstatSync(absolute);
@@ -121,7 +128,11 @@ function grep(context: ToolContext, pattern: string, path: string): ToolResult {
       for (const name of readdirSync(absolute).sort()) visit(join(absolute, name));
       return;
     }
-    if (!stat.isFile() || stat.size > TOOL_LIMITS.grepFileBytes) return;
+    if (!stat.isFile()) return;
+    if (stat.size > TOOL_LIMITS.grepFileBytes) {
+      skipped++;
+      return;
+    }
     const text = readFileSync(absolute, 'utf8');
     if (text.includes('\0')) return;
     const lines = text.split('\n');
@@ -135,7 +146,11 @@ function grep(context: ToolContext, pattern: string, path: string): ToolResult {
     }
   };
   visit(start);
-  const header = `${matches.length}${truncated ? '+' : ''} matching line${matches.length === 1 ? '' : 's'} (line numbers 0-based)`;
+  const over =
+    skipped > 0
+      ? `; ${skipped} file${skipped === 1 ? '' : 's'} over ${TOOL_LIMITS.grepFileBytes >> 20} MiB skipped (read them)`
+      : '';
+  const header = `${matches.length}${truncated ? '+' : ''} matching line${matches.length === 1 ? '' : 's'} (line numbers 0-based${over})`;
   const more = truncated ? `\n[stopped at ${TOOL_LIMITS.grepMatches} matches: narrow the pattern or the path]` : '';
   return { ok: true, observation: cap([header, ...matches].join('\n') + more) };
 }
