@@ -52,6 +52,18 @@ describe('proposer tools', () => {
     );
   });
 
+  it('stops a pattern that backtracks without end at its time limit', () => {
+    const c = context();
+    writeFileSync(join(c.store.root, 'aaa.txt'), `${'a'.repeat(40)}b\n`);
+    const started = performance.now();
+    // A lookahead keeps V8 on its backtracking engine (no linear fallback for it).
+    const result = runTool(c, { action: 'grep', pattern: '(a+)+(?=c)', path: 'aaa.txt' });
+    expect(result.ok).toBe(false);
+    expect(result.observation).toMatch(/the pattern ran longer than 2000 ms/);
+    expect(performance.now() - started).toBeLessThan(TOOL_LIMITS.grepMs + 3000);
+    expect(runTool(c, { action: 'grep', pattern: 'a{40}b', path: 'aaa.txt' }).observation).toMatch(/^1 matching line/);
+  });
+
   it('names what is wrong with a read or list', () => {
     const c = context();
     expect(runTool(c, { action: 'read', path: 'nope.json', offset: 0, limit: 5 }).observation).toBe(

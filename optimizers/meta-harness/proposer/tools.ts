@@ -9,6 +9,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { confine, ConfinementError } from '../confine.ts';
 import type { MetaHarnessStore } from '../store.ts';
 import type { ProposerAction } from './actions.ts';
+import { MatchTimeoutError, timedMatcher } from './match-lines.ts';
 
 /** Limits of the tools, so no observation floods the agent's context. */
 export const TOOL_LIMITS = {
@@ -17,6 +18,8 @@ export const TOOL_LIMITS = {
   observationChars: 20_000,
   grepPatternChars: 200,
   grepMatches: 100,
+  /** Time one grep's pattern may run, over all files. */
+  grepMs: 2000,
   grepFileBytes: 1 << 20,
   readFileBytes: 32 << 20,
   writeBytes: 256 * 1024,
@@ -117,6 +120,7 @@ function grep(context: ToolContext, pattern: string, path: string): ToolResult {
     return refused(`the pattern is not a valid JavaScript regular expression: ${(error as Error).message}`);
   }
   const start = confine(context.store.root, path);
+  const matcher = timedMatcher(regex, TOOL_LIMITS.grepMs);
   const matches: string[] = [];
   let truncated = false;
   let skipped = 0;
@@ -135,17 +139,22 @@ function grep(context: ToolContext, pattern: string, path: string): ToolResult {
     }
     const text = readFileSync(absolute, 'utf8');
     if (text.includes('\0')) return;
-    const lines = text.split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      if (!regex.test(lines[i] as string)) continue;
+    const lines = text.split('\n').map((line) => line.slice(0, TOOL_LIMITS.lineChars));
+    const hits = matcher.match(lines, TOOL_LIMITS.grepMatches - matches.length + 1);
+    for (const i of hits) {
       if (matches.length === TOOL_LIMITS.grepMatches) {
         truncated = true;
         return;
       }
-      matches.push(`${shown(context, absolute)}:${i}: ${clip(lines[i] as string).slice(0, 300)}`);
+      matches.push(`${shown(context, absolute)}:${i}: ${(lines[i] as string).slice(0, 300)}`);
     }
   };
-  visit(start);
+  try {
+    visit(start);
+  } catch (error) {
+    if (error instanceof MatchTimeoutError) return refused(error.message);
+    throw error;
+  }
   const over =
     skipped > 0
       ? `; ${skipped} file${skipped === 1 ? '' : 's'} over ${TOOL_LIMITS.grepFileBytes >> 20} MiB skipped (read them)`
