@@ -3,7 +3,7 @@
  * (real HTTP, the openai client): every tool, refusals, a malformed reply, a broken and a good
  * candidate (then validated for real), the step cap, a premature done and a failing endpoint.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -183,6 +183,74 @@ describe('agent proposer over the scripted server', () => {
     expect(good.problems).toEqual([]);
     expect(good.valid).toBe(true);
   }, 60_000);
+
+  it('runs two iterations: the second reads the results of the first and copies its candidate', async () => {
+    const ids1 = ['c1-a'];
+    const script: Script = (request) => {
+      const messages = request.body.messages as { content: string }[];
+      const iteration = /^Iteration (\d+)/.exec(messages[1]?.content ?? '')?.[1];
+      const step = (messages.length - 2) / 2;
+      const first = [
+        act({ action: 'write', path: 'proposer/1/report.md', content: 'seed: one failure\n' }),
+        act({ action: 'write', path: 'candidates/c1-a/harness.ts', content: GOOD }),
+        act({
+          action: 'write',
+          path: 'candidates/c1-a/proposal.json',
+          content: JSON.stringify({ hypothesis: 'rule', parent: SEED_ID, mechanism: 'prompt rule' }),
+        }),
+        act({ action: 'done' }),
+      ];
+      const second = [
+        act({ action: 'read', path: 'reports/iteration-1.md' }),
+        act({ action: 'write', path: 'proposer/2/report.md', content: 'c1-a gained\n' }),
+        act({ action: 'read', path: 'candidates/c1-a/harness.ts', limit: 1000 }),
+        act({
+          action: 'write',
+          path: 'candidates/c2-a/harness.ts',
+          content: GOOD.replace('rule-anchored', 'rule-anchored-2'),
+        }),
+        act({
+          action: 'write',
+          path: 'candidates/c2-a/proposal.json',
+          content: JSON.stringify({ hypothesis: 'more', parent: 'c1-a', mechanism: 'verification' }),
+        }),
+        act({ action: 'done' }),
+      ];
+      return (iteration === '1' ? first : second)[step] ?? act({ action: 'done' });
+    };
+    const { server, store, model } = await setup(script, ids1);
+    const proposer = agentProposer({ model });
+    const one = await proposer.propose({
+      iteration: 1,
+      k: 1,
+      store,
+      skillFile: DEFAULT_SKILL_FILE,
+      candidateIds: ids1,
+    });
+    expect(end(one.transcript).reason).toBe('done');
+    // What the search does between iterations: evaluate, report, pre-create the next folders.
+    store.writeScores('c1-a', { passAtFinal: 1, meanTokens: 90, meanCalls: 1, meanTimeMs: 10, tasks: [] });
+    store.writeReport(1, '# Iteration 1\nc1-a: Pass@final 1.00 (+0.50)\n');
+    mkdirSync(store.candidateDir('c2-a'));
+    const two = await proposer.propose({
+      iteration: 2,
+      k: 1,
+      store,
+      skillFile: DEFAULT_SKILL_FILE,
+      candidateIds: ['c2-a'],
+    });
+    const s = steps(two.transcript);
+    expect((server.requests[4]?.body.messages as { content: string }[])[1]?.content).toMatch(
+      /the last iteration's short report is reports\/iteration-1\.md/,
+    );
+    expect(s[0]?.observation).toMatch(/Pass@final 1\.00/);
+    expect(s[2]?.observation).toMatch(/rule-anchored/);
+    expect(end(two.transcript)).toMatchObject({ reason: 'done', steps: 6 });
+    expect(store.readProposal('c2-a')).toMatchObject({ iteration: 2, parent: 'c1-a', mechanism: 'verification' });
+    expect(readFileSync(join(store.proposerDir(2), 'report.md'), 'utf8')).toBe('c1-a gained\n');
+    expect(existsSync(join(store.proposerDir(1), 'agent.json'))).toBe(true);
+    expect(existsSync(join(store.proposerDir(2), 'agent.json'))).toBe(true);
+  }, 30_000);
 
   it('ends a looping agent at the step cap, eliding old observations, and stores the transcript', async () => {
     const { server, store, model } = await setup([act({ action: 'read', path: 'frontier.json' })], ['c1-a']);
