@@ -288,6 +288,18 @@ describe('agent proposer over the scripted server', () => {
     expect(end(transcript)).toMatchObject({ reason: 'done', steps: 2 });
   }, 30_000);
 
+  it('stops on a spent run budget: the transcript is stored and the error reaches the search', async () => {
+    const { store, model } = await setup([act({ action: 'list', path: '.' })], ['c1-a']);
+    const ledger = new SpendLedger(mkdtempSync(join(tmpdir(), 'witness-mh-ledger-')));
+    cleanups.push(() => rmSync(ledger.dir, { recursive: true, force: true }));
+    const proposer = agentProposer({ model: meteredModel(model, { ledger, budget: { tokens: 1 } }) });
+    await expect(
+      proposer.propose({ iteration: 1, k: 1, store, skillFile: DEFAULT_SKILL_FILE, candidateIds: ['c1-a'] }),
+    ).rejects.toThrow(/the run's budget is spent/);
+    const stored = JSON.parse(readFileSync(join(store.proposerDir(1), 'agent.json'), 'utf8')) as unknown[];
+    expect(end(stored)).toMatchObject({ reason: 'budget', steps: 1 });
+  }, 30_000);
+
   it('ends the iteration when the endpoint fails, keeping what was done', async () => {
     const { store, model } = await setup(
       [act({ action: 'list', path: 'candidates' }), { status: 400, errorMessage: 'context length exceeded' }],

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { BudgetSpentError } from '../../../core/budget.ts';
 import type { ChatModel } from '../../../core/models/model.ts';
 import type { ChatMessage, Usage } from '../../../core/types.ts';
+import { confine } from '../confine.ts';
 import type { ProposeInput, Proposer } from './contract.ts';
 import { parseAction, type ProposerAction } from './actions.ts';
 import { elidedObservation, observationMessage } from './briefing.ts';
@@ -138,7 +139,7 @@ async function runAgent(
       requireReport &&
       parsed.action.action === 'write' &&
       !existsSync(reportFile) &&
-      !isReport(store.root, parsed.action.path, report)
+      !isReport(store.root, parsed.action.path, reportFile)
     )
       observation = `error: write your report on the last iteration to ${report} first, then the candidates`;
     else {
@@ -179,8 +180,13 @@ function readSkill(file: string): string {
   }
 }
 
-const isReport = (root: string, path: string, report: string) =>
-  path.replace(/^\.\//, '') === report || path === join(root, report);
+function isReport(root: string, path: string, reportFile: string): boolean {
+  try {
+    return confine(root, path) === reportFile;
+  } catch {
+    return false; // the tool itself names the problem
+  }
+}
 
 /** Replaces the oldest observations (never the latest) until the conversation fits; returns their steps. */
 function elide(messages: ChatMessage[], observationAt: Map<number, number>, maxChars: number): number[] {
