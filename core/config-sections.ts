@@ -91,11 +91,22 @@ export interface PerfSettings {
   suiteRuns: number;
 }
 
+/** The Meta-Harness proposer (docs/meta-harness.md, "The proposer"). */
+export interface ProposerSettings {
+  /** Model name at the configured endpoint for the agent proposer; unset = the configured model. */
+  model?: string;
+  /** The agent's replies per iteration (default 40). */
+  maxSteps: number;
+  /** Wall time of a `--proposer-cmd` command per iteration, in seconds (default 1800). */
+  commandTimeoutS: number;
+}
+
 export interface SectionSettings {
   suites: SuitesSettings;
   python: PythonSettings;
   neo4j: Neo4jSettings;
   perf: PerfSettings;
+  proposer: ProposerSettings;
 }
 
 export function defaultSections(root: string): SectionSettings {
@@ -110,12 +121,13 @@ export function defaultSections(root: string): SectionSettings {
     python: { sandbox: 'auto', fullProfileDir: witnessPath(root, 'python-full') },
     neo4j: { keepGraphs: true, graphStore: witnessPath(root, 'neo4j'), keptGraphs: 8 },
     perf: { pythonRounds: 20, suiteRuns: 3 },
+    proposer: { maxSteps: 40, commandTimeoutS: 1800 },
   };
 }
 
 type Where = (key: string) => string;
 
-/** Applies the file's `suites`, `python` and `neo4j` keys; relative paths resolve against `base`, the file's folder. */
+/** Applies the file's `suites`, `python`, `neo4j` and `proposer` keys; relative paths resolve against `base`, the file's folder. */
 export function applySectionsFile(
   target: SectionSettings,
   raw: Record<string, unknown>,
@@ -171,6 +183,15 @@ export function applySectionsFile(
     if (neo4j.graphStore !== undefined) target.neo4j.graphStore = path(neo4j.graphStore, 'neo4j.graphStore');
     if (neo4j.keptGraphs !== undefined) target.neo4j.keptGraphs = int(neo4j.keptGraphs, where('neo4j.keptGraphs'), 1);
   }
+  const proposer = object(raw.proposer, where('proposer'));
+  if (proposer) {
+    onlyKnown(proposer, ['model', 'maxSteps', 'commandTimeoutS'], (k) => where(`proposer.${k}`));
+    if (proposer.model !== undefined) target.proposer.model = text(proposer.model, where('proposer.model'));
+    if (proposer.maxSteps !== undefined)
+      target.proposer.maxSteps = int(proposer.maxSteps, where('proposer.maxSteps'), 1);
+    if (proposer.commandTimeoutS !== undefined)
+      target.proposer.commandTimeoutS = positive(proposer.commandTimeoutS, where('proposer.commandTimeoutS'));
+  }
 }
 
 function suiteKeys(name: (typeof SUITE_NAMES)[number]): string[] {
@@ -225,6 +246,12 @@ export function applySectionsEnv(target: SectionSettings, env: Env, root: string
   set(integer('WITNESS_NEO4J_KEPT_GRAPHS', 1), (v) => (neo4j.keptGraphs = v));
   set(integer('PERF_PYTHON_ROUNDS', 1), (v) => (target.perf.pythonRounds = v));
   set(integer('PERF_SUITE_RUNS', 1), (v) => (target.perf.suiteRuns = v));
+  set(get('WITNESS_PROPOSER_MODEL')?.trim() || undefined, (v) => (target.proposer.model = v));
+  set(integer('WITNESS_PROPOSER_MAX_STEPS', 1), (v) => (target.proposer.maxSteps = v));
+  set(
+    get('WITNESS_PROPOSER_TIMEOUT_S'),
+    (v) => (target.proposer.commandTimeoutS = positive(Number(v), 'WITNESS_PROPOSER_TIMEOUT_S')),
+  );
 }
 
 /** `1`/`true` or `0`/`false`. */
