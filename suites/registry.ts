@@ -230,7 +230,10 @@ export async function specByName(name: string, options: SpecOptions = {}): Promi
 
 /** CypherBench's questions of the configured data and split alone, without Neo4j or reading the graphs: what `witness bench --dry-run` counts. */
 export function cypherBenchTasks(options: SpecOptions = {}, config: WitnessConfig = configured()): LoadedTasks {
-  const layout = resolveCypherBenchLayout(config.suites.cypherbench.data ?? SKYWAYS_DATA_DIR, options.split ?? config.run.split);
+  const layout = resolveCypherBenchLayout(
+    config.suites.cypherbench.data ?? SKYWAYS_DATA_DIR,
+    options.split ?? config.run.split,
+  );
   return loadCypherBenchQuestions(layout.questionsFile);
 }
 
