@@ -134,10 +134,10 @@ describe('witness bench --dry-run', () => {
   it('takes ids from a file, and shows the data and split it was given', () => {
     const ids = join(dir, 'ids.txt');
     writeFileSync(ids, '# three tasks\n7\n3\n12\n');
-    const plan = dryRun(['--suite', 'nl-rx', '--tasks', `@${ids}`, '--split', 'test', '--data', 'fixtures/nl-rx']);
+    const plan = dryRun(['--suite', 'nl-rx', '--tasks', `@${ids}`, '--split', 'all', '--data', 'fixtures/nl-rx']);
     expect(plan.suites[0]).toMatchObject({
       taskIds: ['3', '7', '12'],
-      split: 'test',
+      split: 'all',
       data: join(root, 'fixtures/nl-rx'),
     });
   }, 90_000);

@@ -4,7 +4,7 @@
  * other, a harness's `answer()` is the same first turn the built-in zero-shot gets, and a harness
  * with `memory: true` runs one episode at a time in task order with its memory carried along.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,7 @@ import { regexOracle } from '../../oracles/regex/oracle.ts';
 import { buildStrategies, pickStrategies } from '../../strategies/index.ts';
 import { seedHarnessFile } from './seeds.ts';
 import { declaresMemory, harnessStrategy } from './strategy.ts';
+import { RunStore } from '../../core/store.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'witness-harness-suite-'));
@@ -44,8 +45,7 @@ defineBenchmark({
 });
 
 function stored(): Trajectory[] {
-  const folder = join(dir, 'store', 'harness-suite', 'trajectories');
-  return readdirSync(folder).map((f) => JSON.parse(readFileSync(join(folder, f), 'utf8')) as Trajectory);
+  return new RunStore(join(dir, 'store'), 'harness-suite').load().trajectories;
 }
 
 describe('after the suite ran', () => {

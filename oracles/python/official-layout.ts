@@ -7,10 +7,10 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { packagePath } from '../../core/package-root.ts';
 
-const fixture = (path: string) => fileURLToPath(new URL(`../../fixtures/${path}`, import.meta.url));
+const fixture = (path: string) => packagePath('fixtures', path);
 const records = (path: string) =>
   readFileSync(fixture(path), 'utf8')
     .split('\n')
