@@ -179,7 +179,8 @@ describe('output over the caps', () => {
     const prepared = await ds.prepare(dsTask);
     const started = performance.now();
     const huge = await ds.check(prepared, code("def twice(x):\n    return 'q' * (2 * 1024 ** 3)\n"));
-    expect(performance.now() - started).toBeLessThan(10_000);
+    // Bounded, with room for a loaded machine (about a second when idle).
+    expect(performance.now() - started).toBeLessThan(30_000);
     expect(huge.error).toMatchObject({
       kind: 'too-large',
       message: expect.stringMatching(/outputs? .*over the 32 MiB cap|too large to serialise/),

@@ -74,8 +74,18 @@ export const HOSTILE_CORPUS: readonly HostileAnswer[] = [
     query: 'RETURN [x IN range(1, 10000000) | toString(x)] AS l',
     kinds: ['too-large', 'timeout'],
   },
-  { name: 'a hundred million rows', query: 'UNWIND range(1, 100000000) AS x RETURN x', kinds: ['too-large'] },
-  { name: 'every node joined to every node', query: 'MATCH (a), (b) RETURN a.name, b.name', kinds: ['too-large'] },
+  // Streams that hit the row or byte cap within a second on an idle machine; on a loaded one the
+  // query deadline may come first. Either way the answer is stopped and named.
+  {
+    name: 'a hundred million rows',
+    query: 'UNWIND range(1, 100000000) AS x RETURN x',
+    kinds: ['too-large', 'timeout'],
+  },
+  {
+    name: 'every node joined to every node',
+    query: 'MATCH (a), (b) RETURN a.name, b.name',
+    kinds: ['too-large', 'timeout'],
+  },
   { name: 'a map holding ten million values', query: 'RETURN {big: range(1, 10000000)} AS m', kinds: ['too-large'] },
   // Malformed.
   { name: 'unbalanced parenthesis', query: 'MATCH (n:Airline RETURN n.name', kinds: ['syntax'] },
