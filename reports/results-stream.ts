@@ -28,7 +28,7 @@ export interface ResultsHeader {
 export async function writeResultsStream(
   path: string,
   header: ResultsHeader,
-  trajectories: Iterable<Trajectory>,
+  trajectories: Iterable<Trajectory> | AsyncIterable<Trajectory>,
 ): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
@@ -42,7 +42,7 @@ export async function writeResultsStream(
       `{\n  "schema": ${JSON.stringify(RESULTS_SCHEMA)},\n  "version": ${RESULTS_VERSION},\n  "runId": ${JSON.stringify(header.runId)},\n  "createdAt": ${JSON.stringify(header.createdAt)},\n  "summary": ${JSON.stringify(header.summary)},\n${TRAJECTORIES_OPEN}\n`,
     );
     let first = true;
-    for (const t of trajectories) {
+    for await (const t of trajectories) {
       await write(`${first ? '' : ',\n'}${JSON.stringify(t)}`);
       first = false;
     }
