@@ -49,7 +49,7 @@ function writeProject(folder: string, include: string): string {
   const config = join(folder, 'vitest.config.mjs');
   writeFileSync(
     config,
-    `export default { test: { include: [${JSON.stringify(include)}], execArgv: ['--enable-experimental-regexp-engine-on-excessive-backtracks'], testTimeout: 600000, maxConcurrency: 16, reporters: ['default', ${JSON.stringify(join(root, 'reports/reporter.ts'))}] } };\n`,
+    `export default { test: { include: [${JSON.stringify(include)}], execArgv: ['--enable-experimental-regexp-engine-on-excessive-backtracks', '--expose-gc'], testTimeout: 600000, maxConcurrency: 16, reporters: ['default', ${JSON.stringify(join(root, 'reports/reporter.ts'))}] } };\n`,
   );
   return config;
 }
@@ -125,7 +125,8 @@ async function simRun(): Promise<string> {
   for (let part = 0; part < parts; part++) {
     writeFileSync(
       join(project, `part-${part}.eval.ts`),
-      `import { defineBenchmark } from ${src('core/suite.ts')};
+      `import { afterAll } from 'vitest';
+import { defineBenchmark } from ${src('core/suite.ts')};
 import { loadNlRx } from ${src('oracles/regex/loader.ts')};
 import { regexOracle } from ${src('oracles/regex/oracle.ts')};
 import { buildStrategies } from ${src('strategies/index.ts')};
@@ -137,6 +138,12 @@ defineBenchmark({
   oracle: regexOracle(),
   prompt: ${JSON.stringify(join(root, 'prompts/nl-rx.md'))},
   strategies: buildStrategies({ examples: () => [], heroReport: '' }, ${JSON.stringify(strategies)}),
+});
+// What the worker still holds when its file is done (after a full GC), beside its peak RSS.
+afterAll(() => {
+  globalThis.gc?.();
+  const m = process.memoryUsage();
+  console.log('witness-perf live ' + (m.heapUsed / 1e6).toFixed(0) + ' MB heap, ' + (m.rss / 1e6).toFixed(0) + ' MB RSS after GC');
 });
 `,
     );
@@ -157,6 +164,10 @@ defineBenchmark({
   );
   console.log(
     `    peak RSS main ${run.mainMb.toFixed(0)} MB | workers ${run.workerMb.map((m) => m.toFixed(0)).join(' / ')} MB | bound ${RSS_BOUND_MB} MB each → ${verdict(Math.max(run.mainMb, ...run.workerMb), RSS_BOUND_MB)}`,
+  );
+  const live = [...run.output.matchAll(/witness-perf live (\d+) MB heap, (\d+) MB RSS/g)];
+  console.log(
+    `    each worker at the end of its file, after a full GC: heap ${live.map((m) => m[1]).join(' / ')} MB, RSS ${live.map((m) => m[2]).join(' / ')} MB`,
   );
   const report = writtenIn(run.output);
   console.log(
