@@ -32,6 +32,8 @@ export const INLINE_VIEWS_MAX = 2_000;
 export interface FullSource {
   full(t: Trajectory): Trajectory;
   note(): string | null;
+  /** Releases what reading held open (store files); called once the reports are written. */
+  close?(): void;
 }
 
 export interface ReportOptions {
@@ -113,6 +115,8 @@ export async function writeReports(
   } catch (error) {
     await chunks?.abort();
     throw error;
+  } finally {
+    options.fullSource?.close?.();
   }
   const missing = options.fullSource?.note();
   if (missing) report.notes.push(missing);
