@@ -8,7 +8,9 @@
  * (c) the report page of those 20,000 episodes: size and headless-Chromium open time, beside the
  *     self-contained page with every trajectory inlined (the writer before).
  * Peak RSS is each process's VmHWM from /proc, polled over the process tree while it runs.
- * Options: `--tasks=N` generated tasks for (a) (default 2,000); `--seed-results=PATH` skips (a).
+ * Options: `--tasks=N` generated tasks for (a) (default 2,000); `--hardening=on` hardens every
+ * solved episode in (a) (default off, see docs/scaling.md); `--seed-results=PATH` skips (a);
+ * `--only=run` stops after (a); `--only=merge` measures (b) with metric records only, then (c).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -32,6 +34,10 @@ const PAGE_BOUND_MB = 50;
 const OPEN_BOUND_S = 3;
 /** `--tasks=N`: generated tasks of (a) (default 2,000: 10,000 episodes). */
 const TASKS = Number(/^--tasks=(\d+)$/.exec(process.argv.find((a) => a.startsWith('--tasks=')) ?? '')?.[1] ?? 2_000);
+const option = (name: string) =>
+  new RegExp(`^--${name}=(.+)$`).exec(process.argv.find((a) => a.startsWith(`--${name}=`)) ?? '')?.[1];
+const HARDENING = option('hardening') === 'on';
+const ONLY = option('only');
 const STRATEGIES = ['zero-shot', 'generic', 'error-only', 'diagnostic', 'one-example'];
 
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
@@ -43,7 +49,7 @@ function writeProject(folder: string, include: string): string {
   const config = join(folder, 'vitest.config.mjs');
   writeFileSync(
     config,
-    `export default { test: { include: [${JSON.stringify(include)}], execArgv: ['--enable-experimental-regexp-engine-on-excessive-backtracks'], testTimeout: 600000, maxConcurrency: 16, reporters: ['default', ${JSON.stringify(join(root, 'reports/reporter.ts'))}] } };\n`,
+    `export default { test: { include: [${JSON.stringify(include)}], execArgv: ['--enable-experimental-regexp-engine-on-excessive-backtracks', '--expose-gc'], testTimeout: 600000, maxConcurrency: 16, reporters: ['default', ${JSON.stringify(join(root, 'reports/reporter.ts'))}] } };\n`,
   );
   return config;
 }
@@ -119,7 +125,8 @@ async function simRun(): Promise<string> {
   for (let part = 0; part < parts; part++) {
     writeFileSync(
       join(project, `part-${part}.eval.ts`),
-      `import { defineBenchmark } from ${src('core/suite.ts')};
+      `import { afterAll } from 'vitest';
+import { defineBenchmark } from ${src('core/suite.ts')};
 import { loadNlRx } from ${src('oracles/regex/loader.ts')};
 import { regexOracle } from ${src('oracles/regex/oracle.ts')};
 import { buildStrategies } from ${src('strategies/index.ts')};
@@ -132,6 +139,12 @@ defineBenchmark({
   prompt: ${JSON.stringify(join(root, 'prompts/nl-rx.md'))},
   strategies: buildStrategies({ examples: () => [], heroReport: '' }, ${JSON.stringify(strategies)}),
 });
+// What the worker still holds when its file is done (after a full GC), beside its peak RSS.
+afterAll(() => {
+  globalThis.gc?.();
+  const m = process.memoryUsage();
+  console.log('witness-perf live ' + (m.heapUsed / 1e6).toFixed(0) + ' MB heap, ' + (m.rss / 1e6).toFixed(0) + ' MB RSS after GC');
+});
 `,
     );
   }
@@ -142,14 +155,19 @@ defineBenchmark({
     WITNESS_OUT: out,
     WITNESS_STORE: join(project, 'store'),
     WITNESS_RUN_ID: 'scale-sim',
+    WITNESS_HARDENING: HARDENING ? '1' : '0',
   });
   const seconds = (performance.now() - started) / 1000;
   const episodes = Number(/Witness reports written in [\d.]+ s \((\d+) episodes\)/.exec(run.output)?.[1] ?? NaN);
   console.log(
-    `(a) sim run: ${episodes} episodes (${real ? 'NL-RX-Turk golds × 1 strategy' : `${TASKS} generated NL-RX-style tasks × 5 strategies`}), wall ${seconds.toFixed(0)} s`,
+    `(a) sim run: ${episodes} episodes (${real ? 'NL-RX-Turk golds × 1 strategy' : `${TASKS} generated NL-RX-style tasks × 5 strategies`}, hardening ${HARDENING ? 'on' : 'off'}), wall ${seconds.toFixed(0)} s, ${(episodes / seconds).toFixed(1)} episodes/s`,
   );
   console.log(
     `    peak RSS main ${run.mainMb.toFixed(0)} MB | workers ${run.workerMb.map((m) => m.toFixed(0)).join(' / ')} MB | bound ${RSS_BOUND_MB} MB each → ${verdict(Math.max(run.mainMb, ...run.workerMb), RSS_BOUND_MB)}`,
+  );
+  const live = [...run.output.matchAll(/witness-perf live (\d+) MB heap, (\d+) MB RSS/g)];
+  console.log(
+    `    each worker at the end of its file, after a full GC: heap ${live.map((m) => m[1]).join(' / ')} MB, RSS ${live.map((m) => m[2]).join(' / ')} MB`,
   );
   const report = writtenIn(run.output);
   console.log(
@@ -219,7 +237,7 @@ for (let i = ${shard * perShard}; i < ${(shard + 1) * perShard}; i++) {
   );
   const seconds = (performance.now() - started) / 1000;
   const label = {
-    compact: 'compact meta (now)       ',
+    compact: 'metric records (now)     ',
     full: 'full meta (before)       ',
     none: 'no meta (vitest itself) ',
   }[mode];
@@ -250,8 +268,9 @@ function folderBytes(path: string): number {
 }
 
 /** `--seed-results=PATH`: skip (a) and take the seed trajectories from an earlier run's results.json. */
-const given = /^--seed-results=(.+)$/.exec(process.argv.find((a) => a.startsWith('--seed-results=')) ?? '')?.[1];
+const given = option('seed-results');
 const seedResults = given ?? (await simRun());
+if (ONLY === 'run') process.exit(0);
 const seed: Trajectory[] = [];
 await scanResultsFile(seedResults, (t) => {
   if (seed.length < 1_000) seed.push(t);
@@ -261,8 +280,10 @@ console.log(
   `(b) 8 shards (--shard, blob reporter) of 20,000 synthetic episodes in all, from ${seed.length} sim trajectories, merged with --merge-reports:`,
 );
 const compact = await shardsMerged('compact');
-await shardsMerged('full');
-await shardsMerged('none');
+if (ONLY !== 'merge') {
+  await shardsMerged('full');
+  await shardsMerged('none');
+}
 
 const page = join(compact.out, 'report.html');
 const pageMb = statSync(page).size / 1e6;

@@ -1,7 +1,8 @@
 /**
- * The compact trajectories on task meta (core/meta.ts) carry every number the reports compute:
- * for random trajectory sets the summary, the report data and the gate's outcomes of the compact
- * copies equal those of the full trajectories, and the copies are much smaller.
+ * The metric records on task meta (core/meta.ts) carry every number the reports compute: for
+ * random trajectory sets the summary, the report data and the gate's outcomes of the records equal
+ * those of the full trajectories, and the records are much smaller. Meta written by older versions
+ * (compact copies with passing cases and candidates, no recorded metrics) still counts the same.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -95,7 +96,45 @@ const trajectory = fc
     };
   });
 
-describe('compact trajectories', () => {
+/** The copy on task meta as the previous version wrote it: turns with passing cases and candidates, no `metrics`. */
+function previousCompact(t: Trajectory): Trajectory {
+  const { refinement: _r, ...rest } = t;
+  return {
+    ...rest,
+    turns: t.turns.map((turn) => ({
+      ...turn,
+      messages: [],
+      reply: turn.reply === null ? null : '',
+      verdict: { ...turn.verdict, cases: turn.verdict.cases.filter((c) => c.pass), witnesses: [] },
+    })),
+  };
+}
+
+const sameNumbers = (a: readonly Trajectory[], b: readonly Trajectory[]) => {
+  expect(summarize(a, BOOTSTRAP)).toEqual(summarize(b, BOOTSTRAP));
+  const reportOf = (ts: readonly Trajectory[]) =>
+    buildReport(ts, { createdAt: CREATED, bootstrap: BOOTSTRAP, views: false }).report;
+  expect(reportOf(a)).toEqual(reportOf(b));
+  expect(a.map(outcomeOf)).toEqual(b.map(outcomeOf));
+};
+
+describe('metric records on task meta', () => {
+  it('old compact meta (passing cases and candidates, no recorded metrics) gives the same numbers (property)', () => {
+    fc.assert(
+      fc.property(fc.array(trajectory, { minLength: 1, maxLength: 30 }), (full) => {
+        sameNumbers(full.map(previousCompact), full);
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('a record whose recorded metrics are malformed is counted from its turns', () => {
+    const [sample] = fc.sample(fc.array(trajectory, { minLength: 30, maxLength: 30 }), { numRuns: 1, seed: 3 });
+    const full = sample as Trajectory[];
+    const broken = full.map((t) => ({ ...previousCompact(t), metrics: { fixes: -1, breaks: 'x', stability: 2 } }));
+    sameNumbers(broken, full);
+  });
+
   it('give the same summary, report data and gate outcomes as the full ones (property)', () => {
     fc.assert(
       fc.property(fc.array(trajectory, { minLength: 1, maxLength: 40 }), (full) => {
@@ -105,10 +144,10 @@ describe('compact trajectories', () => {
         const b = buildReport(full, { createdAt: CREATED, bootstrap: BOOTSTRAP, views: false }).report;
         expect(a).toEqual(b);
         expect(compact.map(outcomeOf)).toEqual(full.map(outcomeOf));
-        // A page built from compact copies (their store lost) still shows each turn's counts right.
+        // A page built from records (their store lost) still shows each turn's counts right (no texts).
         const counts = (t: Trajectory) =>
-          trajectoryView(t, 0).turns.map(({ index, phase, candidate, pass, failed, total, tokens }) => ({
-            ...{ index, phase, candidate, pass, failed, total, tokens },
+          trajectoryView(t, 0).turns.map(({ index, phase, pass, failed, total, tokens }) => ({
+            ...{ index, phase, pass, failed, total, tokens },
           }));
         expect(compact.map(counts)).toEqual(full.map(counts));
       }),
@@ -116,10 +155,13 @@ describe('compact trajectories', () => {
     );
   });
 
-  it('drop the texts: a fraction of the full size', () => {
+  it('drop the texts and the per-case results: smaller than the previous compact copies', () => {
     const [sample] = fc.sample(fc.array(trajectory, { minLength: 200, maxLength: 200 }), { numRuns: 1, seed: 7 });
     const full = JSON.stringify(sample).length;
-    const compact = JSON.stringify((sample as Trajectory[]).map(compactTrajectory)).length;
-    expect(compact).toBeLessThan(full / 2);
+    const previous = JSON.stringify((sample as Trajectory[]).map(previousCompact)).length;
+    const record = (sample as Trajectory[]).map(compactTrajectory);
+    expect(JSON.stringify(record).length).toBeLessThan(Math.min(full / 2, previous * 0.8));
+    for (const r of record)
+      for (const turn of r.turns) expect([turn.candidate, turn.verdict.cases]).toEqual([null, []]);
   });
 });

@@ -5,9 +5,8 @@
  * the worker wrote it, then in each further store folder given (a CI job that downloaded the
  * shards' stores); when it is in none, the compact copy stands in and the report says how many.
  */
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { readSlice } from '../core/jsonl.ts';
 import type { StoredRef } from '../core/meta.ts';
 import { RunStore } from '../core/store.ts';
 import type { Trajectory } from '../core/types.ts';
@@ -15,6 +14,8 @@ import type { Trajectory } from '../core/types.ts';
 export class FullTrajectories {
   private readonly refs = new Map<Trajectory, StoredRef>();
   private readonly found = new Map<string, string | null>();
+  /** Open store files, by path: one open per file, not per trajectory (closed by `close`). */
+  private readonly open = new Map<string, number>();
   /** Trajectories whose full form was not found (their compact copy was used). */
   missing = 0;
 
@@ -32,7 +33,7 @@ export class FullTrajectories {
     const path = this.locate(ref);
     if (path !== null) {
       try {
-        const value = JSON.parse(readSlice(path, ref.offset, ref.bytes)) as Trajectory;
+        const value = JSON.parse(this.read(path, ref.offset, ref.bytes)) as Trajectory;
         if (value.runId === t.runId && RunStore.key(value) === RunStore.key(t)) return value;
       } catch {
         // A store that changed since the run (or another run's file): fall back to the compact copy.
@@ -41,6 +42,25 @@ export class FullTrajectories {
     this.missing++;
     return t;
   };
+
+  /** Closes the store files opened so far (reading again reopens them). */
+  close(): void {
+    for (const fd of this.open.values()) closeSync(fd);
+    this.open.clear();
+  }
+
+  private read(path: string, offset: number, bytes: number): string {
+    let fd = this.open.get(path);
+    if (fd === undefined) this.open.set(path, (fd = openSync(path, 'r')));
+    const buffer = Buffer.allocUnsafe(bytes);
+    let done = 0;
+    while (done < bytes) {
+      const read = readSync(fd, buffer, done, bytes - done, offset + done);
+      if (read === 0) throw new Error(`${path}: ends before byte ${offset + bytes}`);
+      done += read;
+    }
+    return buffer.toString('utf8');
+  }
 
   /** A note for the reports when some full trajectories were not found, else null. */
   note(): string | null {

@@ -14,7 +14,7 @@ import type { Trajectory } from '../core/types.ts';
 import { browserInstalled, CHROMIUM, launchBrowser } from './__fixtures__/browser.ts';
 import { CASES, makeTrajectory } from './__fixtures__/trajectories.ts';
 import { FullTrajectories } from './full-trajectories.ts';
-import { compareTrajectories } from './merge.ts';
+import { compareTrajectories, trajectoryKey } from './merge.ts';
 import { readResultsFile } from './results-file.ts';
 import { writeReports } from './write-reports.ts';
 
@@ -50,14 +50,28 @@ afterAll(async () => {
 });
 
 describe('the report page of a large run', () => {
-  it('keeps trajectories in report-data/, one script per task, and results.json has them in full', async () => {
-    const written = await writeReports(out, compact, { fullSource: source, inlineViewsMax: 10 });
+  it('keeps trajectories in report-data/, one script per task, and results.json has them in full, reading each once', async () => {
+    const reads = new Map<string, number>();
+    const counting = {
+      full: (t: Trajectory) => {
+        reads.set(trajectoryKey(t), (reads.get(trajectoryKey(t)) ?? 0) + 1);
+        return source.full(t);
+      },
+      note: () => source.note(),
+    };
+    const written = await writeReports(out, compact, { fullSource: counting, inlineViewsMax: 10 });
+    expect(reads.size).toBe(full.length);
+    expect([...reads.values()].every((n) => n === 1)).toBe(true);
     expect(written.reportData).toBe(join(out, 'report-data'));
     expect(readdirSync(join(out, 'report-data')).sort()).toHaveLength(12);
     const html = readFileSync(written.html, 'utf8');
     expect(html).not.toContain('PROMPT of task');
     expect(html).toContain('"lazy":"report-data/"');
-    expect((await readResultsFile(written.results)).trajectories).toEqual([...full].sort(compareTrajectories));
+    const results = (await readResultsFile(written.results)).trajectories;
+    expect([...results].sort(compareTrajectories)).toEqual([...full].sort(compareTrajectories));
+    // In the page's order: task by task, each task's strategies together.
+    const tasks = results.map((t) => t.taskId).filter((id, i, all) => id !== all[i - 1]);
+    expect(new Set(tasks).size).toBe(tasks.length);
     expect(source.missing).toBe(0);
   });
 

@@ -17,15 +17,20 @@ export const REPORT_DATA_DIR = 'report-data';
 /** A view's header on the page: no prompt or turns until its chunk is loaded. */
 export type IndexedView = TrajectoryView & { chunk: number };
 
-/**
- * Writes one script per (section, task) into `<outDir>/report-data/` (replacing the folder as a
- * whole) and returns the page's view headers, in the order given.
- */
-export async function writeLazyViews(
-  outDir: string,
-  placed: readonly { t: Trajectory; section: number }[],
-  full: (t: Trajectory) => Trajectory,
-): Promise<IndexedView[]> {
+/** A placed trajectory: its section on the page. */
+export interface Placed {
+  t: Trajectory;
+  section: number;
+}
+
+/** The page's chunks: the view headers in the order given, and each chunk's view indices. */
+export interface ChunkPlan {
+  index: IndexedView[];
+  members: number[][];
+}
+
+/** One chunk per (section, task), numbered in order of first appearance. */
+export function planChunks(placed: readonly Placed[]): ChunkPlan {
   const chunkOf = new Map<string, number>();
   const members: number[][] = [];
   const index: IndexedView[] = placed.map(({ t, section }, i) => {
@@ -39,28 +44,45 @@ export async function writeLazyViews(
     (members[chunk] as number[]).push(i);
     return { ...trajectoryView(t, section), prompt: '', turns: [], chunk };
   });
-  const temp = join(outDir, `${REPORT_DATA_DIR}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  await mkdir(temp, { recursive: true });
-  try {
-    // A few writes in flight at a time: thousands of small files, one after the other, wait on the disk.
-    const writing = new Set<Promise<void>>();
-    for (const [chunk, items] of members.entries()) {
-      const views = items.map((i) => {
-        const { t, section } = placed[i] as { t: Trajectory; section: number };
-        return [i, trajectoryView(full(t), section)];
-      });
-      const write = writeFile(join(temp, `c${chunk}.js`), `witnessReportChunk(${chunk},${scriptJson(views)});\n`);
-      const tracked = write.finally(() => writing.delete(tracked));
-      writing.add(tracked);
-      if (writing.size >= 16) await Promise.race(writing);
-    }
-    await Promise.all(writing);
-    const target = join(outDir, REPORT_DATA_DIR);
-    await rm(target, { recursive: true, force: true });
-    await rename(temp, target);
-  } catch (error) {
-    await rm(temp, { recursive: true, force: true });
-    throw error;
+  return { index, members };
+}
+
+/**
+ * Writes chunk scripts into a temporary folder beside `<outDir>/report-data/`, which `finish`
+ * puts in place of the old folder as a whole (`abort` removes it).
+ */
+export class ChunkWriter {
+  // A few writes in flight at a time: thousands of small files, one after the other, wait on the disk.
+  private readonly writing = new Set<Promise<void>>();
+
+  private constructor(
+    private readonly outDir: string,
+    private readonly temp: string,
+  ) {}
+
+  static async open(outDir: string): Promise<ChunkWriter> {
+    const temp = join(outDir, `${REPORT_DATA_DIR}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    await mkdir(temp, { recursive: true });
+    return new ChunkWriter(outDir, temp);
   }
-  return index;
+
+  /** Writes chunk `chunk`'s views ([view index, view] pairs); waits while 16 writes are in flight. */
+  async write(chunk: number, views: readonly [number, TrajectoryView][]): Promise<void> {
+    const write = writeFile(join(this.temp, `c${chunk}.js`), `witnessReportChunk(${chunk},${scriptJson(views)});\n`);
+    const tracked = write.finally(() => this.writing.delete(tracked));
+    this.writing.add(tracked);
+    if (this.writing.size >= 16) await Promise.race(this.writing);
+  }
+
+  async finish(): Promise<void> {
+    await Promise.all(this.writing);
+    const target = join(this.outDir, REPORT_DATA_DIR);
+    await rm(target, { recursive: true, force: true });
+    await rename(this.temp, target);
+  }
+
+  async abort(): Promise<void> {
+    await Promise.allSettled(this.writing);
+    await rm(this.temp, { recursive: true, force: true });
+  }
 }

@@ -20,6 +20,27 @@ export interface FixBreak {
   breaks: number;
 }
 
+/**
+ * The per-trajectory metrics that need the candidates' texts or the per-case results, computed
+ * once from the full trajectory. A metric record (core/meta.ts: the copy on task meta, without
+ * candidates or cases) carries them under `metrics`; the functions below read them from there.
+ */
+export interface RecordedMetrics extends FixBreak {
+  stability: number | null;
+}
+
+const isCount = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+
+/** The recorded metrics of a metric record, or undefined for a trajectory with turns in full (or a malformed record). */
+export function recordedMetrics(t: Trajectory): RecordedMetrics | undefined {
+  const value: unknown = (t as Trajectory & { metrics?: unknown }).metrics;
+  if (typeof value !== 'object' || value === null) return undefined;
+  const m = value as Record<string, unknown>;
+  const stability = m.stability;
+  const stable = stability === null || (typeof stability === 'number' && Number.isFinite(stability));
+  return isCount(m.fixes) && isCount(m.breaks) && stable ? (value as RecordedMetrics) : undefined;
+}
+
 // ---------------------------------------------------------------- exclusion and counts
 
 /** The trajectories that enter rates: all but `harness-error` ones. */
@@ -121,6 +142,8 @@ export function transitionFixesBreaks(
 
 /** Σ fixes and Σ breaks over consecutive solve turns t−1 → t of one trajectory. */
 export function fixesAndBreaks(t: Trajectory): FixBreak {
+  const recorded = recordedMetrics(t);
+  if (recorded) return { fixes: recorded.fixes, breaks: recorded.breaks };
   const turns = solveTurns(t);
   const total = { fixes: 0, breaks: 0 };
   for (let i = 1; i < turns.length; i++) {
@@ -150,6 +173,8 @@ export function pairStability(tokenizer: TokenizerName, a: string, b: string): n
  * t−1 → t whose candidates both exist (non-null); null when there is no such pair.
  */
 export function trajectoryStability(t: Trajectory): number | null {
+  const recorded = recordedMetrics(t);
+  if (recorded) return recorded.stability;
   const turns = solveTurns(t);
   const tokenizer = recordedTokenizer(t.oracle);
   let sum = 0;

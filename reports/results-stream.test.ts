@@ -35,6 +35,20 @@ describe('the streamed results file', () => {
     for (const { t, at } of seen) expect(JSON.parse(readSlice(path, at?.offset ?? -1, at?.bytes ?? 0))).toEqual(t);
   });
 
+  it('writes a file of several write batches (over 1 MB) from an async source, every line intact', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'witness-results-')), 'results.json');
+    const many = Array.from({ length: 300 }, (_, i) =>
+      makeTrajectory({ taskId: String(i), turns: [{ source: `x{${i}}`.padEnd(8_000, 'y'), pass: CASES }] }),
+    );
+    async function* source() {
+      for (const t of many) yield t;
+    }
+    await writeResultsStream(path, header, source());
+    expect(readFileSync(path).length).toBeGreaterThan(2 * (1 << 20));
+    expect((await scan(path)).seen.map((s) => s.t)).toEqual(many);
+    expect((await readResultsFile(path)).trajectories).toEqual(many);
+  });
+
   it('writes and scans an empty run', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'witness-results-')), 'results.json');
     await writeResultsStream(path, { ...header, summary: [] }, []);

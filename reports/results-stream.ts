@@ -17,6 +17,7 @@ import { trajectoryProblem } from './validate.ts';
 
 const TRAJECTORIES_OPEN = '  "trajectories": [';
 const TRAJECTORIES_CLOSE = '  ]';
+const WRITE_BATCH_CHARS = 1 << 20;
 
 export interface ResultsHeader {
   runId: string;
@@ -28,25 +29,37 @@ export interface ResultsHeader {
 export async function writeResultsStream(
   path: string,
   header: ResultsHeader,
-  trajectories: Iterable<Trajectory>,
+  trajectories: Iterable<Trajectory> | AsyncIterable<Trajectory>,
 ): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   const out = createWriteStream(temp, 'utf8');
   const failed = new Promise<never>((_, reject) => out.on('error', reject));
-  const write = async (text: string) => {
+  // Lines are handed to the stream in batches of about 1 MB: one write per trajectory costs more than the JSON.
+  let pending: string[] = [];
+  let pendingLength = 0;
+  const flush = async () => {
+    const text = pending.join('');
+    pending = [];
+    pendingLength = 0;
     if (!out.write(text)) await Promise.race([new Promise<void>((r) => out.once('drain', () => r())), failed]);
+  };
+  const write = async (text: string) => {
+    pending.push(text);
+    pendingLength += text.length;
+    if (pendingLength >= WRITE_BATCH_CHARS) await flush();
   };
   try {
     await write(
       `{\n  "schema": ${JSON.stringify(RESULTS_SCHEMA)},\n  "version": ${RESULTS_VERSION},\n  "runId": ${JSON.stringify(header.runId)},\n  "createdAt": ${JSON.stringify(header.createdAt)},\n  "summary": ${JSON.stringify(header.summary)},\n${TRAJECTORIES_OPEN}\n`,
     );
     let first = true;
-    for (const t of trajectories) {
+    for await (const t of trajectories) {
       await write(`${first ? '' : ',\n'}${JSON.stringify(t)}`);
       first = false;
     }
     await write(`${first ? '' : '\n'}${TRAJECTORIES_CLOSE}\n}\n`);
+    await flush();
     await Promise.race([new Promise<void>((r) => out.end(r)), failed]);
     await rename(temp, path);
   } catch (error) {
