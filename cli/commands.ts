@@ -8,6 +8,7 @@ import { registerEvalBird } from './eval-bird.ts';
 import { registerEvalCypherbench } from './eval-cypherbench.ts';
 import { registerPythonCommands } from './eval-python.ts';
 import { registerOptimizeHero } from './optimize-hero.ts';
+import { registerOptimizeMetaHarness } from './optimize-meta-harness.ts';
 import { registerReports } from './report.ts';
 import { registerSplit } from './split.ts';
 import type { Registrar } from './registrar.ts';
@@ -18,6 +19,7 @@ export type { Registrar } from './registrar.ts';
 export const REGISTRARS: Registrar[] = [
   registerBench,
   registerOptimizeHero,
+  registerOptimizeMetaHarness,
   registerSplit,
   registerEvalBird,
   registerReports,
