@@ -87,7 +87,9 @@ export function validationRecord(outcome: ValidationOutcome): ValidationRecord {
       check(
         'smoke',
         c.smoke.ran && c.smoke.ok,
-        c.smoke.ran ? c.smoke.episodes.flatMap((e) => (e.failure ? [`${e.taskId}: ${e.failure}`] : [])) : ['not run'],
+        c.smoke.ran
+          ? c.smoke.episodes.flatMap((e) => (e.failure ? [`${e.taskId}: ${e.failure}`] : []))
+          : ['not run: a static check failed'],
       ),
     ],
   };
