@@ -90,7 +90,9 @@ export async function runSearch<P extends PreparedTask>(input: SearchInput<P>): 
       row.passAtFinal === null
         ? row.outcome
         : `Pass@final ${row.passAtFinal.toFixed(3)}, ${row.meanTokens?.toFixed(0)} tokens`;
-    progress(`${reused ? 'kept' : 'evaluated'} ${id}: ${score}${row.onFrontier ? ' (frontier)' : ''}`);
+    progress(
+      `${reused ? 'kept' : row.passAtFinal === null ? 'rejected' : 'evaluated'} ${id}: ${score}${row.onFrontier ? ' (frontier)' : ''}`,
+    );
     return true;
   };
 
@@ -123,7 +125,7 @@ export async function runSearch<P extends PreparedTask>(input: SearchInput<P>): 
         store.writeProposerTranscript(iteration, 'transcript', { proposer: input.proposer.name, transcript });
       }
       for (const id of ids) {
-        if (finished.has(id)) continue;
+        if (finished.has(id) && !written(id)) continue;
         if (!written(id) || !existsSync(join(store.candidateDir(id), 'proposal.json'))) {
           writeMissingProposal(input, id, iteration);
           recordEvolution(store, id, iteration, 'failed: the proposer wrote no harness.ts and proposal.json');

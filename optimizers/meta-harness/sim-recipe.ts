@@ -60,9 +60,9 @@ export function renderHarness(name: string, recipe: Recipe): string {
 import { BudgetExceededError, defineHarness, ModelCallFailedError, type JsonObject } from 'witness-harness';
 
 const RULES: string[] = ${JSON.stringify(rules, null, 2)};
-const REPAIRS = ${recipe.repairs};
-const RETRIEVE = ${recipe.retrieve};
-const NOTES = ${recipe.notes};
+const REPAIRS: number = ${recipe.repairs};
+const RETRIEVE: boolean = ${recipe.retrieve};
+const NOTES: boolean = ${recipe.notes};
 const SHOW = 3;
 const KEEP = 30;
 

@@ -1,0 +1,152 @@
+/**
+ * `witness optimize meta-harness` through the binary: end to end with the sim on the regex and SQL
+ * suites; a search killed with SIGKILL mid-search and resumed with --resume ends with the same
+ * store as an uninterrupted one (same candidates, scores, evolution and frontier, same held-out
+ * results); the proposers this build lacks are a clear usage error.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { withoutSuiteData } from '../core/child-env.ts';
+import { MetaHarnessStore } from '../optimizers/meta-harness/store.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'witness-mh-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const env = () => {
+  const e = withoutSuiteData(process.env);
+  for (const name of Object.keys(e)) if (name.startsWith('WITNESS_') || name.startsWith('OPENAI_')) delete e[name];
+  return e;
+};
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI; `killWhen` sends SIGKILL once stderr matches it. */
+function witness(args: string[], killWhen?: RegExp): Promise<Run> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [join(root, 'bin/witness.js'), ...args], { cwd: dir, env: env() });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (killWhen?.test(stderr)) child.kill('SIGKILL');
+    });
+    child.on('close', (code, signal) => done({ code, signal, stdout, stderr }));
+  });
+}
+
+const search = (suite: string, out: string, extra: string[] = []) => [
+  'optimize',
+  'meta-harness',
+  '--suite',
+  suite,
+  '--iterations',
+  '2',
+  '--candidates',
+  '2',
+  '--seeds',
+  'zero-shot,self-verify',
+  '--limit',
+  '5',
+  '--out',
+  out,
+  ...extra,
+];
+
+/** What must be equal between two runs of one search (times differ, so they are left out). */
+function fingerprint(store: MetaHarnessStore) {
+  const candidates = store.listCandidates().map((id) => ({
+    id,
+    harness: store.readHarness(id),
+    proposal: store.readProposal(id),
+    validation: store.readValidation(id).ok,
+    scores: existsSync(join(store.candidateDir(id), 'scores.json'))
+      ? store.readScores(id).tasks.map((t) => [t.taskId, t.trial, t.pass, t.tokens, t.calls])
+      : null,
+    traces: store.listTraces(id),
+  }));
+  return {
+    candidates,
+    evolution: store.readEvolution(),
+    frontier: store.readFrontier(),
+    heldOut: store
+      .readHeldOut()
+      ?.results.map((r) => ({ id: r.id, tasks: r.scores.tasks.map((t) => [t.taskId, t.pass, t.tokens]) })),
+    comparison: store.readHeldOut()?.comparison,
+  };
+}
+
+const runFolder = (out: string) => {
+  const runs = readdirSync(join(out, 'meta-harness')).filter((n) => !n.endsWith('.heldout'));
+  expect(runs).toHaveLength(1);
+  return runs[0] as string;
+};
+
+describe('witness optimize meta-harness', () => {
+  it.each(['nl-rx', 'bird'])(
+    'runs end to end with the sim on %s and writes the report',
+    async (suite) => {
+      const out = join(dir, `e2e-${suite}`);
+      const run = await witness(search(suite, out, ['--iterations', '1']));
+      expect(run.stderr).toContain('privileged');
+      expect(run.code).toBe(0);
+      const store = new MetaHarnessStore(out, runFolder(out));
+      expect(store.readEvolution().map((r) => r.id)).toEqual(['seed-zero-shot', 'seed-self-verify', 'i1-c1', 'i1-c2']);
+      expect(store.readEvolution().every((r) => r.outcome === 'evaluated')).toBe(true);
+      const reportFile = join(store.heldOutDir, 'report.md');
+      expect(run.stdout).toContain(`report: ${reportFile}`);
+      const report = readFileSync(reportFile, 'utf8');
+      expect(report).toContain('**Proposer simulated**');
+      expect(report).toContain('privileged sim');
+      expect(report).toContain('## Held-out test split');
+      expect(store.readHeldOut()?.results.length).toBeGreaterThanOrEqual(2);
+    },
+    60_000,
+  );
+
+  it('resumes a search killed with SIGKILL mid-search and ends equal to an uninterrupted one', async () => {
+    const args = ['--model', 'sim-steerable'];
+    const whole = join(dir, 'whole');
+    expect((await witness(search('nl-rx', whole, args))).code).toBe(0);
+    const cut = join(dir, 'cut');
+    const killed = await witness(search('nl-rx', cut, args), /evaluated i1-c2/);
+    expect(killed.signal).toBe('SIGKILL');
+    const runId = runFolder(cut);
+    const partial = new MetaHarnessStore(cut, runId);
+    expect(partial.searchFinished).toBe(false);
+    const before = partial.readEvolution().map((r) => r.id);
+    expect(before).toContain('i1-c1');
+    const resumed = await witness(search('nl-rx', cut, [...args, '--resume', runId]));
+    expect(resumed.code).toBe(0);
+    // Finished evaluations were kept, not redone.
+    for (const id of before) expect(resumed.stderr).toContain(`kept ${id}:`);
+    expect(fingerprint(partial)).toEqual(fingerprint(new MetaHarnessStore(whole, runFolder(whole))));
+  }, 120_000);
+
+  it('rejects a resume with other settings, and the proposers this build lacks, with usage errors', async () => {
+    const out = join(dir, 'small');
+    const tiny = ['--iterations', '1', '--candidates', '1', '--seeds', 'zero-shot', '--limit', '2'];
+    expect((await witness(search('nl-rx', out, tiny))).code).toBe(0);
+    const changed = await witness(search('nl-rx', out, [...tiny, '--trials', '2', '--resume', runFolder(out)]));
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toMatch(/--resume: the stored search ran with trials 1, not 2/);
+    for (const extra of [
+      ['--proposer', 'agent'],
+      ['--proposer-cmd', 'my-agent'],
+    ]) {
+      const run = await witness(search('nl-rx', join(dir, 'none'), extra));
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/not available in this build/);
+    }
+  }, 30_000);
+});
