@@ -10,7 +10,6 @@ import { fileURLToPath } from 'node:url';
 import { parseBudget, type Budget } from '../core/budget.ts';
 import { loadConfig } from '../core/config.ts';
 import { createModel, NO_MODEL_NOTICE } from '../core/models/create.ts';
-import { witnessPath } from '../core/paths.ts';
 import { loadPrompt } from '../core/prompt.ts';
 import { heroPrivilegedNotice } from '../optimizers/hero/optimize.ts';
 import type { Proposer } from '../optimizers/meta-harness/proposer.ts';
@@ -107,7 +106,7 @@ async function run(o: Options): Promise<void> {
   const language = o.suite === 'nl-rx' ? 'regex' : o.suite;
   const proposer = chooseProposer(o, language);
   const runId = o.resume ?? `${spec.name}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '')}`;
-  const store = new MetaHarnessStore(resolve(o.out ?? witnessPath(process.cwd())), runId);
+  const store = new MetaHarnessStore(o.out ? resolve(o.out) : config.storeDir, runId);
   if (o.resume && !existsSync(store.root)) throw usageError(`--resume: there is no search run ${store.root}`);
   settle(
     store,
@@ -223,6 +222,9 @@ export const registerOptimizeMetaHarness: Registrar = ({ program }) => {
       0.5,
     )
     .option('--data <path>', "the suite's data in its official layout")
-    .option('--out <dir>', 'the store folder; runs go to <dir>/meta-harness/<run> (default .witness)')
+    .option(
+      '--out <dir>',
+      'the store folder; runs go to <dir>/meta-harness/<run> (default: the run store, storeDir / WITNESS_STORE)',
+    )
     .action(run);
 };
