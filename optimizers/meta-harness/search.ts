@@ -7,7 +7,7 @@
  * baseline seed. A token / USD budget stops it cleanly between candidates; a resumed search skips
  * every finished evaluation (the store's evaluationState()) and every written candidate.
  */
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { budgetSpent, hasLimit, type Budget } from '../../core/budget.ts';
 import type { PreparedTask } from '../../core/oracle.ts';
@@ -96,6 +96,7 @@ export async function runSearch<P extends PreparedTask>(input: SearchInput<P>): 
     return true;
   };
 
+  const emptyReasons = new Map<string, string | null>();
   search: {
     for (const name of seeds)
       if (!(await evaluate(writeSeed(input, name), 0))) {
@@ -115,22 +116,45 @@ export async function runSearch<P extends PreparedTask>(input: SearchInput<P>): 
       if (missing.length > 0) {
         for (const id of missing) mkdirSync(store.candidateDir(id), { recursive: true });
         progress(`iteration ${iteration}: ${input.proposer.name} proposer writes ${missing.join(', ')}`);
-        const { transcript } = await input.proposer.propose({
-          iteration,
-          k: missing.length,
-          store,
-          skillFile: input.skillFile,
-          candidateIds: missing,
-        });
-        store.writeProposerTranscript(iteration, 'transcript', { proposer: input.proposer.name, transcript });
+        let proposerError: string | null = null;
+        try {
+          const { transcript } = await input.proposer.propose({
+            iteration,
+            k: missing.length,
+            store,
+            skillFile: input.skillFile,
+            candidateIds: missing,
+          });
+          store.writeProposerTranscript(iteration, 'transcript', { proposer: input.proposer.name, transcript });
+        } catch (error) {
+          // A failing proposer (a model error, a crashed agent) costs this iteration's candidates, not the search.
+          proposerError = (error as Error).message;
+          store.writeProposerTranscript(iteration, 'transcript', {
+            proposer: input.proposer.name,
+            error: proposerError,
+          });
+          progress(`iteration ${iteration}: the proposer failed: ${proposerError}`);
+        }
+        for (const id of missing) emptyReasons.set(id, proposerError);
       }
       for (const id of ids) {
         if (finished.has(id) && !written(id)) continue;
-        if (!written(id) || !existsSync(join(store.candidateDir(id), 'proposal.json'))) {
-          writeMissingProposal(input, id, iteration);
-          recordEvolution(store, id, iteration, 'failed: the proposer wrote no harness.ts and proposal.json');
+        if (!written(id)) {
+          writePlaceholderProposal(input, id, iteration, '(none written)');
+          const why = emptyReasons.get(id);
+          recordEvolution(
+            store,
+            id,
+            iteration,
+            why ? `failed: the proposer failed: ${why}`.slice(0, 600) : 'failed: the proposer wrote no harness.ts',
+          );
           progress(`${id}: the proposer left it empty`);
           continue;
+        }
+        const problem = proposalProblem(input, id);
+        if (problem) {
+          writePlaceholderProposal(input, id, iteration, `(proposal.json was unusable: ${problem})`);
+          progress(`${id}: proposal.json unusable (${problem}); kept aside as proposal.invalid.json`);
         }
         if (!(await evaluate(id, iteration))) {
           stoppedBy = 'budget';
@@ -161,15 +185,28 @@ export async function runSearch<P extends PreparedTask>(input: SearchInput<P>): 
   return { stoppedBy, spent, rows, frontier, heldOut, comparisons, baseline };
 }
 
-/** A proposal for a folder the proposer left without one, so its evolution row can say so. */
-function writeMissingProposal<P extends PreparedTask>(ctx: CandidateContext<P>, id: string, iteration: number): void {
-  if (existsSync(join(ctx.store.candidateDir(id), 'proposal.json'))) return;
-  ctx.store.writeProposal({
-    id,
-    iteration,
-    parent: null,
-    hypothesis: '(none written)',
-    mechanism: '(none)',
-    proposer: 'unknown',
-  });
+/** Why a written candidate's proposal.json cannot be used (missing, not JSON, wrong fields or id), or null. */
+function proposalProblem<P extends PreparedTask>(ctx: CandidateContext<P>, id: string): string | null {
+  if (!existsSync(join(ctx.store.candidateDir(id), 'proposal.json'))) return 'missing';
+  try {
+    ctx.store.readProposal(id);
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** A proposal for a folder whose own is missing or unusable (that one is kept as proposal.invalid.json). */
+function writePlaceholderProposal<P extends PreparedTask>(
+  ctx: CandidateContext<P>,
+  id: string,
+  iteration: number,
+  hypothesis: string,
+): void {
+  const file = join(ctx.store.candidateDir(id), 'proposal.json');
+  if (existsSync(file)) {
+    if (proposalProblem(ctx, id) === null) return;
+    renameSync(file, join(ctx.store.candidateDir(id), 'proposal.invalid.json'));
+  }
+  ctx.store.writeProposal({ id, iteration, parent: null, hypothesis, mechanism: '(unknown)', proposer: 'unknown' });
 }

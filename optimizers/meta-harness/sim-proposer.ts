@@ -36,11 +36,18 @@ interface Change {
 
 /** The recipe of a stored candidate: its recipe line, or the seed's mechanisms; null for a module the sim cannot read. */
 function recipeOf(store: MetaHarnessStore, id: string, log: unknown[]): Recipe | null {
-  const source = store.readHarness(id);
+  let source: string;
+  let proposal: ReturnType<MetaHarnessStore['readProposal']>;
+  try {
+    source = store.readHarness(id);
+    proposal = store.readProposal(id);
+  } catch (error) {
+    log.push({ action: 'skip', candidate: id, reason: (error as Error).message });
+    return null;
+  }
   log.push({ action: 'read', file: `candidates/${id}/harness.ts` });
   const own = readRecipe(source);
   if (own) return own;
-  const proposal = store.readProposal(id);
   const seed = proposal.proposer === 'seed' ? SEED_RECIPES[id.replace(/^seed-/, '')] : undefined;
   return seed ?? null;
 }
