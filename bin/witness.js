@@ -1,7 +1,30 @@
 #!/usr/bin/env node
-// The `witness` command: runs the TypeScript CLI through tsx (no build step).
-import { register } from 'tsx/esm/api';
+// The `witness` command. It runs the compiled CLI in dist/ (built by `npm run build`, which
+// `npm ci` runs through `prepare`). In a source checkout (tsconfig.build.json is there) whose
+// dist/ is missing or older than a source file, it runs the TypeScript sources through tsx
+// instead and says so in one line on a terminal, so a changed file is never silently ignored
+// (and scripts and tests reading stderr see only the command's own output).
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-register();
-const { main } = await import('../cli/main.ts');
-await main(process.argv);
+const root = new URL('../', import.meta.url);
+const args = process.argv.slice(2);
+
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  // Answered without loading the commands, whose modules take most of the CLI's start-up.
+  const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
+  process.stdout.write(`${version}\n`);
+} else {
+  const sourceCheckout = existsSync(new URL('tsconfig.build.json', root));
+  const stale = sourceCheckout ? (await import('../scripts/freshness.mjs')).staleness(fileURLToPath(root)) : null;
+  if (stale === null) {
+    const { main } = await import('../dist/cli/main.js');
+    await main(process.argv);
+  } else {
+    if (process.stderr.isTTY)
+      process.stderr.write(
+        `witness: ${stale}; running the TypeScript sources through tsx (npm run build compiles them)\n`,
+      );
+    await import('./from-source.js');
+  }
+}

@@ -49,7 +49,7 @@ describe('witness bench usage errors', () => {
     [['--suite', 'nl-rx,nlrx'], /unknown suite "nlrx" \(known: bigcodebench, bird, cypherbench, dscodebench, nl-rx\)/],
     [
       ['--suite', 'nl-rx', '--strategies', 'zero-shot,hero'],
-      /unknown strategy "hero" \(the suites' strategies: zero-shot, .*cheatsheet\)/,
+      /unknown strategy "hero" \(the suites' strategies: zero-shot, .*cheatsheet, or harness:<path>\)/,
     ],
     [['--strategies', ' , '], /--strategies: expected a comma-separated list/],
     [['--tasks', '1,2'], /--tasks needs exactly one --suite/],

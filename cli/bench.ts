@@ -5,22 +5,21 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { Option } from 'commander';
 import { parseBudget } from '../core/budget.ts';
 import { loadConfig, type WitnessConfig } from '../core/config.ts';
-import { SUITE_DATA_ENV, type SuiteName } from '../core/config-sections.ts';
+import { SUITE_DATA_ENV, SUITE_NAMES, type SuiteName } from '../core/config-sections.ts';
 import { RERUN_MODES } from '../core/resume.ts';
 import { parseNameList } from '../core/selection.ts';
 import { latestRunId, newRunId, RunStore } from '../core/store.ts';
-import { ALL_STRATEGY_NAMES } from '../strategies/index.ts';
-import { SPECS, specTasks } from '../suites/registry.ts';
-import { benchPlan, formatBenchPlan, planSuite, type SuitePlan } from './bench-plan.ts';
+import { PACKAGE_ROOT } from '../core/package-root.ts';
+import { BUILT_IN_STRATEGY_NAMES, isStrategyName } from '../strategies/names.ts';
+import type { SuitePlan } from './bench-plan.ts';
 import { positiveInteger, usageError } from './options.ts';
 import type { Registrar } from './registrar.ts';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = PACKAGE_ROOT;
 const SUITE_FILE = /(?:^|[\\/])suites[\\/]([\w.-]+)\.eval\.ts$/;
 
 interface BenchOptions {
@@ -38,7 +37,7 @@ interface BenchOptions {
   json?: boolean;
 }
 
-const known = () => Object.keys(SPECS).sort();
+const known = (): string[] => [...SUITE_NAMES].sort();
 
 /** Built-in suites named by --suite (validated) and by suite files among the vitest arguments. */
 function suitesOf(o: BenchOptions, args: readonly string[]): { option: string[]; inArgs: string[]; custom: boolean } {
@@ -81,10 +80,10 @@ function benchSettings(o: BenchOptions, args: readonly string[]) {
   const suites = named.length ? named : custom ? [] : known();
   if (o.strategies !== undefined) {
     const names = parseOption(() => parseNameList(o.strategies as string, '--strategies'));
-    const unknown = names.filter((n) => !ALL_STRATEGY_NAMES.includes(n));
+    const unknown = names.filter((n) => !isStrategyName(n));
     if (!custom && unknown.length)
       throw usageError(
-        `unknown ${unknown.length === 1 ? 'strategy' : 'strategies'} ${unknown.map((n) => `"${n}"`).join(', ')} (the suites' strategies: ${ALL_STRATEGY_NAMES.join(', ')})`,
+        `unknown ${unknown.length === 1 ? 'strategy' : 'strategies'} ${unknown.map((n) => `"${n}"`).join(', ')} (the suites' strategies: ${BUILT_IN_STRATEGY_NAMES.join(', ')}, or harness:<path>)`,
       );
     vars.WITNESS_STRATEGIES = names.join(',');
   }
@@ -116,10 +115,12 @@ function benchSettings(o: BenchOptions, args: readonly string[]) {
 
 /** Each suite's plan (tasks selected × strategies × trials, call bounds); a selection that does not fit is a usage error. */
 async function planSuites(suites: readonly string[], config: WitnessConfig) {
+  const { specTasks } = await import('../suites/registry.ts');
+  const { planSuite } = await import('./bench-plan.ts');
   const plans: SuitePlan[] = [];
   for (const name of suites) {
     const loaded = await specTasks(name);
-    plans.push(parseOption(() => planSuite(name, loaded, ALL_STRATEGY_NAMES, config)));
+    plans.push(parseOption(() => planSuite(name, loaded, BUILT_IN_STRATEGY_NAMES, config)));
   }
   return plans;
 }
@@ -176,6 +177,7 @@ export const registerBench: Registrar = ({ program }) => {
         // Unknown task ids are a usage error here, before anything starts.
         const plans = await planSuites(suites, config);
         if (o.dryRun) {
+          const { benchPlan, formatBenchPlan } = await import('./bench-plan.ts');
           const plan = benchPlan(plans, config);
           process.stdout.write(o.json ? `${JSON.stringify(plan, null, 2)}\n` : `${formatBenchPlan(plan)}\n`);
           if (custom) process.stderr.write('witness: suite files other than the built-in ones are not counted\n');

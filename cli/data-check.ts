@@ -3,7 +3,6 @@ import { Option } from 'commander';
 import { SUITE_DATA_ENV, type SuiteName } from '../core/config-sections.ts';
 import { loadConfig } from '../core/config.ts';
 import type { DataFinding, DataReport } from '../core/data-report.ts';
-import { DATA_CHECKERS } from '../suites/data-checkers.ts';
 import type { Registrar } from './registrar.ts';
 
 const LEVEL_WIDTH = 'warning'.length;
@@ -58,13 +57,8 @@ export const registerDataCheck: Registrar = ({ program }) => {
         process.exitCode = 2;
         return;
       }
-      const checker = DATA_CHECKERS[o.suite];
-      if (!checker) {
-        process.stderr.write(`witness: no checker for ${o.suite} yet\n`);
-        process.exitCode = 2;
-        return;
-      }
-      const report = await checker(data);
+      const { DATA_CHECKERS } = await import('../suites/data-checkers.ts');
+      const report = await DATA_CHECKERS[o.suite](data);
       process.stdout.write(o.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatDataReport(report)}\n`);
       process.exitCode = report.ok ? 0 : 1;
     });

@@ -33,6 +33,7 @@ interface EvalBirdOptions {
   timeout: number;
   jobs: number;
   goldCache: string | false;
+  shortcut: boolean;
   maxRows: number;
   maxResultMb: number;
   maxSqlKb: number;
@@ -90,6 +91,10 @@ export const registerEvalBird: Registrar = ({ evaluate }) => {
     )
     .option('--no-gold-cache', 'run every gold query, keep nothing')
     .option(
+      '--no-shortcut',
+      'run the prediction even when it is the gold written differently (spacing, case, a trailing semicolon); by default such a deterministic query runs once',
+    )
+    .option(
       '--max-rows <n>',
       'rows a result may have; a prediction over it scores 0 (too-large), a gold over it is a gold error',
       positiveInteger,
@@ -127,6 +132,7 @@ export const registerEvalBird: Registrar = ({ evaluate }) => {
         iterations: o.iterations,
         concurrency: o.jobs,
         ...(o.goldCache ? { goldCache: o.goldCache } : {}),
+        shortcut: o.shortcut,
         limits: { maxRows: o.maxRows, maxResultBytes: o.maxResultMb * MiB, maxSqlBytes: o.maxSqlKb * 1024 },
         ...(onProgress ? { onProgress } : {}),
       });

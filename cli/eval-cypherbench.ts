@@ -1,5 +1,5 @@
 /** `witness eval cypherbench`: CypherBench execution accuracy of a predictions file on a real Neo4j 5.20. */
-import { evaluateCypherBench, type CypherBenchEvaluation } from '../oracles/cypher/evaluate.ts';
+import type { CypherBenchEvaluation } from '../oracles/cypher/evaluate.ts';
 import { positiveInteger, positiveNumber, progressLine } from './options.ts';
 import type { Registrar } from './registrar.ts';
 
@@ -94,6 +94,7 @@ export const registerEvalCypherbench: Registrar = ({ evaluate }) => {
         checkAnswers: boolean;
         json?: boolean;
       }) => {
+        const { evaluateCypherBench } = await import('../oracles/cypher/evaluate.ts');
         const progress = progressLine('questions');
         const result = await evaluateCypherBench({
           data: o.data,

@@ -6,12 +6,8 @@
  */
 import { Option, type Command } from 'commander';
 import type { Candidate, Verdict } from '../core/types.ts';
-import { bigCodeBenchOracle } from '../oracles/python/bigcodebench/oracle.ts';
-import { loadBigCodeBench } from '../oracles/python/bigcodebench/loader.ts';
 import { sampleSolution } from '../oracles/python/bigcodebench/program.ts';
-import { dsCodeBenchOracle } from '../oracles/python/dscodebench/oracle.ts';
-import { loadDsCodeBench } from '../oracles/python/dscodebench/loader.ts';
-import { evaluateSamples, readSamples, type Evaluation, type SampleProgram } from '../oracles/python/evaluate.ts';
+import type { Evaluation, SampleProgram } from '../oracles/python/evaluate.ts';
 import { extractPython } from '../oracles/python/extract.ts';
 import { jsonKind } from '../oracles/python/jsonl.ts';
 import { processLoadedConfig } from '../core/config.ts';
@@ -86,6 +82,9 @@ function inputDetail(verdict: Verdict, caseId: string): string {
 export async function evaluateBigCodeBench(
   o: CommonOptions & { calibrated: boolean; timeLimit?: number },
 ): Promise<Evaluation> {
+  const { loadBigCodeBench } = await import('../oracles/python/bigcodebench/loader.ts');
+  const { bigCodeBenchOracle } = await import('../oracles/python/bigcodebench/oracle.ts');
+  const { evaluateSamples, readSamples } = await import('../oracles/python/evaluate.ts');
   const loaded = loadBigCodeBench(o.data);
   const prompts = new Map(loaded.tasks.map((t) => [t.id, String(t.context?.completePrompt ?? '')] as const));
   const { samples, issues } = readSamples(o.samples, 'task_id', (sample) => {
@@ -119,6 +118,9 @@ export async function evaluateBigCodeBench(
 export async function evaluateDsCodeBench(
   o: CommonOptions & { timeLimit?: number; noOpFloatBranches?: boolean },
 ): Promise<Evaluation> {
+  const { loadDsCodeBench } = await import('../oracles/python/dscodebench/loader.ts');
+  const { dsCodeBenchOracle } = await import('../oracles/python/dscodebench/oracle.ts');
+  const { evaluateSamples, readSamples } = await import('../oracles/python/evaluate.ts');
   const loaded = loadDsCodeBench(o.data);
   const { samples, issues } = readSamples(o.samples, 'problem_id', (sample): SampleProgram => {
     if (typeof sample.solution === 'string') return { source: sample.solution, extraction: 'whole-reply' };

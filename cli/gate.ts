@@ -6,11 +6,6 @@
  */
 import { InvalidArgumentError, Option } from 'commander';
 import { GATE_METRICS, type GateScope, loadConfig, type GateMetric } from '../core/config.ts';
-import { evaluateGate } from '../reports/gate.ts';
-import { renderGateMarkdown, renderGateText } from '../reports/gate-format.ts';
-import { mergeResults } from '../reports/merge.ts';
-import { buildBaseline, readGateInput, writeBaselineFile } from '../reports/outcomes.ts';
-import { readResultsFile } from '../reports/results-file.ts';
 import type { CommandGroups } from './registrar.ts';
 
 function share(value: string): number {
@@ -73,6 +68,9 @@ export function registerGate({ program }: CommandGroups): void {
       '\nExit status: 0 pass (also with warnings), 1 the candidate is worse beyond the noise band or below the floor, 2 unusable input.',
     )
     .action(async (o: GateOptions) => {
+      const { evaluateGate } = await import('../reports/gate.ts');
+      const { renderGateMarkdown, renderGateText } = await import('../reports/gate-format.ts');
+      const { readGateInput } = await import('../reports/outcomes.ts');
       const loaded = await inputs(async () => {
         const env = o.config ? { ...process.env, WITNESS_CONFIG: o.config } : process.env;
         const { gate } = loadConfig(process.cwd(), env).config;
@@ -109,6 +107,9 @@ export function registerGate({ program }: CommandGroups): void {
     .argument('<results...>', 'results.json files (merged like `witness report` does)')
     .requiredOption('--out <file>', 'the baseline file to write')
     .action(async (files: string[], o: { out: string }) => {
+      const { mergeResults } = await import('../reports/merge.ts');
+      const { buildBaseline, writeBaselineFile } = await import('../reports/outcomes.ts');
+      const { readResultsFile } = await import('../reports/results-file.ts');
       const merged = await inputs(async () => mergeResults(await Promise.all(files.map((f) => readResultsFile(f)))));
       if (!merged) return;
       const baseline = buildBaseline(merged.trajectories);

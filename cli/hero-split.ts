@@ -2,16 +2,15 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { loadConfig } from '../core/config.ts';
-import { SUITE_DATA_ENV, type SuiteName } from '../core/config-sections.ts';
+import { SUITE_DATA_ENV, SUITE_NAMES, type SuiteName } from '../core/config-sections.ts';
 import { readSplitFile, splitFileMismatch, type HeroSplitFile } from '../optimizers/hero/split-file.ts';
 import { buildSplitFile, heroSources, type HeroSources } from '../suites/hero-sources.ts';
-import { SPECS } from '../suites/registry.ts';
 import { usageError } from './options.ts';
 
 /** Points the suite at `--data` (its SUITE_DATA_ENV variable, which the specs read) and checks the suite's name. */
 export function applyDataOption(suite: string, data: string | undefined): void {
-  if (!Object.hasOwn(SPECS, suite))
-    throw usageError(`unknown suite "${suite}" (known: ${Object.keys(SPECS).sort().join(', ')})`);
+  if (!(SUITE_NAMES as readonly string[]).includes(suite))
+    throw usageError(`unknown suite "${suite}" (known: ${[...SUITE_NAMES].sort().join(', ')})`);
   if (data === undefined) return;
   const path = resolve(data);
   if (!existsSync(path)) throw usageError(`--data: there is no file or folder ${path}`);

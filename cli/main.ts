@@ -1,12 +1,15 @@
 /** The `witness` command line. */
+import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { loadConfig } from '../core/config.ts';
+import { packagePath } from '../core/package-root.ts';
 import type { Dialect } from '../oracles/regex/ast.ts';
-import { checkRegex, checkRegexExitCode, formatCheckRegex } from './check-regex.ts';
-import { REGISTRARS } from './commands.ts';
-import { evaluateNlRx } from '../oracles/regex/evaluate.ts';
+import { modulesFor } from './commands.ts';
 import { nonNegativeInteger, progressLine } from './options.ts';
 
+/** The version in the package's package.json. */
+const version = (): string =>
+  (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
 const dialectOption = (flags: string, description: string) =>
   new Option(flags, description).choices(['ecmascript', 'brics']);
 
@@ -14,9 +17,11 @@ function print(json: boolean, value: unknown, text: () => string): void {
   process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text()}\n`);
 }
 
-export function buildProgram(): Command {
+/** The program with the commands `words` (the command line's words, options left out) need. */
+export async function buildProgram(words: readonly string[] = []): Promise<Command> {
   const program = new Command('witness')
     .description('Benchmark how well LLMs write and repair programs when an execution oracle shows them what is wrong.')
+    .version(version(), '-V, --version', 'print the version of Witness')
     .showHelpAfterError()
     .exitOverride();
 
@@ -47,6 +52,7 @@ export function buildProgram(): Command {
         seed: number;
         json?: boolean;
       }) => {
+        const { checkRegex, checkRegexExitCode, formatCheckRegex } = await import('./check-regex.ts');
         const result = await checkRegex({
           gold: o.gold,
           candidate: o.candidate,
@@ -72,7 +78,8 @@ export function buildProgram(): Command {
     .addOption(dialectOption('--dialect <dialect>', 'dialect of the predictions').default('brics'))
     .option('--tokenized', 'predictions use DeepRegex tokens (<M0>, <NUM>, …, space separated)')
     .option('--json', 'print accuracy and per-item results as JSON')
-    .action((o: { data: string; predictions: string; dialect: Dialect; tokenized?: boolean; json?: boolean }) => {
+    .action(async (o: { data: string; predictions: string; dialect: Dialect; tokenized?: boolean; json?: boolean }) => {
+      const { evaluateNlRx } = await import('../oracles/regex/evaluate.ts');
       const progress = progressLine('regexes');
       const result = evaluateNlRx({
         data: o.data,
@@ -92,7 +99,7 @@ export function buildProgram(): Command {
       });
     });
 
-  for (const register of REGISTRARS) register({ program, check, evaluate });
+  for (const module of modulesFor(words)) (await module.load())({ program, check, evaluate });
 
   program
     .command('config')
@@ -110,9 +117,10 @@ export function buildProgram(): Command {
   return program;
 }
 
+/** Runs the command line `argv` (node, script, words…). */
 export async function main(argv: string[]): Promise<void> {
-  const program = buildProgram();
   try {
+    const program = await buildProgram(argv.slice(2).filter((word) => !word.startsWith('-')));
     await program.parseAsync(argv);
   } catch (error) {
     const code = (error as { code?: string }).code;

@@ -5,20 +5,14 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../core/config.ts';
+import { packagePath } from '../core/package-root.ts';
 import { witnessPath } from '../core/paths.ts';
-import { createModel, NO_MODEL_NOTICE } from '../core/models/create.ts';
-import { loadPrompt } from '../core/prompt.ts';
 import { DEFAULT_HERO, optimizePrompt } from '../optimizers/hero/optimize.ts';
-import { renderHeroReport } from '../optimizers/hero/report.ts';
-import { poolsOf } from '../suites/hero-sources.ts';
-import { specByName } from '../suites/registry.ts';
-import { applyDataOption, describeSplit, resolveSplit } from './hero-split.ts';
 import { fraction, positiveInteger, proportion } from './options.ts';
 import type { Registrar } from './registrar.ts';
 
-const REFLECT_PROMPT = fileURLToPath(new URL('../prompts/hero/reflect.md', import.meta.url));
+const REFLECT_PROMPT = packagePath('prompts', 'hero', 'reflect.md');
 
 export const registerOptimizeHero: Registrar = ({ program }) => {
   const optimize =
@@ -72,6 +66,12 @@ export const registerOptimizeHero: Registrar = ({ program }) => {
         data?: string;
         splitFile?: string;
       }) => {
+        const { specByName } = await import('../suites/registry.ts');
+        const { createModel, NO_MODEL_NOTICE } = await import('../core/models/create.ts');
+        const { loadPrompt } = await import('../core/prompt.ts');
+        const { renderHeroReport } = await import('../optimizers/hero/report.ts');
+        const { poolsOf } = await import('../suites/hero-sources.ts');
+        const { applyDataOption, describeSplit, resolveSplit } = await import('./hero-split.ts');
         applyDataOption(o.suite, o.data);
         const split = await resolveSplit({
           suite: o.suite,

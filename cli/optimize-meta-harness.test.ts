@@ -5,7 +5,7 @@
  * results); the proposers this build lacks are a clear usage error.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -135,7 +135,7 @@ describe('witness optimize meta-harness', () => {
     expect(fingerprint(partial)).toEqual(fingerprint(new MetaHarnessStore(whole, runFolder(whole))));
   }, 120_000);
 
-  it('stops cleanly at the budget; rejects a resume with other settings, and the proposers this build lacks, with usage errors', async () => {
+  it('stops cleanly at the budget; rejects a resume with other settings, and the agent proposer without a real model, with usage errors', async () => {
     const out = join(dir, 'small');
     const tiny = ['--iterations', '1', '--seeds', 'zero-shot', '--limit', '2', '--budget', '1'];
     const stopped = await witness(search('nl-rx', out, tiny));
@@ -149,13 +149,47 @@ describe('witness optimize meta-harness', () => {
     const changed = await witness(search('nl-rx', out, [...tiny, '--trials', '2', '--resume', runFolder(out)]));
     expect(changed.code).toBe(2);
     expect(changed.stderr).toMatch(/--resume: the stored search ran with trials 1, not 2/);
-    for (const extra of [
-      ['--proposer', 'agent'],
-      ['--proposer-cmd', 'my-agent'],
-    ]) {
-      const run = await witness(search('nl-rx', join(dir, 'none'), extra));
-      expect(run.code).toBe(2);
-      expect(run.stderr).toMatch(/not available in this build/);
-    }
-  }, 30_000);
+    const agent = await witness(search('nl-rx', join(dir, 'none'), ['--proposer', 'agent']));
+    expect(agent.code).toBe(2);
+    expect(agent.stderr).toMatch(/--proposer agent needs a real model/);
+  }, 90_000);
+
+  it("runs the user's --proposer-cmd: the candidates it leaves are validated and evaluated", async () => {
+    const out = join(dir, 'command');
+    // A stand-in for a coding agent: copies the zero-shot seed into every candidate folder it is given.
+    const agent = join(dir, 'copy-agent.mjs');
+    writeFileSync(
+      agent,
+      [
+        "import { copyFileSync, writeFileSync } from 'node:fs';",
+        "import { basename, join } from 'node:path';",
+        `const seed = ${JSON.stringify(join(root, 'optimizers/meta-harness/seeds/zero-shot.ts'))};`,
+        "for (const folder of process.env.WITNESS_MH_CANDIDATE_DIRS.split('\\n')) {",
+        "  copyFileSync(seed, join(folder, 'harness.ts'));",
+        "  const proposal = { id: basename(folder), iteration: Number(process.env.WITNESS_MH_ITERATION), parent: 'seed-zero-shot', hypothesis: 'the seed, copied', mechanism: 'none', proposer: 'external' };",
+        "  writeFileSync(join(folder, 'proposal.json'), JSON.stringify(proposal));",
+        '}',
+      ].join('\n'),
+    );
+    const run = await witness(
+      search('nl-rx', out, [
+        '--iterations',
+        '1',
+        '--candidates',
+        '1',
+        '--seeds',
+        'zero-shot',
+        '--limit',
+        '4',
+        '--proposer-cmd',
+        `node ${agent}`,
+      ]),
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const store = new MetaHarnessStore(out, runFolder(out));
+    const rows = store.readEvolution();
+    expect(rows.map((r) => r.id)).toEqual(['seed-zero-shot', 'i1-c1']);
+    expect(rows[1]).toMatchObject({ outcome: 'evaluated', parent: 'seed-zero-shot' });
+    expect(rows[1]?.passAtFinal).toBe(rows[0]?.passAtFinal);
+  }, 60_000);
 });

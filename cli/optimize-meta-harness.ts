@@ -6,13 +6,14 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseBudget, type Budget } from '../core/budget.ts';
 import { loadConfig } from '../core/config.ts';
 import { createModel, NO_MODEL_NOTICE } from '../core/models/create.ts';
 import { loadPrompt } from '../core/prompt.ts';
 import { heroPrivilegedNotice } from '../optimizers/hero/optimize.ts';
 import type { Proposer } from '../optimizers/meta-harness/proposer.ts';
+import { configuredProposer, DEFAULT_SKILL_FILE } from '../optimizers/meta-harness/proposer/index.ts';
+import type { WitnessConfig } from '../core/config.ts';
 import { DEFAULT_SEARCH, runSearch } from '../optimizers/meta-harness/search.ts';
 import { searchPools } from '../optimizers/meta-harness/search-pools.ts';
 import { renderSearchReport } from '../optimizers/meta-harness/search-report.ts';
@@ -23,8 +24,6 @@ import { specByName } from '../suites/registry.ts';
 import { applyDataOption, describeSplit } from './hero-split.ts';
 import { fraction, positiveInteger, usageError } from './options.ts';
 import type { Registrar } from './registrar.ts';
-
-const SKILL_FILE = fileURLToPath(new URL('../docs/meta-harness.md', import.meta.url));
 
 interface Options {
   suite: string;
@@ -69,13 +68,22 @@ function parseSeeds(text: string | undefined): SeedName[] {
   return names as SeedName[];
 }
 
-function chooseProposer(o: Options, language: string): Proposer {
-  if (o.proposerCmd !== undefined || o.proposer === 'agent')
+/** The proposer the options ask for: the user's command, the agent over the proposer model, or the sim proposer. */
+function chooseProposer(
+  o: Options,
+  language: string,
+  config: WitnessConfig,
+): { proposer: Proposer; close(): Promise<void> } {
+  if (o.proposerCmd === undefined && o.proposer === 'sim')
+    return { proposer: createSimProposer({ seed: o.seed, language }), close: async () => {} };
+  if (o.proposerCmd === undefined && o.proposer !== 'agent')
+    throw usageError(`--proposer: expected sim or agent, got "${o.proposer}"`);
+  const configured = configuredProposer(config, o.proposerCmd === undefined ? {} : { command: o.proposerCmd });
+  if (!configured)
     throw usageError(
-      `${o.proposerCmd !== undefined ? '--proposer-cmd' : '--proposer agent'} is not available in this build (only the sim proposer is); use --proposer sim`,
+      '--proposer agent needs a real model: set proposer.model (WITNESS_PROPOSER_MODEL) or the model (WITNESS_MODEL) to one served at the endpoint',
     );
-  if (o.proposer !== 'sim') throw usageError(`--proposer: expected sim or agent, got "${o.proposer}"`);
-  return createSimProposer({ seed: o.seed, language });
+  return configured;
 }
 
 /** Checks a resumed run's settings against the stored ones (search.json), or writes them for a new run. */
@@ -104,7 +112,7 @@ async function run(o: Options): Promise<void> {
   if (defaultedToSim && !o.model) process.stderr.write(`${NO_MODEL_NOTICE}\n`);
   const spec = await specByName(o.suite);
   const language = o.suite === 'nl-rx' ? 'regex' : o.suite;
-  const proposer = chooseProposer(o, language);
+  const { proposer, close: closeProposer } = chooseProposer(o, language, config);
   const runId = o.resume ?? `${spec.name}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '')}`;
   const store = new MetaHarnessStore(o.out ? resolve(o.out) : config.storeDir, runId);
   if (o.resume && !existsSync(store.root)) throw usageError(`--resume: there is no search run ${store.root}`);
@@ -144,7 +152,7 @@ async function run(o: Options): Promise<void> {
       seed: o.seed,
       price: config.prices[modelName] ?? null,
       proposer,
-      skillFile: SKILL_FILE,
+      skillFile: DEFAULT_SKILL_FILE,
       options: { iterations: o.iterations, candidates: o.candidates, seeds, ...(budget ? { budget } : {}) },
       onProgress: (line) => process.stderr.write(`  ${line}\n`),
     });
@@ -178,6 +186,7 @@ async function run(o: Options): Promise<void> {
     );
   } finally {
     await model.close?.();
+    await closeProposer();
     await spec.oracle.dispose?.();
     await spec.dispose?.();
   }

@@ -5,17 +5,17 @@
  */
 import { resolve } from 'node:path';
 import { loadConfig } from '../core/config.ts';
-import { runTotalLines } from '../reports/extra-tables.ts';
-import { mergeResults } from '../reports/merge.ts';
-import { readResultsFile } from '../reports/results-file.ts';
-import { summarize } from '../reports/summary.ts';
-import { renderTables } from '../reports/table.ts';
-import { writeReports } from '../reports/write-reports.ts';
 import { registerGate } from './gate.ts';
 import type { Registrar } from './registrar.ts';
 
 /** Merges results files and writes every report; returns the lines to print. */
 export async function runReport(files: readonly string[], outDir: string): Promise<string[]> {
+  const { runTotalLines } = await import('../reports/extra-tables.ts');
+  const { mergeResults } = await import('../reports/merge.ts');
+  const { readResultsFile } = await import('../reports/results-file.ts');
+  const { summarize } = await import('../reports/summary.ts');
+  const { renderTables } = await import('../reports/table.ts');
+  const { writeReports } = await import('../reports/write-reports.ts');
   const inputs = await Promise.all(files.map((f) => readResultsFile(f)));
   const merged = mergeResults(inputs);
   if (merged.trajectories.length === 0) throw new Error(`no trajectories in ${files.join(', ')}`);

@@ -1,7 +1,6 @@
 /** `witness split --suite S [--data D] [--seed N] --out F`: writes HERO's split file of a suite's data. */
 import { existsSync, rmSync } from 'node:fs';
 import { fraction, nonNegativeInteger } from './options.ts';
-import { applyDataOption, describeSplit, resolveSplit } from './hero-split.ts';
 import type { Registrar } from './registrar.ts';
 
 export const registerSplit: Registrar = ({ program }) => {
@@ -33,6 +32,7 @@ export const registerSplit: Registrar = ({ program }) => {
         evaluationFraction: number;
         force?: boolean;
       }) => {
+        const { applyDataOption, describeSplit, resolveSplit } = await import('./hero-split.ts');
         applyDataOption(o.suite, o.data);
         if (existsSync(o.out)) {
           if (!o.force) throw new Error(`${o.out} exists; pass --force to draw the split again`);

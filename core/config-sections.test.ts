@@ -14,13 +14,13 @@ describe('config sections', () => {
     const { config } = loadConfig(dir, {});
     expect(config.suites).toEqual({
       bird: { vesIterations: 10 },
-      bigcodebench: {},
+      bigcodebench: { subset: 'full' },
       dscodebench: {},
       'nl-rx': {},
       cypherbench: {},
     });
     expect(config.python).toEqual({ sandbox: 'auto', fullProfileDir: join(dir, '.witness', 'python-full') });
-    expect(config.neo4j).toEqual({});
+    expect(config.neo4j).toEqual({ keepGraphs: true, graphStore: join(dir, '.witness', 'neo4j'), keptGraphs: 8 });
     expect(config.perf).toEqual({ pythonRounds: 20, suiteRuns: 3 });
   });
 
@@ -30,6 +30,8 @@ describe('config sections', () => {
       WITNESS_DSCODEBENCH_DATA: '/data/ds.jsonl',
       WITNESS_BIGCODEBENCH_DATA: '/data/bcb.jsonl',
       BIGCODEBENCH_TIMEOUT_PER_TASK: '120',
+      WITNESS_BIGCODEBENCH_SUBSET: 'hard',
+      WITNESS_CYPHERBENCH_DATA: '/data/cypherbench',
       NLRX_TURK_DIR: '/data/turk',
       WITNESS_VES_ITERATIONS: '0',
       WITNESS_PYTHON_SANDBOX: 'process',
@@ -40,6 +42,9 @@ describe('config sections', () => {
       NEO4J_PASSWORD: 'secret',
       WITNESS_NEO4J: 'launcher',
       WITNESS_NEO4J_HEAP_MB: '768',
+      WITNESS_NEO4J_KEEP_GRAPHS: '0',
+      WITNESS_NEO4J_GRAPH_STORE: '/data/graphs',
+      WITNESS_NEO4J_KEPT_GRAPHS: '3',
       JAVA_HOME: '/opt/jdk',
       DOCKER_HOST: 'tcp://docker:2375',
       PERF_PYTHON_ROUNDS: '5',
@@ -48,10 +53,10 @@ describe('config sections', () => {
     });
     expect(config.suites).toEqual({
       bird: { vesIterations: 0 },
-      bigcodebench: { data: '/data/bcb.jsonl', timeoutPerTaskS: 120 },
+      bigcodebench: { data: '/data/bcb.jsonl', timeoutPerTaskS: 120, subset: 'hard' },
       dscodebench: { data: '/data/ds.jsonl' },
       'nl-rx': { data: '/data/turk' },
-      cypherbench: {},
+      cypherbench: { data: '/data/cypherbench' },
     });
     expect(config.python).toEqual({
       sandbox: 'process',
@@ -66,6 +71,9 @@ describe('config sections', () => {
       heapMb: 768,
       java: '/opt/jdk/bin/java',
       dockerHost: 'tcp://docker:2375',
+      keepGraphs: false,
+      graphStore: '/data/graphs',
+      keptGraphs: 3,
     });
     expect(config.perf).toEqual({ pythonRounds: 5, suiteRuns: 2 });
     expect(config.run.id).toBe('run-1');
@@ -152,6 +160,7 @@ describe('config sections', () => {
       'soon',
       /^BIGCODEBENCH_TIMEOUT_PER_TASK: expected a positive number, got null/,
     );
+    env('WITNESS_BIGCODEBENCH_SUBSET', 'easy', /^WITNESS_BIGCODEBENCH_SUBSET: expected one of full, hard, got "easy"/);
     env(
       'WITNESS_PYTHON_SANDBOX',
       'chroot',
@@ -170,6 +179,9 @@ describe('config sections', () => {
     const at = (key: string) => new RegExp(`^${file.replace(/[.\\/]/g, '\\$&')}: ${key.replace(/[.[\]"]/g, '\\$&')}: `);
     bad({ suites: { bird: { vesIterations: 1.5 } } }, at('suites.bird.vesIterations'));
     bad({ suites: { bigcodebench: { timeoutPerTaskS: 0 } } }, at('suites.bigcodebench.timeoutPerTaskS'));
+    bad({ suites: { bigcodebench: { subset: 'easy' } } }, at('suites.bigcodebench.subset'));
+    bad({ suites: { bigcodebench: { split: 'test' } } }, at('suites.bigcodebench.split'));
+    bad({ suites: { cypherbench: { split: 'test' } } }, at('suites.cypherbench.split'));
     bad({ suites: { dscodebench: { data: '' } } }, at('suites.dscodebench.data'));
     bad({ suites: { 'nl-rx': { dir: 'x' } } }, at('suites.nl-rx.dir'));
     bad({ suites: { spider: {} } }, at('suites.spider'));

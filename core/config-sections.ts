@@ -4,7 +4,7 @@
  * from the environment variables listed in docs/configuration.md (the environment wins).
  */
 import { join, resolve } from 'node:path';
-import { ConfigError, int, object, oneOf, onlyKnown, positive, text } from './config-values.ts';
+import { bool, ConfigError, int, object, oneOf, onlyKnown, positive, text } from './config-values.ts';
 import { witnessPath } from './paths.ts';
 
 /** What every suite section may hold; a suite adds its own keys. */
@@ -16,15 +16,27 @@ export interface SuiteSettings {
 export interface SuitesSettings {
   /** VES times each correct query this many interleaved runs (0 = no timing). */
   bird: SuiteSettings & { vesIterations: number };
-  /** `timeoutPerTaskS`: the per-task limit with real data (default: the oracle's 240 s). */
-  bigcodebench: SuiteSettings & { timeoutPerTaskS?: number };
+  /**
+   * `timeoutPerTaskS`: the per-task limit with real data (default: the oracle's 240 s); `subset`:
+   * which file of a data folder (`full` = 1,140 tasks, `hard` = 148); `split`: which prompt the model
+   * sees (`instruct`, the default, or `complete`; `run.split` / `--split` wins).
+   */
+  bigcodebench: SuiteSettings & {
+    timeoutPerTaskS?: number;
+    subset: (typeof BIGCODEBENCH_SUBSETS)[number];
+    split?: (typeof BIGCODEBENCH_SPLITS)[number];
+  };
   dscodebench: SuiteSettings;
   /** `data`: an NL-RX-Turk folder (src.txt, targ.txt). */
   'nl-rx': SuiteSettings;
   cypherbench: SuiteSettings;
 }
 
-const SUITE_NAMES = ['bird', 'bigcodebench', 'dscodebench', 'nl-rx', 'cypherbench'] as const;
+export const BIGCODEBENCH_SUBSETS = ['full', 'hard'] as const;
+export const BIGCODEBENCH_SPLITS = ['instruct', 'complete'] as const;
+
+/** The built-in suites. */
+export const SUITE_NAMES = ['bird', 'bigcodebench', 'dscodebench', 'nl-rx', 'cypherbench'] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
 /** The environment variable that sets each suite's `data` (what `witness bench --suite S --data D` sets). */
@@ -63,6 +75,12 @@ export interface Neo4jSettings {
   java?: string;
   /** The Docker engine's address, for messages (unset = /var/run/docker.sock). */
   dockerHost?: string;
+  /** The launcher keeps each graph's database in `graphStore` across runs (default true; false = a temporary one per start). */
+  keepGraphs?: boolean;
+  /** Where kept graph databases live (default `.witness/neo4j`), one folder per graph file checksum; unset = none kept. */
+  graphStore?: string;
+  /** How many kept graph databases stay; the least recently used beyond that are deleted (default 8). */
+  keptGraphs?: number;
 }
 
 /** Knobs of the scripts in perf/ (environment only). */
@@ -73,25 +91,43 @@ export interface PerfSettings {
   suiteRuns: number;
 }
 
+/** The Meta-Harness proposer (docs/meta-harness.md, "The proposer"). */
+export interface ProposerSettings {
+  /** Model name at the configured endpoint for the agent proposer; unset = the configured model. */
+  model?: string;
+  /** The agent's replies per iteration (default 40). */
+  maxSteps: number;
+  /** Wall time of a `--proposer-cmd` command per iteration, in seconds (default 1800). */
+  commandTimeoutS: number;
+}
+
 export interface SectionSettings {
   suites: SuitesSettings;
   python: PythonSettings;
   neo4j: Neo4jSettings;
   perf: PerfSettings;
+  proposer: ProposerSettings;
 }
 
 export function defaultSections(root: string): SectionSettings {
   return {
-    suites: { bird: { vesIterations: 10 }, bigcodebench: {}, dscodebench: {}, 'nl-rx': {}, cypherbench: {} },
+    suites: {
+      bird: { vesIterations: 10 },
+      bigcodebench: { subset: 'full' },
+      dscodebench: {},
+      'nl-rx': {},
+      cypherbench: {},
+    },
     python: { sandbox: 'auto', fullProfileDir: witnessPath(root, 'python-full') },
-    neo4j: {},
+    neo4j: { keepGraphs: true, graphStore: witnessPath(root, 'neo4j'), keptGraphs: 8 },
     perf: { pythonRounds: 20, suiteRuns: 3 },
+    proposer: { maxSteps: 40, commandTimeoutS: 1800 },
   };
 }
 
 type Where = (key: string) => string;
 
-/** Applies the file's `suites`, `python` and `neo4j` keys; relative paths resolve against `base`, the file's folder. */
+/** Applies the file's `suites`, `python`, `neo4j` and `proposer` keys; relative paths resolve against `base`, the file's folder. */
 export function applySectionsFile(
   target: SectionSettings,
   raw: Record<string, unknown>,
@@ -118,6 +154,10 @@ export function applySectionsFile(
         bcb.timeoutPerTaskS,
         where('suites.bigcodebench.timeoutPerTaskS'),
       );
+    if (bcb?.subset !== undefined)
+      target.suites.bigcodebench.subset = oneOf(bcb.subset, BIGCODEBENCH_SUBSETS, where('suites.bigcodebench.subset'));
+    if (bcb?.split !== undefined)
+      target.suites.bigcodebench.split = oneOf(bcb.split, BIGCODEBENCH_SPLITS, where('suites.bigcodebench.split'));
   }
   const python = object(raw.python, where('python'));
   if (python) {
@@ -130,9 +170,8 @@ export function applySectionsFile(
   }
   const neo4j = object(raw.neo4j, where('neo4j'));
   if (neo4j) {
-    onlyKnown(neo4j, ['uri', 'username', 'password', 'way', 'heapMb', 'java', 'dockerHost'], (k) =>
-      where(`neo4j.${k}`),
-    );
+    const keys = ['uri', 'username', 'password', 'way', 'heapMb', 'java', 'dockerHost'];
+    onlyKnown(neo4j, [...keys, 'keepGraphs', 'graphStore', 'keptGraphs'], (k) => where(`neo4j.${k}`));
     if (neo4j.uri !== undefined) target.neo4j.uri = text(neo4j.uri, where('neo4j.uri'));
     if (neo4j.username !== undefined) target.neo4j.username = text(neo4j.username, where('neo4j.username'));
     if (neo4j.password !== undefined) target.neo4j.password = text(neo4j.password, where('neo4j.password'));
@@ -140,12 +179,24 @@ export function applySectionsFile(
     if (neo4j.heapMb !== undefined) target.neo4j.heapMb = int(neo4j.heapMb, where('neo4j.heapMb'), 1);
     if (neo4j.java !== undefined) target.neo4j.java = path(neo4j.java, 'neo4j.java');
     if (neo4j.dockerHost !== undefined) target.neo4j.dockerHost = text(neo4j.dockerHost, where('neo4j.dockerHost'));
+    if (neo4j.keepGraphs !== undefined) target.neo4j.keepGraphs = bool(neo4j.keepGraphs, where('neo4j.keepGraphs'));
+    if (neo4j.graphStore !== undefined) target.neo4j.graphStore = path(neo4j.graphStore, 'neo4j.graphStore');
+    if (neo4j.keptGraphs !== undefined) target.neo4j.keptGraphs = int(neo4j.keptGraphs, where('neo4j.keptGraphs'), 1);
+  }
+  const proposer = object(raw.proposer, where('proposer'));
+  if (proposer) {
+    onlyKnown(proposer, ['model', 'maxSteps', 'commandTimeoutS'], (k) => where(`proposer.${k}`));
+    if (proposer.model !== undefined) target.proposer.model = text(proposer.model, where('proposer.model'));
+    if (proposer.maxSteps !== undefined)
+      target.proposer.maxSteps = int(proposer.maxSteps, where('proposer.maxSteps'), 1);
+    if (proposer.commandTimeoutS !== undefined)
+      target.proposer.commandTimeoutS = positive(proposer.commandTimeoutS, where('proposer.commandTimeoutS'));
   }
 }
 
 function suiteKeys(name: (typeof SUITE_NAMES)[number]): string[] {
   if (name === 'bird') return ['data', 'vesIterations'];
-  if (name === 'bigcodebench') return ['data', 'timeoutPerTaskS'];
+  if (name === 'bigcodebench') return ['data', 'timeoutPerTaskS', 'subset', 'split'];
   return ['data'];
 }
 
@@ -174,6 +225,10 @@ export function applySectionsEnv(target: SectionSettings, env: Env, root: string
     get('BIGCODEBENCH_TIMEOUT_PER_TASK'),
     (v) => (suites.bigcodebench.timeoutPerTaskS = positive(Number(v), 'BIGCODEBENCH_TIMEOUT_PER_TASK')),
   );
+  set(
+    get('WITNESS_BIGCODEBENCH_SUBSET'),
+    (v) => (suites.bigcodebench.subset = oneOf(v, BIGCODEBENCH_SUBSETS, 'WITNESS_BIGCODEBENCH_SUBSET')),
+  );
   set(get('WITNESS_PYTHON_SANDBOX'), (v) => (python.sandbox = oneOf(v, PYTHON_SANDBOXES, 'WITNESS_PYTHON_SANDBOX')));
   set(path('WITNESS_PYTHON'), (v) => (python.interpreter = v));
   set(path('WITNESS_PYTHON_FULL_DIR'), (v) => (python.fullProfileDir = v));
@@ -186,8 +241,22 @@ export function applySectionsEnv(target: SectionSettings, env: Env, root: string
   // JAVA_HOME is where Java is installed, like PATH a lookup rather than a setting: the last resort.
   if (neo4j.java === undefined && get('JAVA_HOME')) neo4j.java = join(get('JAVA_HOME') as string, 'bin', 'java');
   set(get('DOCKER_HOST'), (v) => (neo4j.dockerHost = v));
+  set(get('WITNESS_NEO4J_KEEP_GRAPHS'), (v) => (neo4j.keepGraphs = flag(v, 'WITNESS_NEO4J_KEEP_GRAPHS')));
+  set(path('WITNESS_NEO4J_GRAPH_STORE'), (v) => (neo4j.graphStore = v));
+  set(integer('WITNESS_NEO4J_KEPT_GRAPHS', 1), (v) => (neo4j.keptGraphs = v));
   set(integer('PERF_PYTHON_ROUNDS', 1), (v) => (target.perf.pythonRounds = v));
   set(integer('PERF_SUITE_RUNS', 1), (v) => (target.perf.suiteRuns = v));
+  set(get('WITNESS_PROPOSER_MODEL')?.trim() || undefined, (v) => (target.proposer.model = v));
+  set(integer('WITNESS_PROPOSER_MAX_STEPS', 1), (v) => (target.proposer.maxSteps = v));
+  set(
+    get('WITNESS_PROPOSER_TIMEOUT_S'),
+    (v) => (target.proposer.commandTimeoutS = positive(Number(v), 'WITNESS_PROPOSER_TIMEOUT_S')),
+  );
+}
+
+/** `1`/`true` or `0`/`false`. */
+function flag(value: string, name: string): boolean {
+  return bool(value === '1' || value === 'true' ? true : value === '0' || value === 'false' ? false : value, name);
 }
 
 function neo4jWay(value: string): Neo4jSettings['way'] {

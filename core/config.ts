@@ -190,6 +190,7 @@ function applyFile(config: WitnessConfig, raw: Record<string, unknown>, file: st
     'suites',
     'python',
     'neo4j',
+    'proposer',
     'run',
   ]);
   for (const key of Object.keys(raw)) {

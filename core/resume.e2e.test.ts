@@ -7,12 +7,13 @@
  * reads (WITNESS_RESUME, WITNESS_RERUN), so both paths are covered.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readResultsFile, type ResultsFile } from '../reports/results-file.ts';
+import { RunStore } from './store.ts';
 import type { Trajectory } from './types.ts';
 import { withoutSuiteData } from './child-env.ts';
 
@@ -79,22 +80,29 @@ function timeless(results: ResultsFile): unknown {
   );
 }
 
-const storedFiles = (path = trajectoriesDir) =>
-  readdirSync(path)
-    .filter((n) => n.endsWith('.json'))
-    .sort();
-/** A stored file's strategy: files are named benchmark__model__task__strategy__tN.json. */
-const strategyOf = (name: string) => name.split('__')[3] as string;
+/** Every record of the run's store, by key, in the order written: where it is and its text. */
+function storedRecords(): Map<string, { at: string; text: string }[]> {
+  const records = new Map<string, { at: string; text: string }[]>();
+  new RunStore(store, 'killed').scan((t, at) =>
+    records.set(RunStore.key(t), [
+      ...(records.get(RunStore.key(t)) ?? []),
+      { at: JSON.stringify(at), text: JSON.stringify(t) },
+    ]),
+  );
+  return records;
+}
+/** The stored episodes' keys (benchmark__model__task__strategy__tN), sorted. */
+const storedFiles = () => [...storedRecords().keys()].sort();
+/** A stored episode's strategy. */
+const strategyOf = (key: string) => key.split('__')[3] as string;
 /** Sequential strategies (a memory across instances) that a resume restarted, as it says it does. */
 const restartedIn = (output: string) =>
   new Set([...output.matchAll(/witness: resume: nl-rx · (\S+) runs in task order/g)].map((m) => m[1] as string));
-const snapshot = (names: string[]) =>
-  new Map(
-    names.map((n) => [
-      n,
-      { mtime: statSync(join(trajectoriesDir, n)).mtimeMs, text: readFileSync(join(trajectoriesDir, n), 'utf8') },
-    ]),
-  );
+/** The records of these keys: a key redone or rewritten would show a different list. */
+const snapshot = (keys: string[]) => {
+  const records = storedRecords();
+  return new Map(keys.map((k) => [k, records.get(k)]));
+};
 
 let clean: ResultsFile;
 beforeAll(() => {
@@ -154,16 +162,14 @@ describe('a run killed with SIGKILL', () => {
   it('WITNESS_RERUN=errored redoes just the errored episodes', async () => {
     // An episode that had failed with a harness error (injected into its stored trajectory).
     const victim = storedFiles().find((n) => strategyOf(n) === 'diagnostic') as string;
-    const path = join(trajectoriesDir, victim);
-    const original = JSON.parse(readFileSync(path, 'utf8')) as Trajectory;
-    writeFileSync(
-      path,
-      JSON.stringify({
-        ...original,
-        turns: [],
-        outcome: { status: 'harness-error', solvedAtTurn: null, error: 'injected: oracle crashed' },
-      }),
-    );
+    const original = JSON.parse((storedRecords().get(victim)?.at(-1) as { text: string }).text) as Trajectory;
+    // A later record of the same key wins, as a rerun's does.
+    new RunStore(store, 'killed').save({
+      ...original,
+      turns: [],
+      outcome: { status: 'harness-error', solvedAtTurn: null, error: 'injected: oracle crashed' },
+      startedAt: new Date(Date.parse(original.startedAt) + 1).toISOString(),
+    });
     const others = snapshot(storedFiles().filter((n) => n !== victim));
 
     const errored = vitest(join(dir, 'out-errored'), { WITNESS_RESUME: 'killed', WITNESS_RERUN: 'errored' });
@@ -171,7 +177,9 @@ describe('a run killed with SIGKILL', () => {
     expect(errored.output).toContain(
       `Resumed run killed: ${EPISODES - 1} episodes taken from the run store, 1 run now.`,
     );
-    expect((JSON.parse(readFileSync(path, 'utf8')) as Trajectory).outcome).toEqual(original.outcome);
+    const redone = new RunStore(store, 'killed').load().trajectories.find((t) => RunStore.key(t) === victim);
+    expect(redone?.outcome).toEqual(original.outcome);
+    expect(storedRecords().get(victim)).toHaveLength(3);
     expect(snapshot(storedFiles().filter((n) => n !== victim))).toEqual(others);
     expect(timeless(await readResultsFile(join(dir, 'out-errored', 'results.json')))).toEqual(timeless(clean));
   }, 120_000);

@@ -4,14 +4,17 @@
  * oracle), or its results would mix two experiments; more trials are allowed (they extend the run).
  * `rerun` redoes stored episodes that errored (harness or model error) or failed (not solved).
  */
-import { RunStore } from './store.ts';
+import type { RunStore, StoredAt, StoreEntry } from './store.ts';
 import type { Json, Trajectory } from './types.ts';
 
 export type RerunMode = 'errored' | 'failed';
 export const RERUN_MODES: readonly RerunMode[] = ['errored', 'failed'];
 
 /** Whether a stored trajectory is redone under a rerun mode. */
-export function needsRerun(t: Pick<Trajectory, 'outcome'>, mode: RerunMode | undefined): boolean {
+export function needsRerun(
+  t: { outcome: Pick<Trajectory['outcome'], 'status'> },
+  mode: RerunMode | undefined,
+): boolean {
   if (mode === undefined) return false;
   const status = t.outcome.status;
   if (mode === 'errored') return status === 'harness-error' || status === 'model-error';
@@ -43,36 +46,50 @@ export interface ResumeStats {
   reused: number;
   /** Stored trajectories that will be redone because of `rerun`. */
   redo: number;
-  /** Stored files that could not be read (their episodes run again). */
+  /** Stored files and lines that could not be read (their episodes run again). */
   unreadable: string[];
+  /** Torn last lines of interrupted writes, skipped (their episodes run again). */
+  torn: string[];
 }
 
-/** The finished episodes of a run, by store key, and which of them a rerun redoes. */
+/**
+ * The finished episodes of a run, by store key, and which of them a rerun redoes. It holds only
+ * where each trajectory is and its status; a reused trajectory is read from the store when asked for.
+ */
 export class ResumePlan {
   private constructor(
-    private readonly finished: Map<string, Trajectory>,
+    private readonly store: RunStore,
+    private readonly finished: Map<string, StoreEntry>,
     readonly rerun: RerunMode | undefined,
     readonly unreadable: string[],
+    readonly torn: string[],
   ) {}
 
-  /** Reads a run's store; an unknown run is an error naming the store folder. */
+  /** Reads a run's store index (streaming); an unknown run is an error naming the store folder. */
   static load(store: RunStore, rerun: RerunMode | undefined): ResumePlan {
     if (!store.exists()) throw new Error(`cannot resume run ${store.runId}: there is no ${store.dir}`);
-    const { trajectories, problems } = store.load();
-    return new ResumePlan(new Map(trajectories.map((t) => [RunStore.key(t), t])), rerun, problems);
+    const { entries, problems, notes } = store.index();
+    return new ResumePlan(store, entries, rerun, problems, notes);
+  }
+
+  /** Where the stored trajectory a resume reuses for this episode is, or undefined when it must run. */
+  reusableAt(key: string): StoredAt | undefined {
+    const entry = this.finished.get(key);
+    return entry && !needsRerun({ outcome: { status: entry.status } }, this.rerun) ? entry.at : undefined;
   }
 
   /** The stored trajectory to reuse for this episode, or undefined when it must run. */
   reusable(key: string): Trajectory | undefined {
-    const stored = this.finished.get(key);
-    return stored && !needsRerun(stored, this.rerun) ? stored : undefined;
+    const at = this.reusableAt(key);
+    return at && this.store.read(at);
   }
 
   /** Counts over the whole store (all benchmarks of the run). */
   stats(): ResumeStats {
     let redo = 0;
-    for (const t of this.finished.values()) if (needsRerun(t, this.rerun)) redo++;
-    return { reused: this.finished.size - redo, redo, unreadable: [...this.unreadable] };
+    for (const entry of this.finished.values())
+      if (needsRerun({ outcome: { status: entry.status } }, this.rerun)) redo++;
+    return { reused: this.finished.size - redo, redo, unreadable: [...this.unreadable], torn: [...this.torn] };
   }
 }
 

@@ -4,10 +4,12 @@
  * it before each episode; the policies themselves live in resume.ts and budget.ts.
  */
 import { BUDGET_SKIP_NOTE, budgetSpent, describeSpend, hasLimit, meteredModel, SpendLedger } from './budget.ts';
+import type { TaskMeta } from '@vitest/runner';
 import { ConfigError, type WitnessConfig } from './config.ts';
+import { compactTrajectory, type StoredRef } from './meta.ts';
 import type { ChatModel } from './models/model.ts';
 import { ResumePlan, settingsConflict } from './resume.ts';
-import { newRunId, RunStore } from './store.ts';
+import { newRunId, RunStore, type StoredAt } from './store.ts';
 import type { Json, Trajectory } from './types.ts';
 
 export interface SessionInput {
@@ -28,6 +30,10 @@ export interface RunSession {
   readonly store: RunStore;
   /** The stored trajectory a resume reuses for this episode, or undefined when it must run. */
   reusable(taskId: string, strategy: string, trial: number): Trajectory | undefined;
+  /** Puts the reusable stored episode on a test's meta (compact copy + store reference) and returns it, or undefined when it must run. */
+  reuse(meta: TaskMeta, taskId: string, strategy: string, trial: number): Trajectory | undefined;
+  /** Appends a finished trajectory to the run store and puts its compact copy and store reference on the test's meta. */
+  record(meta: TaskMeta, trajectory: Trajectory): void;
   /** The model, with the budget check and spend ledger when a budget is set. */
   meter(model: ChatModel): ChatModel;
   /** The skip note when the run's budget is spent, else null. */
@@ -48,6 +54,7 @@ export function openRunSession(input: SessionInput): RunSession {
   if (conflict) throw new ConfigError(conflict);
   if (!stored) store.writeSettings(benchmark, settings);
   for (const problem of plan?.unreadable ?? []) console.warn(`witness: resume: ${problem} (that episode runs again)`);
+  for (const note of plan?.torn ?? []) console.info(`witness: resume: ${note} (that episode runs again)`);
 
   // A sequential strategy carries a memory from one instance to the next, so its stored episodes
   // can be reused only when all of them are: an interrupted sequence is redone from its first task.
@@ -73,11 +80,31 @@ export function openRunSession(input: SessionInput): RunSession {
   }
   const ledger = hasLimit(budget) ? new SpendLedger(store.spendDir) : undefined;
 
+  const reusableAt = (taskId: string, strategy: string, trial: number): StoredAt | undefined =>
+    restarted.has(strategy) ? undefined : plan?.reusableAt(keyOf(taskId, strategy, trial));
+  const put = (meta: TaskMeta, trajectory: Trajectory, at: StoredAt) => {
+    const ref: StoredRef = { storeDir: config.storeDir, runId, ...at };
+    meta.witness = compactTrajectory(trajectory);
+    meta.witnessStored = ref;
+  };
+
   return {
     runId,
     store,
-    reusable: (taskId, strategy, trial) =>
-      restarted.has(strategy) ? undefined : plan?.reusable(keyOf(taskId, strategy, trial)),
+    reusable: (taskId, strategy, trial) => {
+      const at = reusableAt(taskId, strategy, trial);
+      return at && store.read(at);
+    },
+    reuse(meta, taskId, strategy, trial) {
+      const at = reusableAt(taskId, strategy, trial);
+      if (!at) return undefined;
+      const stored = store.read(at);
+      put(meta, stored, at);
+      return stored;
+    },
+    record(meta, trajectory) {
+      put(meta, trajectory, store.save(trajectory));
+    },
     meter(model) {
       if (!ledger) return model;
       const price = config.prices[model.info.name];

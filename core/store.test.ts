@@ -1,4 +1,5 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -30,16 +31,101 @@ function trajectory(taskId: string, strategy: string): Trajectory {
 }
 
 describe('RunStore', () => {
-  it('saves one file per trajectory and loads them back; a rerun overwrites the same file', () => {
+  it('appends trajectories to a JSON Lines file and loads them back; a rerun of a key counts once, the later one', () => {
     const store = new RunStore(mkdtempSync(join(tmpdir(), 'witness-store-')), 'run-1');
     store.save(trajectory('1', 'diagnostic'));
-    store.save(trajectory('a/b', 'generic'));
-    store.save(trajectory('1', 'diagnostic'));
+    const at = store.save(trajectory('a/b', 'generic'));
+    store.save({ ...trajectory('1', 'diagnostic'), startedAt: new Date(5).toISOString(), durationMs: 7 });
+    const { trajectories, problems, notes } = store.load();
+    expect(problems).toEqual([]);
+    expect(notes).toEqual([]);
+    expect(trajectories.map((t) => `${t.taskId}:${t.strategy}:${t.durationMs}`).sort()).toEqual([
+      '1:diagnostic:7',
+      'a/b:generic:0',
+    ]);
+    const files = readdirSync(store.trajectoriesDir);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(new RegExp(`^nl-rx\\.${process.pid}\\.[a-z0-9]+\\.jsonl$`));
+    expect(readFileSync(join(store.trajectoriesDir, files[0] as string), 'utf8').split('\n')).toHaveLength(4);
+    expect(store.read(at).taskId).toBe('a/b');
+  });
+
+  it('ignores a torn last line with a note, never an earlier line, and names a broken line in the middle', () => {
+    const store = new RunStore(mkdtempSync(join(tmpdir(), 'witness-store-')), 'run-t');
+    store.save(trajectory('1', 'zero-shot'));
+    store.save(trajectory('2', 'zero-shot'));
+    const [file] = readdirSync(store.trajectoriesDir) as [string];
+    const path = join(store.trajectoriesDir, file);
+    appendFileSync(path, JSON.stringify(trajectory('3', 'zero-shot')).slice(0, 40));
+    let loaded = store.load();
+    expect(loaded.trajectories.map((t) => t.taskId).sort()).toEqual(['1', '2']);
+    expect(loaded.problems).toEqual([]);
+    expect(loaded.notes).toEqual([`${path}:3: torn last line of an interrupted write ignored`]);
+    writeFileSync(path, readFileSync(path, 'utf8').replace('"taskId":"2"', '"taskId":2,,'));
+    appendFileSync(path, '\n');
+    loaded = store.load();
+    expect(loaded.trajectories.map((t) => t.taskId)).toEqual(['1']);
+    expect(loaded.problems[0]).toMatch(new RegExp(`${file.replace(/\./g, '\\.')}:2: `));
+    expect(loaded.problems[1]).toMatch(/:3: /);
+  });
+
+  it('still reads a store of one JSON file per trajectory (the layout before JSON Lines), next to new lines', () => {
+    const store = new RunStore(mkdtempSync(join(tmpdir(), 'witness-store-')), 'run-old');
+    mkdirSync(store.trajectoriesDir, { recursive: true });
+    const old = trajectory('1', 'generic');
+    writeFileSync(join(store.trajectoriesDir, `${RunStore.key(old)}.json`), JSON.stringify(old));
+    store.save(trajectory('2', 'generic'));
     const { trajectories, problems } = store.load();
     expect(problems).toEqual([]);
-    expect(trajectories.map((t) => `${t.taskId}:${t.strategy}`).sort()).toEqual(['1:diagnostic', 'a/b:generic']);
-    expect(readdirSync(join(store.dir, 'trajectories')).every((n) => n.endsWith('.json'))).toBe(true);
+    expect(trajectories.map((t) => t.taskId).sort()).toEqual(['1', '2']);
   });
+
+  it('two processes appending to one run at once lose nothing; a process killed with SIGKILL mid-write loses only its torn last line', async () => {
+    const storeDir = mkdtempSync(join(tmpdir(), 'witness-store-'));
+    const writer = (count: number, pad: number) =>
+      spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          '--input-type=module',
+          '-e',
+          `import { RunStore } from ${JSON.stringify(new URL('./store.ts', import.meta.url).href)};
+const store = new RunStore(${JSON.stringify(storeDir)}, 'run-c');
+const base = ${JSON.stringify(trajectory('x', 's'))};
+for (let i = 0; i < ${count}; i++) store.save({ ...base, taskId: process.pid + '-' + i, strategy: 'x'.repeat(${pad}) });`,
+        ],
+        { stdio: 'ignore' },
+      );
+    const done = (child: ReturnType<typeof spawn>) =>
+      new Promise<NodeJS.Signals | number | null>((r) => child.on('exit', (code, signal) => r(signal ?? code)));
+    const both = [writer(300, 10), writer(300, 10)];
+    expect(await Promise.all(both.map(done))).toEqual([0, 0]);
+    let loaded = new RunStore(storeDir, 'run-c').load();
+    expect(loaded.problems).toEqual([]);
+    expect(loaded.trajectories).toHaveLength(600);
+    expect(readdirSync(join(storeDir, 'run-c', 'trajectories'))).toHaveLength(2);
+
+    // Lines of 2 MB take long enough to write that the kill usually lands inside one.
+    const victim = writer(1_000, 2_000_000);
+    const files = () => readdirSync(join(storeDir, 'run-c', 'trajectories'));
+    const victimFile = () => files().find((f) => f.includes(`.${victim.pid}.`));
+    for (;;) {
+      const file = victimFile();
+      if (file && statSync(join(storeDir, 'run-c', 'trajectories', file)).size > 5_000_000) break;
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    victim.kill('SIGKILL');
+    expect(await done(victim)).toBe('SIGKILL');
+    loaded = new RunStore(storeDir, 'run-c').load();
+    expect(loaded.problems).toEqual([]);
+    const written = readFileSync(join(storeDir, 'run-c', 'trajectories', victimFile() as string));
+    let complete = 0;
+    for (let i = written.indexOf(0x0a); i !== -1; i = written.indexOf(0x0a, i + 1)) complete++;
+    expect(complete).toBeGreaterThanOrEqual(2);
+    expect(loaded.trajectories).toHaveLength(600 + complete);
+    expect(loaded.notes.length).toBe(written.at(-1) === 0x0a ? 0 : 1);
+  }, 60_000);
 
   it('reports unreadable files by name instead of dropping them', () => {
     const store = new RunStore(mkdtempSync(join(tmpdir(), 'witness-store-')), 'run-2');

@@ -105,7 +105,7 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
     taskIds: loaded.tasks.map((t) => t.id),
     trials,
   });
-  const { runId, store } = session;
+  const { runId } = session;
 
   let model: ChatModel | undefined;
   const getModel = () => (model ??= session.meter(definition.model ?? createModel(config)));
@@ -128,9 +128,8 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
         for (let trial = 0; trial < trials; trial++) {
           const name = `${task.id} · ${strategy.name}${trials > 1 ? ` · trial ${trial}` : ''}`;
           declare(name, async ({ task: test, skip }) => {
-            const stored = session.reusable(task.id, strategy.name, trial);
+            const stored = session.reuse(test.meta, task.id, strategy.name, trial);
             if (stored) {
-              test.meta.witness = stored;
               test.meta[RESUMED_META_KEY] = true;
               if (stored.outcome.status === 'harness-error') throw new Error(stored.outcome.error);
               return;
@@ -158,8 +157,7 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
               trajectory = harnessErrorTrajectory({ ...base, task }, describeError(error));
             }
             trajectory = attachPricing(trajectory, config.prices);
-            test.meta.witness = trajectory;
-            store.save(trajectory);
+            session.record(test.meta, trajectory);
             if (trajectory.outcome.status === 'harness-error') throw new Error(trajectory.outcome.error);
           });
         }
@@ -182,8 +180,7 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
             hardening,
           };
           const trajectory = harnessErrorTrajectory({ ...base, task }, `${issue.item}: ${issue.message}`);
-          test.meta.witness = trajectory;
-          store.save(trajectory);
+          session.record(test.meta, trajectory);
           throw new Error(trajectory.outcome.error);
         });
       }

@@ -8,14 +8,19 @@ const scripts = [
   'suite.ts',
   'sql.ts',
   'sql-bombs.ts',
+  'bird-eval.ts',
   'python.ts',
   'python-bombs.ts',
   'report.ts',
+  'scale.ts',
   'cypher.ts',
+  'cypher-reuse.ts',
   'regex-equivalence.ts',
   'models.ts',
   'data-load.ts',
   'harness-sandbox.ts',
+  'startup.ts',
+  'overhead.ts',
 ];
 let failed = false;
 for (const script of scripts) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bootstrapInterval, mean, quantile } from './bootstrap.ts';
+import fc from 'fast-check';
+import { bootstrapInterval, bootstrapMeans, mean, quantile } from './bootstrap.ts';
 
 describe('bootstrapInterval', () => {
   it('returns null for no data and a point for one value', () => {
@@ -46,5 +47,28 @@ describe('quantile', () => {
     expect(quantile([1, 2, 3, 4], 0)).toBe(1);
     expect(quantile([1, 2, 3, 4], 1)).toBe(4);
     expect(quantile([0, 10], 0.25)).toBe(2.5);
+  });
+});
+
+describe('bootstrapMeans', () => {
+  it('gives each list exactly the interval bootstrapInterval(list, mean) gives (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 60 }).chain((n) =>
+          fc.array(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: n, maxLength: n }), {
+            minLength: 1,
+            maxLength: 4,
+          }),
+        ),
+        fc.integer({ min: 1, max: 300 }),
+        fc.integer(),
+        (lists, resamples, seed) => {
+          const options = { resamples, seed };
+          expect(bootstrapMeans(lists, options)).toEqual(lists.map((l) => bootstrapInterval(l, mean, options)));
+        },
+      ),
+      { numRuns: 80 },
+    );
+    expect(() => bootstrapMeans([[1], [1, 2]])).toThrow(/same length/);
   });
 });

@@ -1,8 +1,11 @@
 /**
- * The self-contained HTML report: the report data and the trajectory views embedded as JSON, the
- * Chart.js UMD bundle and the page script inlined, so the file works from file:// with no network.
+ * The HTML report: the report data and the trajectory views embedded as JSON, the Chart.js UMD
+ * bundle and the page script inlined, so the file works from file:// with no network. A lazy page
+ * (large runs, reports/html-lazy.ts) embeds only the views' headers and loads each task's
+ * trajectories from `report-data/` beside it when they are opened.
  */
 import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { ReportFile } from './report-data.ts';
@@ -33,8 +36,17 @@ function inlineScript(code: string): string {
 const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** The whole page as one string. */
-export function renderHtml(report: ReportFile, views: readonly TrajectoryView[]): string {
+/** Removes a `report-data/` folder a larger earlier report left in `outDir`. */
+export async function removeReportData(outDir: string): Promise<void> {
+  await rm(join(outDir, 'report-data'), { recursive: true, force: true });
+}
+
+/** The whole page as one string; `lazy`: the views are headers whose trajectories are in `report-data/`. */
+export function renderHtml(
+  report: ReportFile,
+  views: readonly TrajectoryView[],
+  options: { lazy?: boolean } = {},
+): string {
   const title = `Witness report · ${report.sections.map((s) => s.title).join(', ') || 'no trajectories'}`;
   return `<!doctype html>
 <html lang="en">
@@ -58,7 +70,7 @@ ${asset('page.css')}
 <div class="head"><div><h3 id="trajectory-title"></h3><p class="meta" id="trajectory-meta"></p></div><button class="close" id="close" type="button">Close</button></div>
 <div class="body" id="trajectory-body"></div>
 </dialog>
-<script type="application/json" id="witness-data">${scriptJson({ report, views })}</script>
+<script type="application/json" id="witness-data">${scriptJson({ report, views, ...(options.lazy ? { lazy: 'report-data/' } : {}) })}</script>
 <script>
 ${inlineScript(chartJsBundle())}
 </script>

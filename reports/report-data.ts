@@ -69,17 +69,22 @@ export interface ReportInput {
   gate?: GateVerdict;
   createdAt?: Date;
   bootstrap?: BootstrapOptions;
+  /** False: leave the trajectory views out (the writer builds them itself, from full trajectories). */
+  views?: boolean;
 }
 
-/** The report and the trajectory views the HTML page opens, from trajectories. */
-export function buildReport(
-  trajectories: readonly Trajectory[],
-  input: ReportInput = {},
-): { report: ReportFile; views: TrajectoryView[] } {
-  const sorted = [...trajectories].sort(compareTrajectories);
-  // First the groups of each section, so the curves can span the section's largest turn budget.
-  const grouped: { head: Pick<ReportSection, 'benchmark' | 'model' | 'variant'>; groups: Group[] }[] = [];
-  for (const group of groupTrajectories(sorted, input.variantOf)) {
+export interface SectionGroups {
+  head: Pick<ReportSection, 'benchmark' | 'model' | 'variant'>;
+  groups: Group[];
+}
+
+/** The groups of sorted trajectories, section by section (a section's index is the report section's). */
+export function sectionGroups(
+  sorted: readonly Trajectory[],
+  variantOf?: (t: Trajectory) => string | undefined,
+): SectionGroups[] {
+  const grouped: SectionGroups[] = [];
+  for (const group of groupTrajectories(sorted, variantOf)) {
     const last = grouped.at(-1);
     if (
       last &&
@@ -98,6 +103,17 @@ export function buildReport(
         groups: [group],
       });
   }
+  return grouped;
+}
+
+/** The report and the trajectory views the HTML page opens, from trajectories. */
+export function buildReport(
+  trajectories: readonly Trajectory[],
+  input: ReportInput = {},
+): { report: ReportFile; views: TrajectoryView[] } {
+  const sorted = [...trajectories].sort(compareTrajectories);
+  // First the groups of each section, so the curves can span the section's largest turn budget.
+  const grouped = sectionGroups(sorted, input.variantOf);
   const views: TrajectoryView[] = [];
   const sections = grouped.map(({ head, groups }, index): ReportSection => {
     const turns = Math.max(...groups.map((g) => maxBudget(g.trajectories)));
@@ -106,7 +122,8 @@ export function buildReport(
       curve: convergenceCurve(g.trajectories, turns),
       tau: tauHistogram(g.trajectories, turns),
     }));
-    for (const g of groups) for (const t of g.trajectories) views.push(trajectoryView(t, index));
+    if (input.views !== false)
+      for (const g of groups) for (const t of g.trajectories) views.push(trajectoryView(t, index));
     return { ...head, title: sectionTitle(head), privileged: rows.some((r) => r.privileged), turns, rows };
   });
   const runIds = [...new Set(sorted.map((t) => t.runId))].sort();

@@ -1,8 +1,11 @@
 /**
- * The Witness vitest reporter. Benchmark tests store their trajectory on `task.meta.witness`; this
- * reporter collects them (live in `onTestCaseResult`, and again from the finished modules in
- * `onTestRunEnd`, so `--merge-reports` loses nothing), prints one leaderboard table per
- * (benchmark, model), and writes results.json, summary.md, report.json and report.html.
+ * The Witness vitest reporter. Benchmark tests store a compact copy of their trajectory on
+ * `task.meta.witness` and where the full one is in the run store on `task.meta.witnessStored`
+ * (core/meta.ts); this reporter collects them (live in `onTestCaseResult`, and again from the
+ * finished modules in `onTestRunEnd`, so `--merge-reports` loses nothing), prints one leaderboard
+ * table per (benchmark, model), and writes results.json, summary.md, report.json and report.html,
+ * reading the full trajectories back from the store one at a time (the configured store folder
+ * too, for blobs merged from other machines; see docs/scaling.md).
  * It also says how much of a resumed run came from the run store, how many episodes a spent
  * budget skipped, and — when a baseline is configured (WITNESS_GATE_BASELINE or `gate.baseline`
  * in witness.config.json) — runs the regression gate and sets a failing exit code when it fails,
@@ -18,9 +21,10 @@ import { resolve } from 'node:path';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { BUDGET_SKIP_NOTE } from '../core/budget.ts';
 import { loadConfig } from '../core/config.ts';
-import { META_KEY } from '../core/meta.ts';
+import { META_KEY, STORED_META_KEY, type StoredRef } from '../core/meta.ts';
 import { RESUMED_META_KEY } from '../core/resume.ts';
 import type { Trajectory } from '../core/types.ts';
+import { FullTrajectories } from './full-trajectories.ts';
 import { evaluateGate, type GateVerdict } from './gate.ts';
 import { renderGateText } from './gate-format.ts';
 import { runTotalLines } from './extra-tables.ts';
@@ -46,10 +50,25 @@ function formatHarnessErrors(errors: readonly HarnessErrorEntry[]): string {
   ].join('\n');
 }
 
+/** A store reference from task meta, or undefined when it is missing or malformed (the compact copy is then used as it is). */
+function storedRefOf(value: unknown): StoredRef | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  return typeof v.storeDir === 'string' &&
+    typeof v.runId === 'string' &&
+    typeof v.file === 'string' &&
+    Number.isInteger(v.offset) &&
+    Number.isInteger(v.bytes)
+    ? (v as unknown as StoredRef)
+    : undefined;
+}
+
 export default class WitnessReporter implements Reporter {
   private readonly options: WitnessReporterOptions;
   private vitest: Vitest | undefined;
   private readonly collected = new Map<string, Trajectory>();
+  /** Where the full form of each collected compact trajectory is. */
+  private readonly stored = new Map<string, StoredRef>();
   /** Keys of trajectories that a resumed run took from its store. */
   private readonly resumed = new Set<string>();
   /** Notes of tests the budget skipped, by test id. */
@@ -67,6 +86,7 @@ export default class WitnessReporter implements Reporter {
 
   onTestRunStart(): void {
     this.collected.clear();
+    this.stored.clear();
     this.resumed.clear();
     this.budgetSkips.clear();
     this.problems.clear();
@@ -99,7 +119,11 @@ export default class WitnessReporter implements Reporter {
     }
     const trajectory = value as Trajectory;
     const key = trajectoryKey(trajectory);
-    if (!this.collected.has(key)) this.collected.set(key, trajectory);
+    if (!this.collected.has(key)) {
+      this.collected.set(key, trajectory);
+      const ref = storedRefOf(meta[STORED_META_KEY]);
+      if (ref) this.stored.set(key, ref);
+    }
     if (meta[RESUMED_META_KEY] === true) this.resumed.add(key);
   }
 
@@ -137,13 +161,18 @@ export default class WitnessReporter implements Reporter {
       this.fail('run the regression gate', error);
     }
     if (trajectories.length > 0) {
-      const written = await writeReports(outDir, trajectories, gate ? { gate } : {});
+      const started = performance.now();
+      const written = await writeReports(outDir, trajectories, {
+        ...(gate ? { gate } : {}),
+        fullSource: this.fullSource(),
+      });
       lines.push('', ...runTotalLines(written.report.runs));
       lines.push(
         '',
         `Witness results: ${written.results}`,
         `Witness summary: ${written.summary}`,
-        `Witness report: ${written.html}`,
+        `Witness report: ${written.html}${written.reportData ? ` (trajectories in ${written.reportData}/, loaded per task)` : ''}`,
+        `Witness reports written in ${((performance.now() - started) / 1000).toFixed(1)} s (${trajectories.length} episodes).`,
       );
     }
     if (gate) {
@@ -162,6 +191,17 @@ export default class WitnessReporter implements Reporter {
     const base = await readGateInput(baseline);
     const candidate = { path: resultsPath, runId: combinedRunId(trajectories), instances: trajectories.map(outcomeOf) };
     return evaluateGate(base, candidate, policy);
+  }
+
+  /** The full trajectories of the collected compact ones, from the stores the workers wrote (or the configured one). */
+  private fullSource(): FullTrajectories {
+    const { config } = loadConfig(this.vitest?.config.root ?? process.cwd());
+    const source = new FullTrajectories([config.storeDir]);
+    for (const [key, ref] of this.stored) {
+      const compact = this.collected.get(key);
+      if (compact) source.remember(compact, ref);
+    }
+    return source;
   }
 
   private outDir(): string {

@@ -3,7 +3,7 @@
  * into one `SummaryRow`, with seeded bootstrap intervals for the headline rates.
  */
 import type { JsonObject, Trajectory } from '../core/types.ts';
-import { type BootstrapOptions, type Interval, bootstrapInterval, mean } from './bootstrap.ts';
+import { type BootstrapOptions, type Interval, bootstrapMeans, mean } from './bootstrap.ts';
 import { groupVes } from './curves.ts';
 import { type Agreement, groupPassAtK, type PassAtK, repeatAgreement, taskRepeats } from './pass-at-k.ts';
 import { groupSpend, type Spend } from './spend.ts';
@@ -186,11 +186,14 @@ function distinct<T>(items: readonly T[], key: (item: T) => string = String): T[
 export function summarizeGroup(group: Group, bootstrap: BootstrapOptions = {}): SummaryRow {
   const all = group.trajectories;
   const counted = countedTrajectories(all);
-  const estimate = (score: (t: Trajectory) => number): Estimate => {
-    const values = counted.map(score);
-    return values.length === 0
-      ? { value: null, ci: null }
-      : { value: mean(values), ci: bootstrapInterval(values, mean, bootstrap) };
+  // The headline rates resample the same trajectories: one pass of draws for all of them.
+  const hardened = hardeningRan(all);
+  const scores = [solvedFirst, solvedFinal, reciprocalRank, ...(hardened ? [robustIndicator] : [])];
+  const lists = scores.map((score) => counted.map(score));
+  const intervals = bootstrapMeans(lists, bootstrap);
+  const estimate = (index: number): Estimate => {
+    const values = lists[index] as number[];
+    return values.length === 0 ? { value: null, ci: null } : { value: mean(values), ci: intervals[index] ?? null };
   };
   const { fixes, breaks } = totalFixesBreaks(all);
   const repeats = taskRepeats(all);
@@ -212,10 +215,10 @@ export function summarizeGroup(group: Group, bootstrap: BootstrapOptions = {}): 
     harnessErrors: harnessErrorCount(all),
     modelErrors: modelErrorCount(all),
     duplicates: group.duplicates,
-    pass1: estimate(solvedFirst),
-    passFinal: estimate(solvedFinal),
-    mrr: estimate(reciprocalRank),
-    robust: hardeningRan(all) ? estimate(robustIndicator) : { value: null, ci: null },
+    pass1: estimate(0),
+    passFinal: estimate(1),
+    mrr: estimate(2),
+    robust: hardened ? estimate(3) : { value: null, ci: null },
     meanTimeToSuccess: meanTimeToSuccess(all),
     meanAttempts: meanAttempts(all),
     stability: structuralStability(all),

@@ -3,6 +3,7 @@
  * verdict, witnesses, feedback, tokens and cost — long texts clipped, so a page with thousands of
  * episodes stays light. The full record stays in results.json.
  */
+import { COMPACT_CASES } from '../core/meta.ts';
 import type { Json, Trajectory, Turn } from '../core/types.ts';
 import { trajectorySpend, turnSpend } from './spend.ts';
 
@@ -70,14 +71,17 @@ export interface TrajectoryView {
 
 function turnView(t: Trajectory, turn: Turn): TurnView {
   const spend = turnSpend(t, turn);
-  const failed = turn.verdict.cases.filter((c) => !c.pass).length;
+  // A compact copy (core/meta.ts) keeps only the passing cases, and the counts in its detail.
+  const counts = turn.verdict.detail?.[COMPACT_CASES];
+  const compact = Array.isArray(counts) && typeof counts[0] === 'number' && typeof counts[1] === 'number';
+  const failed = compact ? (counts[0] as number) : turn.verdict.cases.filter((c) => !c.pass).length;
   return {
     index: turn.index,
     phase: turn.phase,
     candidate: turn.candidate ? clip(turn.candidate.source) : null,
     pass: turn.verdict.pass,
     failed,
-    total: turn.verdict.cases.length,
+    total: compact ? (counts[1] as number) : turn.verdict.cases.length,
     ...(turn.verdict.error ? { error: clip(`${turn.verdict.error.kind}: ${turn.verdict.error.message}`, 600) } : {}),
     witnesses: turn.verdict.witnesses.slice(0, MAX_WITNESSES).map((w) => {
       const expected = show(w.expected);

@@ -3,13 +3,14 @@
  * refining ones (HERO-T and its baselines), which are built from what they need (`StrategyInputs`).
  */
 import type { FeedbackStrategy, RefiningStrategy, Strategy } from '../core/strategy.ts';
-import { HARNESS_STRATEGY_PREFIX, harnessStrategy } from '../optimizers/meta-harness/strategy.ts';
+import { harnessStrategy } from '../optimizers/meta-harness/strategy.ts';
 import { diagnostic } from './diagnostic.ts';
 import { errorOnly } from './error-only.ts';
 import { oneExample, threeExample } from './examples.ts';
 import { generic } from './generic.ts';
 import { dynamicCheatsheet, heroT, reactRefiner } from './hero/index.ts';
 import type { VerifiedExample } from './hero/retrieve.ts';
+import { BUILT_IN_STRATEGY_NAMES, HARNESS_STRATEGY_PREFIX } from './names.ts';
 import { zeroShot } from './zero-shot.ts';
 
 /** The A-CEGIS ablation grid: the six feedback strategies, in order. */
@@ -44,7 +45,7 @@ export type RefiningStrategyName = keyof typeof REFINING_STRATEGIES;
 export const REFINING_STRATEGY_NAMES = Object.keys(REFINING_STRATEGIES) as RefiningStrategyName[];
 
 /** Every built-in strategy name: the grid, then the refining ones. */
-export const ALL_STRATEGY_NAMES: readonly string[] = [...STRATEGY_NAMES, ...REFINING_STRATEGY_NAMES];
+export const ALL_STRATEGY_NAMES: readonly string[] = BUILT_IN_STRATEGY_NAMES;
 
 /**
  * Built-in strategies by name (all of them when `names` is left out), the refining ones built from

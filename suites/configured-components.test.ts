@@ -37,7 +37,7 @@ describe('settings read through the config reach their component', () => {
       JSON.stringify({ suites: { bigcodebench: { data, timeoutPerTaskS: 120 } } }),
     );
     const { config } = loadConfig(dir, {});
-    const spec = bigCodeBenchSpec(config.suites, config.python);
+    const spec = bigCodeBenchSpec({}, config);
     try {
       expect(spec.tasks.tasks.length).toBeGreaterThan(0);
       expect(spec.oracle.settings()).toMatchObject({ timeLimitS: 120 });

@@ -1,10 +1,11 @@
 /** `npm run bench` end to end: the nl-rx suite with the sim model, the reporter and the run store. */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { RunStore } from '../core/store.ts';
 import { readResultsFile } from '../reports/results-file.ts';
 import { withoutSuiteData } from '../core/child-env.ts';
 
@@ -59,7 +60,9 @@ describe('the nl-rx benchmark suite', () => {
     expect(byStrategy('diagnostic')!.passFinal.value!).toBeGreaterThan(byStrategy('generic')!.passFinal.value!);
     expect(byStrategy('diagnostic')!.pass1.value).toBe(byStrategy('zero-shot')!.pass1.value);
     expect(readFileSync(join(dir, 'out', 'summary.md'), 'utf8')).toMatch(/privileged/i);
-    expect(readdirSync(join(dir, 'store', 'e2e-run', 'trajectories'))).toHaveLength(37 * strategies.length);
+    const stored = new RunStore(join(dir, 'store'), 'e2e-run').load();
+    expect(stored.problems).toEqual([]);
+    expect(stored.trajectories).toHaveLength(37 * strategies.length);
     // Refiners record what they did and account their auxiliary calls apart.
     const hero = results.trajectories.filter((t) => t.strategy === 'hero-t');
     expect(hero.every((t) => (t.refinement?.log.length ?? 0) > 0)).toBe(true);

@@ -86,7 +86,7 @@ describe('the suites on official layouts through the config', () => {
 });
 
 describe('witness data check', () => {
-  it('exits 0 on sound data, 1 naming each broken item and where the release is, 2 for a suite without a checker', async () => {
+  it('exits 0 on sound data, 1 naming each broken item (or a folder of another benchmark) and where the release is, 2 on usage errors', async () => {
     const sound = writeBirdFolder(folder(), 'dev-nested');
     const broken = writeBirdFolder(folder(), 'dev', [
       ...OFFICIAL_BIRD_ITEMS,
@@ -115,8 +115,10 @@ describe('witness data check', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ suite: 'bird', ok: false, counts: { 'dev.questions': 7 } });
     expect(regex.status, regex.stderr).toBe(0);
     expect(regex.stdout).toMatch(/all\.pairs 6 · all\.invalidGolds 0 · train\.pairs 3 .* test\.pairs 2/);
-    expect(none.status).toBe(2);
-    expect(none.stderr).toBe('witness: no checker for cypherbench yet\n');
+    // A folder of another benchmark: the CypherBench checker names what is missing and where the release is.
+    expect(none.status, none.stderr).toBe(1);
+    expect(none.stdout).toContain('test.json');
+    expect(none.stdout).toContain('https://huggingface.co/datasets/megagonlabs/cypherbench');
     // Without --data: the configured data, or a usage error saying how to configure it.
     expect(configured.status, configured.stderr).toBe(0);
     expect(configured.stdout).toBe(regex.stdout);

@@ -3,21 +3,28 @@
  * run outside vitest (`witness optimize hero --suite NAME`). Each `*.eval.ts` declares its suite
  * from the same spec.
  */
-import { fileURLToPath } from 'node:url';
-import { processLoadedConfig, type Neo4jSettings, type PythonSettings, type SuitesSettings } from '../core/config.ts';
+import { processLoadedConfig, type Neo4jSettings, type SuitesSettings, type WitnessConfig } from '../core/config.ts';
 import type { Oracle, PreparedTask } from '../core/oracle.ts';
+import { packagePath } from '../core/package-root.ts';
 import type { LoadedTasks } from '../core/types.ts';
-import { loadBigCodeBench } from '../oracles/python/bigcodebench/loader.ts';
+import { bigCodeBenchFile, bigCodeBenchSplit, loadBigCodeBench } from '../oracles/python/bigcodebench/loader.ts';
 import { bigCodeBenchOracle } from '../oracles/python/bigcodebench/oracle.ts';
 import { loadDsCodeBench } from '../oracles/python/dscodebench/loader.ts';
 import { dsCodeBenchOracle } from '../oracles/python/dscodebench/oracle.ts';
+import {
+  loadCypherBenchData,
+  withoutUnservedGraphs,
+  type CypherBenchData,
+  type CypherBenchGraph,
+} from '../oracles/cypher/dataset.ts';
 import { createDriver } from '../oracles/cypher/driver.ts';
-import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from '../oracles/cypher/fixture-paths.ts';
-import { ensureGraph } from '../oracles/cypher/load-graph.ts';
-import { cypherOracle } from '../oracles/cypher/oracle.ts';
+import { SKYWAYS_DATA_DIR } from '../oracles/cypher/fixture-paths.ts';
+import { resolveCypherBenchLayout } from '../oracles/cypher/layout.ts';
 import { loadCypherBenchQuestions } from '../oracles/cypher/loader.ts';
+import { ensureGraph } from '../oracles/cypher/load-graph.ts';
+import { servedCypherOracle } from '../oracles/cypher/routed.ts';
+import type { Neo4jServer } from '../oracles/cypher/server/server.ts';
 import { startNeo4j } from '../oracles/cypher/server/start.ts';
-import { readSimpleKG } from '../oracles/cypher/simplekg.ts';
 import { loadNlRx } from '../oracles/regex/loader.ts';
 import { BIRD_FIXTURES, loadBird } from '../oracles/sql/loader.ts';
 import { sqlOracle } from '../oracles/sql/oracle.ts';
@@ -33,7 +40,8 @@ export interface BenchmarkSpec {
   dispose?: () => Promise<void>;
 }
 
-const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+// Paths relative to this folder (suites/), resolved from the package root so they work from dist/ too.
+const here = (path: string) => packagePath('suites', path);
 
 /** The suites' settings come from this process's configuration unless a caller passes its own. */
 const configured = () => processLoadedConfig().config;
@@ -63,18 +71,21 @@ export function nlRxSpec(suites: SuitesSettings = configured().suites, options: 
   };
 }
 
+/** DSCodeBench has one set of problems; `test` names it, so a run-wide `--split test` fits it too. */
+const DSCODEBENCH_SPLITS = ['test'];
+
 /**
  * DSCodeBench-style tasks (standard library, numpy, pandas): candidate and reference on the same 200
  * inputs of seed 42 in the Python sandbox. `suites.dscodebench.data` (WITNESS_DSCODEBENCH_DATA) points
- * at another file in the official format (then with the original's 200 s limit; the fixtures need
- * well under a second, so 20 s keeps a looping mutant from stalling the run).
+ * at another file in the official format (`DSCodeBench.json`, JSON Lines; then with the original's
+ * 200 s limit; the fixtures need well under a second, so 20 s keeps a looping mutant from stalling the run).
  */
-export function dsCodeBenchSpec(
-  suites: SuitesSettings = configured().suites,
-  python: PythonSettings = configured().python,
-): BenchmarkSpec {
-  const data = suites.dscodebench.data;
-  const sandbox = { sandbox: { backend: python.sandbox } };
+export function dsCodeBenchSpec(options: SpecOptions = {}, config: WitnessConfig = configured()): BenchmarkSpec {
+  const split = options.split ?? config.run.split;
+  if (split !== undefined && !DSCODEBENCH_SPLITS.includes(split))
+    throw new Error(`dscodebench: unknown split ${JSON.stringify(split)} (known: ${DSCODEBENCH_SPLITS.join(', ')})`);
+  const data = config.suites.dscodebench.data;
+  const sandbox = { sandbox: { backend: config.python.sandbox } };
   return {
     name: 'dscodebench',
     tasks: loadDsCodeBench(data ?? here('../fixtures/dscodebench/dscodebench.jsonl')),
@@ -85,18 +96,23 @@ export function dsCodeBenchSpec(
 
 /**
  * BigCodeBench-style tasks: each TestCases method is one case. `suites.bigcodebench.data`
- * (WITNESS_BIGCODEBENCH_DATA) points at another file in the official format (then with the original's
- * max(240 s or `timeoutPerTaskS`, reference) + 1 s limit; the fixtures get 20 s).
+ * (WITNESS_BIGCODEBENCH_DATA) is a file in the official format or a folder holding the subset's file
+ * (`subset`: full or hard), then with the original's max(240 s or `timeoutPerTaskS`, reference) + 1 s
+ * limit; the fixtures get 20 s. The split (`instruct` or `complete`) is the option's, else `run.split`,
+ * else `suites.bigcodebench.split`, else `instruct`.
  */
-export function bigCodeBenchSpec(
-  suites: SuitesSettings = configured().suites,
-  python: PythonSettings = configured().python,
-): BenchmarkSpec {
-  const { data, timeoutPerTaskS } = suites.bigcodebench;
-  const sandbox = { sandbox: { backend: python.sandbox } };
+export function bigCodeBenchSpec(options: SpecOptions = {}, config: WitnessConfig = configured()): BenchmarkSpec {
+  const { data, timeoutPerTaskS, subset } = config.suites.bigcodebench;
+  const split = bigCodeBenchSplit(options.split ?? config.run.split ?? config.suites.bigcodebench.split ?? 'instruct');
+  if (!data && subset !== 'full')
+    throw new Error(
+      `bigcodebench: the ${subset} subset needs its data (suites.bigcodebench.data or WITNESS_BIGCODEBENCH_DATA); the fixtures are one set`,
+    );
+  const sandbox = { sandbox: { backend: config.python.sandbox } };
+  const file = data ? bigCodeBenchFile(data, subset) : here('../fixtures/bigcodebench/bigcodebench.jsonl');
   return {
     name: 'bigcodebench',
-    tasks: loadBigCodeBench(data ?? here('../fixtures/bigcodebench/bigcodebench.jsonl')),
+    tasks: loadBigCodeBench(file, 'bigcodebench', split),
     oracle: bigCodeBenchOracle({ ...sandbox, timeLimitS: data ? timeoutPerTaskS : 20 }),
     prompt: here('../prompts/bigcodebench.md'),
   };
@@ -120,50 +136,105 @@ export function birdSpec(suites: SuitesSettings = configured().suites, options: 
   };
 }
 
-/** CypherBench on the skyways fixture graph, on a Neo4j at `uri`. */
-export function cypherBenchSpec(uri: string): BenchmarkSpec {
+/** What a spec factory may be told by its caller (`witness bench --split`); unset = the configured `run.split`. */
+export interface SpecOptions {
+  split?: string;
+}
+
+/**
+ * The CypherBench questions of a split and the graphs they use: `suites.cypherbench.data`
+ * (WITNESS_CYPHERBENCH_DATA) in the official layout, else the skyways fixture; split `test` (default)
+ * or `train`. Broken questions and graphs are issues; a folder that is not usable throws.
+ */
+export function cypherBenchData(options: SpecOptions = {}, config: WitnessConfig = configured()): CypherBenchData {
+  return loadCypherBenchData(config.suites.cypherbench.data ?? SKYWAYS_DATA_DIR, options.split ?? config.run.split);
+}
+
+/** A graph's server as a caller obtained it: its Bolt URI, or why there is none. */
+export type GraphServer = { ok: true; uri: string } | { ok: false; reason: string };
+
+/**
+ * CypherBench on its graphs' servers: `serve` gets each graph onto a Neo4j (loaded or reused
+ * by checksum). Questions of a graph that could not be served become issues with the reason;
+ * when no graph could be served, the reason comes back instead of a spec.
+ */
+export async function servedCypherBenchSpec(
+  data: CypherBenchData,
+  serve: (graph: CypherBenchGraph) => Promise<GraphServer>,
+): Promise<{ ok: true; spec: BenchmarkSpec } | { ok: false; reason: string }> {
+  const served: { kg: CypherBenchGraph['kg']; uri: string }[] = [];
+  const unserved = new Map<string, string>();
+  for (const graph of data.graphs) {
+    const server = await serve(graph);
+    if (server.ok) served.push({ kg: graph.kg, uri: server.uri });
+    else unserved.set(graph.name, server.reason);
+  }
+  const [firstReason] = unserved.values();
+  if (served.length === 0 && firstReason !== undefined) return { ok: false, reason: firstReason };
   return {
-    name: 'cypherbench',
-    tasks: loadCypherBenchQuestions(SKYWAYS_QUESTIONS_FILE),
-    oracle: cypherOracle({ uri, graphs: [readSimpleKG(SKYWAYS_GRAPH_FILE)] }),
-    prompt: here('../prompts/cypherbench.md'),
+    ok: true,
+    spec: {
+      name: 'cypherbench',
+      tasks: withoutUnservedGraphs(data, unserved),
+      oracle: servedCypherOracle(served),
+      prompt: here('../prompts/cypherbench.md'),
+    },
   };
 }
 
-/** CypherBench outside vitest: starts Neo4j (`neo4j.uri`, Docker or the launcher), loads the graph, stops it on dispose. */
-async function startedCypherBenchSpec(neo4j: Neo4jSettings = configured().neo4j): Promise<BenchmarkSpec> {
-  const server = await startNeo4j({ neo4j });
-  const driver = createDriver(server.uri, neo4j);
+/** CypherBench outside vitest: starts a Neo4j per graph (`neo4j.uri`, Docker or the launcher), loads or reuses it, stops them on dispose. */
+async function startedCypherBenchSpec(options: SpecOptions = {}): Promise<BenchmarkSpec> {
+  const config = configured();
+  const neo4j: Neo4jSettings = config.neo4j;
+  const servers: Neo4jServer[] = [];
+  const stopAll = () => Promise.all(servers.map((s) => s.stop())).then(() => undefined);
+  const serve = async (graph: CypherBenchGraph): Promise<GraphServer> => {
+    if (servers[0]?.way === 'uri')
+      return { ok: false, reason: `NEO4J_URI=${servers[0].uri} holds one graph; unset it to run several graphs` };
+    const server = await startNeo4j({ neo4j });
+    servers.push(server);
+    const driver = createDriver(server.uri, neo4j);
+    try {
+      await ensureGraph(driver, graph.kg, { replace: server.way !== 'uri' });
+      return { ok: true, uri: server.uri };
+    } catch (error) {
+      return { ok: false, reason: (error as Error).message };
+    } finally {
+      await driver.close();
+    }
+  };
   try {
-    await ensureGraph(driver, readSimpleKG(SKYWAYS_GRAPH_FILE));
+    const served = await servedCypherBenchSpec(cypherBenchData(options, config), serve);
+    if (!served.ok) throw new Error(`cypherbench: ${served.reason}`);
+    return { ...served.spec, dispose: stopAll };
   } catch (error) {
-    await server.stop();
+    await stopAll();
     throw error;
-  } finally {
-    await driver.close();
   }
-  const spec = cypherBenchSpec(server.uri);
-  return { ...spec, dispose: () => server.stop() };
 }
 
-export const SPECS: Record<string, () => BenchmarkSpec | Promise<BenchmarkSpec>> = {
+export const SPECS: Record<string, (options?: SpecOptions) => BenchmarkSpec | Promise<BenchmarkSpec>> = {
   cypherbench: startedCypherBenchSpec,
-  'nl-rx': nlRxSpec,
-  bird: birdSpec,
+  'nl-rx': (options) => nlRxSpec(undefined, options),
+  bird: (options) => birdSpec(undefined, options),
   dscodebench: dsCodeBenchSpec,
   bigcodebench: bigCodeBenchSpec,
 };
 
 /** A spec by name; an unknown name is an error listing the known ones. */
-export async function specByName(name: string): Promise<BenchmarkSpec> {
+export async function specByName(name: string, options: SpecOptions = {}): Promise<BenchmarkSpec> {
   const factory = SPECS[name];
   if (!factory) throw new Error(`unknown suite "${name}" (known: ${Object.keys(SPECS).sort().join(', ')})`);
-  return factory();
+  return factory(options);
 }
 
-/** CypherBench's questions alone, without Neo4j or the graphs: what `witness bench --dry-run` counts. */
-export function cypherBenchTasks(): LoadedTasks {
-  return loadCypherBenchQuestions(SKYWAYS_QUESTIONS_FILE);
+/** CypherBench's questions of the configured data and split alone, without Neo4j or reading the graphs: what `witness bench --dry-run` counts. */
+export function cypherBenchTasks(options: SpecOptions = {}, config: WitnessConfig = configured()): LoadedTasks {
+  const layout = resolveCypherBenchLayout(
+    config.suites.cypherbench.data ?? SKYWAYS_DATA_DIR,
+    options.split ?? config.run.split,
+  );
+  return loadCypherBenchQuestions(layout.questionsFile);
 }
 
 /**
@@ -171,9 +242,9 @@ export function cypherBenchTasks(): LoadedTasks {
  * cypherbench's questions alone; the other specs start nothing when built (their worker pools and
  * connections open on first use), so their tasks come from the spec itself.
  */
-export async function specTasks(name: string): Promise<LoadedTasks> {
-  if (name === 'cypherbench') return cypherBenchTasks();
-  const spec = await specByName(name);
+export async function specTasks(name: string, options: SpecOptions = {}): Promise<LoadedTasks> {
+  if (name === 'cypherbench') return cypherBenchTasks(options);
+  const spec = await specByName(name, options);
   try {
     return spec.tasks;
   } finally {

@@ -19,8 +19,8 @@ export interface SimContext {
   phase: 'solve' | 'hardening';
 }
 
-/** Why a model is called: the solving turns, or an auxiliary call of a method (HERO, cheatsheet). */
-export type CallPurpose = 'solve' | 'refine' | 'judge' | 'reflect' | 'memory';
+/** Why a model is called: the solving turns, or an auxiliary call of a method (HERO, cheatsheet, the Meta-Harness proposer). */
+export type CallPurpose = 'solve' | 'refine' | 'judge' | 'reflect' | 'memory' | 'propose';
 
 export interface ChatRequest {
   messages: ChatMessage[];

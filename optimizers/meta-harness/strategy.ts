@@ -17,8 +17,9 @@ import { DEFAULT_LIMITS, resolveBudgets, type HarnessBudgets, type SandboxLimits
 import type { HarnessFailure } from './failure.ts';
 import { runHarnessChild, type ChildEpisodeResult, type HarnessHost } from './run-child.ts';
 import { transpileHarness } from './transpile.ts';
+import { HARNESS_STRATEGY_PREFIX } from '../../strategies/names.ts';
 
-export const HARNESS_STRATEGY_PREFIX = 'harness:';
+export { HARNESS_STRATEGY_PREFIX };
 
 export interface HarnessStrategyOptions {
   /** Strategy name (default `harness:<file name without .ts>`). */

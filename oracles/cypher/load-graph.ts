@@ -9,16 +9,54 @@
  * query text each instead of one per label and per triple.
  *
  * A graph is only ever loaded into an empty database; `ensureGraph` reuses a database that already
- * holds exactly this graph (same counts and eids) and refuses anything else unless told it may
- * replace the contents (servers Witness started itself).
+ * holds exactly this graph and refuses anything else unless told it may replace the contents
+ * (servers Witness started itself). Recognizing the graph is cheap at any size: the load names one
+ * index after the source file's SHA-256 and the loader version (the marker, invisible to queries),
+ * so reuse needs the index list and the two counts Neo4j keeps, never a scan of the graph. A
+ * database without a marker (loaded by another tool or an older Witness), or a graph built in memory
+ * rather than read from a file, is compared by counts and the hash of all eids instead.
  */
 import { createHash } from 'node:crypto';
 import neo4j, { type Driver } from 'neo4j-driver';
-import type { EntitySchema, RelationSchema, SimpleDtype, SimpleKG, SimpleValue } from './simplekg.ts';
+import {
+  simpleKGFileHash,
+  simpleKGSourceHash,
+  type EntitySchema,
+  type RelationSchema,
+  type SimpleDtype,
+  type SimpleKG,
+  type SimpleValue,
+} from './simplekg.ts';
 
 export interface LoadOptions {
   batchSize?: number;
   database?: string;
+}
+
+/** Bumped whenever the loader's end state changes, so databases loaded by an older loader are reloaded. */
+export const LOADER_VERSION = 2;
+const MARKER_PREFIX = 'witness_source_';
+
+/** The name of the index that marks a database loaded from the source with this SHA-256. */
+export function sourceMarker(sourceHash: string): string {
+  return `${MARKER_PREFIX}v${LOADER_VERSION}_${sourceHash}`;
+}
+
+/** The source markers a database carries (normally none or one). */
+export async function sourceMarkers(driver: Driver, database?: string): Promise<string[]> {
+  const result = await driver.executeQuery(
+    'SHOW INDEXES YIELD name WHERE name STARTS WITH $prefix RETURN name',
+    { prefix: MARKER_PREFIX },
+    { database, routing: 'READ' },
+  );
+  return result.records.map((r) => r.get('name') as string);
+}
+
+/** Node and relationship counts, from Neo4j's count store (constant time). */
+async function databaseCounts(driver: Driver, database?: string): Promise<{ nodes: number; relationships: number }> {
+  const nodes = await driver.executeQuery('MATCH (n) RETURN count(n) AS n', {}, { database, routing: 'READ' });
+  const rels = await driver.executeQuery('MATCH ()-[r]->() RETURN count(r) AS n', {}, { database, routing: 'READ' });
+  return { nodes: Number(nodes.records[0]?.get('n') ?? 0), relationships: Number(rels.records[0]?.get('n') ?? 0) };
 }
 
 export interface GraphFingerprint {
@@ -80,6 +118,7 @@ const sameFingerprint = (a: GraphFingerprint, b: GraphFingerprint) =>
 export async function loadSimpleKG(driver: Driver, kg: SimpleKG, options: LoadOptions = {}): Promise<GraphFingerprint> {
   const batchSize = options.batchSize ?? 500;
   const database = options.database;
+  const marker = sourceMarker(simpleKGSourceHash(kg));
   const before = await databaseFingerprint(driver, database);
   if (before.nodes > 0 || before.relationships > 0) {
     throw new Error(
@@ -90,7 +129,11 @@ export async function loadSimpleKG(driver: Driver, kg: SimpleKG, options: LoadOp
   try {
     // The same indexes as the upstream loader, created up front in one schema transaction (many
     // times faster than one by one) while the database is still empty.
-    const indexes: string[] = [];
+    // The first label's eid index carries the source marker as its name.
+    const first = kg.schema.entities[0];
+    const indexes: string[] = first
+      ? [`CREATE INDEX ${quote(marker)} IF NOT EXISTS FOR (n:${quote(first.label)}) ON (n.${quote('eid')})`]
+      : [];
     for (const entitySchema of kg.schema.entities) {
       for (const key of [
         'eid',
@@ -192,17 +235,43 @@ async function clearDatabase(driver: Driver, database?: string): Promise<void> {
 export type EnsureOutcome = 'loaded' | 'reused' | 'replaced';
 
 /**
- * Makes the database hold `kg`: loads it into an empty database, reuses a database that already
- * holds it, and replaces other contents only when `replace` is set. Throws otherwise.
+ * Null when the database holds `kg`, else why not: the marker of its source with the graph's
+ * counts, or (no marker) the counts and eids. Cheap whenever the database carries a marker.
+ */
+export async function graphProblem(driver: Driver, kg: SimpleKG, database?: string): Promise<string | null> {
+  const markers = await sourceMarkers(driver, database);
+  const counts = await databaseCounts(driver, database);
+  const want = { nodes: kg.entities.length, relationships: kg.relations.length };
+  const sameCounts = counts.nodes === want.nodes && counts.relationships === want.relationships;
+  const has = `it has ${counts.nodes} nodes and ${counts.relationships} relationships; the graph has ${want.nodes} and ${want.relationships}`;
+  const fileHash = simpleKGFileHash(kg);
+  // A graph built in memory is compared by content; one read from a file by its file's marker.
+  if (markers.length > 0 && fileHash) {
+    if (markers.includes(sourceMarker(fileHash)) && sameCounts) return null;
+    return `the database does not hold graph ${kg.schema.name} as read from its file (it was loaded from another source or by another loader version: ${markers.join(', ')}; ${has})`;
+  }
+  if (!sameCounts) return `the database does not hold graph ${kg.schema.name} (${has})`;
+  return sameFingerprint(await databaseFingerprint(driver, database), graphFingerprint(kg))
+    ? null
+    : `the database does not hold graph ${kg.schema.name} (same counts, other eids)`;
+}
+
+/**
+ * Makes the database hold `kg`: reuses a database that already holds it (see graphProblem), loads
+ * it into an empty database, and replaces other contents only when `replace` is set. Throws otherwise.
+ * `beforeLoad` runs just before the database is changed (a kept store marks itself partial there).
  */
 export async function ensureGraph(
   driver: Driver,
   kg: SimpleKG,
-  options: LoadOptions & { replace?: boolean } = {},
+  options: LoadOptions & { replace?: boolean; beforeLoad?: () => void } = {},
 ): Promise<EnsureOutcome> {
-  const current = await databaseFingerprint(driver, options.database);
-  if (sameFingerprint(current, graphFingerprint(kg))) return 'reused';
+  const problem = await graphProblem(driver, kg, options.database);
+  if (problem === null) return 'reused';
+  const current = await databaseCounts(driver, options.database);
   if (current.nodes === 0 && current.relationships === 0) {
+    options.beforeLoad?.();
+    await clearDatabase(driver, options.database);
     await loadSimpleKG(driver, kg, options);
     return 'loaded';
   }
@@ -212,6 +281,7 @@ export async function ensureGraph(
         'Witness loads a graph only into an empty database (or one that already holds exactly that graph) and never overwrites a server it did not start',
     );
   }
+  options.beforeLoad?.();
   await clearDatabase(driver, options.database);
   await loadSimpleKG(driver, kg, options);
   return 'replaced';

@@ -12,7 +12,7 @@ import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_MAX_ROWS } from './execute.ts';
 import { extractCypher } from './extract.ts';
 import { DEFAULT_MAX_QUERY_BYTES } from './guard.ts';
 import { cypherHardener, failingVariantWitness } from './hardener.ts';
-import { databaseFingerprint, graphFingerprint } from './load-graph.ts';
+import { graphProblem as databaseGraphProblem } from './load-graph.ts';
 import { cypherObserver } from './observer.ts';
 import { CYPHER_DEFAULTS, type CypherOracleOptions, type CypherPrepared, type CypherRuntime } from './prepared.ts';
 import { cypherRenderer } from './render.ts';
@@ -69,12 +69,9 @@ export function cypherOracle(options: CypherOracleOptions): Oracle<CypherPrepare
   const graphProblem = (kg: SimpleKG) => {
     let check = loadedChecks.get(kg.schema.name);
     if (!check) {
-      check = databaseFingerprint(runner.driver, options.database).then((db) => {
-        const want = graphFingerprint(kg);
-        return db.nodes === want.nodes && db.relationships === want.relationships && db.eids === want.eids
-          ? null
-          : `the database at ${options.uri} does not hold graph ${kg.schema.name} (it has ${db.nodes} nodes and ${db.relationships} relationships; the graph has ${want.nodes} and ${want.relationships})`;
-      });
+      check = databaseGraphProblem(runner.driver, kg, options.database).then((problem) =>
+        problem === null ? null : `the database at ${options.uri}: ${problem}`,
+      );
       loadedChecks.set(kg.schema.name, check);
     }
     return check;

@@ -5,6 +5,7 @@
  * subj_id, obj_id, properties, provenance). Parsing validates everything the loader relies on and
  * throws one SimpleKGError listing the problems by item, so a broken graph is never half-loaded.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 const SIMPLE_DTYPES = [
@@ -307,5 +308,23 @@ export function readSimpleKG(path: string): SimpleKG {
   } catch (error) {
     throw new SimpleKGError(path, [`is not JSON: ${(error as Error).message}`]);
   }
-  return parseSimpleKG(raw, path);
+  const kg = parseSimpleKG(raw, path);
+  sourceHashes.set(kg, createHash('sha256').update(text).digest('hex'));
+  return kg;
+}
+
+/** The SHA-256 of the file each graph was read from (graphs built in memory have none). */
+const sourceHashes = new WeakMap<SimpleKG, string>();
+
+/** The SHA-256 (hex) of the file a graph was read from by readSimpleKG; undefined for graphs built in memory. */
+export function simpleKGFileHash(kg: SimpleKG): string | undefined {
+  return sourceHashes.get(kg);
+}
+
+/**
+ * The SHA-256 (hex) that identifies a graph's source: of the file it was read from, else of its
+ * JSON text. What the loader stores in the database to recognize the graph on the next start.
+ */
+export function simpleKGSourceHash(kg: SimpleKG): string {
+  return sourceHashes.get(kg) ?? createHash('sha256').update(JSON.stringify(kg)).digest('hex');
 }

@@ -6,15 +6,13 @@
  * one over the caps, is named as the dataset's problem instead of passing for the prediction's
  * timeout. Scores stay BIRD's: a pair over the deadline scores 0 either way. Gold results kept
  * from earlier runs are reused (the prediction gets what the gold's recorded time left of the
- * deadline), and a prediction identical to a deterministic gold runs once, under half of it.
+ * deadline), and a prediction that is a deterministic gold written differently (same-query.ts)
+ * runs once, under half of it, unless `shortcut` is off.
  */
 import type { GoldCache } from './gold-cache.ts';
 import type { QueryLimits } from './limits.ts';
 import { formatSeconds, type ExecFailure, type ExecResult, type SqlPool } from './pool.ts';
-
-/** Queries whose result may differ between two runs: never deduplicated. */
-const NONDETERMINISTIC =
-  /\b(random|randomblob|changes|total_changes|last_insert_rowid)\s*\(|\bcurrent_(date|time|timestamp)\b|'now'/i;
+import { sameDeterministicQuery } from './same-query.ts';
 
 export interface PairOutcome {
   pred: ExecResult;
@@ -32,6 +30,8 @@ export interface BirdExecution {
   cache: GoldCache | undefined;
   timeoutMs: number;
   limits: QueryLimits;
+  /** Run a prediction that is the gold once (default true); off, both always run, as in BIRD. */
+  shortcut?: boolean;
 }
 
 // A failure that depends only on the query and the database (a timeout, a crash, the caps do not).
@@ -39,14 +39,14 @@ const ownFailure = (r: ExecResult) => !r.ok && (r.kind === 'syntax' || r.kind ==
 
 /** Runs a prediction and its gold on `path` (see the module comment). */
 export async function executePair(
-  { pool, cache, timeoutMs, limits }: BirdExecution,
+  { pool, cache, timeoutMs, limits, shortcut = true }: BirdExecution,
   goldSql: string,
   predSql: string,
   path: string,
 ): Promise<PairOutcome> {
   const key = cache?.key(path, goldSql);
   const cached = key ? cache?.get(key) : undefined;
-  const same = predSql === goldSql && !NONDETERMINISTIC.test(goldSql);
+  const same = shortcut && sameDeterministicQuery(predSql, goldSql);
   const over = (ms: number): ExecFailure => ({
     ok: false,
     kind: 'timeout',

@@ -4,8 +4,9 @@
  * timeout scores 0), accuracy by difficulty, and VES / R-VES over correct questions. Runs on the
  * warm pool, in parallel over the cores. Beyond BIRD: a missing prediction or database is a wrong
  * answer with a message naming the question (BIRD's script misaligns or crashes), a statement
- * that is not a read-only query is never run (scored 0), a prediction identical to its gold is
- * executed once (it is the same deterministic query on the same database) under half the deadline,
+ * that is not a read-only query is never run (scored 0), a prediction that is its gold written
+ * differently (spacing, case, a trailing semicolon: same-query.ts) is executed once (it is the same
+ * deterministic query on the same database) under half the deadline,
  * gold results can be kept across runs (`goldCache`), the prediction then getting what the gold's
  * recorded time left of the deadline, every query runs under the caps (limits.ts: a prediction
  * over them scores 0), and a gold that fails, never ends on its own or passes the caps is a gold
@@ -107,6 +108,8 @@ export interface BirdEvalOptions {
   goldCache?: string;
   /** Caps of every query (limits.ts): a prediction over them scores 0 (`too-large`, `too-complex`), a gold over them is a gold error. */
   limits?: Partial<QueryLimits>;
+  /** Run a prediction that is the gold once (default true; see same-query.ts). */
+  shortcut?: boolean;
 }
 
 function byDifficulty(
@@ -212,7 +215,12 @@ export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvalua
       combinedTimeout,
       spentMs,
       reused: fromCache,
-    } = await executePair({ pool, cache, timeoutMs, limits }, q.SQL, prediction.sql, path);
+    } = await executePair(
+      { pool, cache, timeoutMs, limits, shortcut: options.shortcut ?? true },
+      q.SQL,
+      prediction.sql,
+      path,
+    );
     sqliteMs += spentMs;
     if (fromCache) reused++;
     const predicted = prediction.sql;

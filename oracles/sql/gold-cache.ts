@@ -24,6 +24,7 @@ export class GoldCache {
   /** Estimated bytes of the pending results: written once past 32 MiB, so a dev set's golds never pile up in memory. */
   private pendingBytes = 0;
   private readonly select: Database.Statement<[string], { result: Buffer }>;
+  private readonly insert: Database.Statement<[string, Buffer]>;
 
   constructor(readonly file: string) {
     mkdirSync(dirname(file), { recursive: true });
@@ -31,6 +32,7 @@ export class GoldCache {
     this.db.pragma('journal_mode = WAL');
     this.db.exec('CREATE TABLE IF NOT EXISTS gold (key TEXT PRIMARY KEY, result BLOB NOT NULL)');
     this.select = this.db.prepare('SELECT result FROM gold WHERE key = ?');
+    this.insert = this.db.prepare('INSERT OR REPLACE INTO gold (key, result) VALUES (?, ?)');
   }
 
   /** The key of a gold query on a database file in its current state. */
@@ -66,9 +68,8 @@ export class GoldCache {
 
   flush(): void {
     if (this.pending.size === 0) return;
-    const insert = this.db.prepare('INSERT OR REPLACE INTO gold (key, result) VALUES (?, ?)');
     this.db.transaction(() => {
-      for (const [key, result] of this.pending) insert.run(key, serialize(result));
+      for (const [key, result] of this.pending) this.insert.run(key, serialize(result));
     })();
     this.pending.clear();
     this.pendingBytes = 0;

@@ -8,8 +8,8 @@
  */
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { packagePath } from '../../core/package-root.ts';
 import type { JsonObject, LoadedTasks, Task, TaskIssue } from '../../core/types.ts';
 import { readSchema } from './schema.ts';
 
@@ -29,7 +29,7 @@ export interface BirdQuestion {
 }
 
 /** The fixtures shipped with Witness (BIRD layout: dev.json + dev_databases/). */
-export const BIRD_FIXTURES = fileURLToPath(new URL('../../fixtures/bird', import.meta.url));
+export const BIRD_FIXTURES = packagePath('fixtures', 'bird');
 
 /** BIRD's releases: dev (1,534 questions, 11 databases), mini-dev (500 of them) and train (9,428, 69 databases). */
 export const BIRD_SPLITS = ['dev', 'mini-dev', 'train'] as const;

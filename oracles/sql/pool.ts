@@ -274,7 +274,7 @@ export class SqlPool {
         // One statement of a sequence is done; the sequence's deadline keeps running.
         const head = slot.inflight[0];
         if (head) head.parts[reply.part] = this.decode(reply.result as WireResult);
-        return;
+        if (reply.done !== true) return; // the last statement's result ends the request
       }
       const head = slot.inflight.shift();
       if (slot.timer) clearTimeout(slot.timer);

@@ -693,24 +693,27 @@
       return a.localeCompare(b, 'en', { numeric: true });
     });
     var body = el('tbody');
-    ids.forEach(function (id) {
-      body.appendChild(
-        el(
-          'tr',
-          { 'data-task': id },
-          el('td', { text: id }),
-          strategies.map(function (s) {
-            return el(
-              'td',
-              { class: 'cell' },
-              (byTask[id][s] || []).map(function (i) {
-                return runButton(i);
-              }),
-            );
-          }),
-        ),
-      );
-    });
+    // Large sections build their rows when the list is first opened, so the page opens fast.
+    function fill() {
+      ids.forEach(function (id) {
+        body.appendChild(
+          el(
+            'tr',
+            { 'data-task': id },
+            el('td', { text: id }),
+            strategies.map(function (s) {
+              return el(
+                'td',
+                { class: 'cell' },
+                (byTask[id][s] || []).map(function (i) {
+                  return runButton(i);
+                }),
+              );
+            }),
+          ),
+        );
+      });
+    }
     var filter = el('input', {
       class: 'filter',
       type: 'search',
@@ -723,7 +726,7 @@
         tr.hidden = q !== '' && tr.getAttribute('data-task').toLowerCase().indexOf(q) < 0;
       });
     });
-    return el(
+    var details = el(
       'details',
       { class: 'tasks', open: ids.length <= 200 },
       el('summary', null, el('strong', { text: 'Tasks (' + ids.length + '): open a trajectory to see every turn' })),
@@ -754,6 +757,13 @@
         ),
       ),
     );
+    if (details.open) fill();
+    else
+      details.addEventListener('toggle', function once() {
+        details.removeEventListener('toggle', once);
+        fill();
+      });
+    return details;
   }
 
   function runButton(i) {
@@ -789,9 +799,55 @@
     dialog.close();
   });
 
+  // A lazy page (large runs) has only the views' headers; each task's trajectories are a script in
+  // report-data/ that calls witnessReportChunk. <script src> works from file://, fetch() does not.
+  var chunks = {};
+  window.witnessReportChunk = function (chunk, items) {
+    items.forEach(function (item) {
+      views[item[0]] = item[1];
+    });
+    var waiting = chunks[chunk];
+    chunks[chunk] = true;
+    if (waiting && waiting !== true)
+      waiting.forEach(function (done) {
+        done();
+      });
+  };
+  function loadChunk(chunk, done, failed) {
+    if (chunks[chunk] === true) return done();
+    if (chunks[chunk]) return chunks[chunk].push(done);
+    chunks[chunk] = [done];
+    var script = document.createElement('script');
+    script.src = data.lazy + 'c' + chunk + '.js';
+    script.onerror = function () {
+      delete chunks[chunk];
+      failed(script.src);
+    };
+    document.head.appendChild(script);
+  }
+
   /** Opens one episode: every turn's candidate, verdict, witnesses and feedback. */
   function openTrajectory(i) {
-    var v = views[i];
+    var head = views[i];
+    if (data.lazy && head.chunk !== undefined && chunks[head.chunk] !== true) {
+      loadChunk(
+        head.chunk,
+        function () {
+          openTrajectory(i);
+        },
+        function (src) {
+          showTrajectory(
+            head,
+            'The trajectory could not be loaded from ' + src + ' (keep the report-data folder next to report.html).',
+          );
+        },
+      );
+      return;
+    }
+    showTrajectory(views[i]);
+  }
+
+  function showTrajectory(v, problem) {
     document.getElementById('trajectory-title').textContent =
       'task ' + v.taskId + ' · ' + v.strategy + ' · trial ' + v.trial;
     var status = v.status === 'solved' ? 'solved at turn ' + v.tau : v.status;
@@ -810,6 +866,7 @@
       usd(v.usd);
     var body = document.getElementById('trajectory-body');
     body.textContent = '';
+    if (problem) body.appendChild(el('p', { class: 'privileged', text: problem }));
     if (v.error) body.appendChild(el('p', { class: 'privileged', text: 'Harness error: ' + v.error }));
     body.appendChild(el('details', null, el('summary', { text: 'Prompt' }), el('pre', { text: v.prompt })));
     v.turns.forEach(function (t) {

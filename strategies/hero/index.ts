@@ -4,7 +4,7 @@
  * interactions), one revision per instance, the same model and oracle.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../../core/package-root.ts';
 import { loadPrompt, inlinePrompt, type PromptTemplate } from '../../core/prompt.ts';
 import type { RefiningStrategy } from '../../core/strategy.ts';
 import { CheatsheetMemory, cheatsheetEpisode } from './cheatsheet.ts';
@@ -14,7 +14,7 @@ import { ExampleIndex, type VerifiedExample } from './retrieve.ts';
 /** Evidence actions per instance of HERO-T and ReAct unless a strategy is built with its own. */
 export const DEFAULT_EVIDENCE_ACTIONS = 3;
 
-const prompt = (name: string) => loadPrompt(fileURLToPath(new URL(`../../prompts/hero/${name}.md`, import.meta.url)));
+const prompt = (name: string) => loadPrompt(packagePath('prompts', 'hero', `${name}.md`));
 
 export interface RefinerStrategyOptions {
   /** Evidence actions per instance (default 3). */

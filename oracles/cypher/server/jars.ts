@@ -7,10 +7,10 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../../../core/package-root.ts';
 
 /** The launcher's Maven project (`neo4j/` at the repository root). */
-const NEO4J_PROJECT_DIR = fileURLToPath(new URL('../../../neo4j/', import.meta.url));
+const NEO4J_PROJECT_DIR = packagePath('neo4j');
 const LAUNCHER_LIB_DIR = join(NEO4J_PROJECT_DIR, 'lib');
 export const LAUNCHER_MAIN_CLASS = 'witness.neo4j.Launcher';
 const SOURCES = join(NEO4J_PROJECT_DIR, 'src/main/java/witness/neo4j');
@@ -30,6 +30,14 @@ function expectedStamp(): string {
 function launcherBuilt(): boolean {
   const stamp = join(LAUNCHER_LIB_DIR, '.complete');
   return existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === expectedStamp();
+}
+
+/** The Neo4j version the launcher's jars are (pom.xml's `neo4j.version`). */
+export function launcherNeo4jVersion(): string {
+  const pom = readFileSync(join(NEO4J_PROJECT_DIR, 'pom.xml'), 'utf8');
+  const version = /<neo4j\.version>([^<]+)<\/neo4j\.version>/.exec(pom)?.[1];
+  if (!version) throw new Error('neo4j/pom.xml names no neo4j.version');
+  return version.trim();
 }
 
 /** The launcher's class path. */

@@ -5,7 +5,7 @@
  * SIGTERM and SIGKILL. If this process dies first, the launcher sees its stdin close and stops too.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureLauncherBuilt, LAUNCHER_MAIN_CLASS, launcherClassPath } from './jars.ts';
@@ -26,6 +26,8 @@ export interface LauncherOptions {
    * query fails only for its own memory (txMemoryMb), and the launcher's reaper keeps the heap from filling.
    */
   txTotalMemoryMb?: number;
+  /** A Neo4j home to keep (a kept graph store, see graph-store.ts); default: a temporary one, deleted on stop. */
+  home?: string;
   /** How long to wait for the ready line (default 180 s; the jar fetch has its own). */
   startupTimeoutMs?: number;
   log?: (line: string) => void;
@@ -74,7 +76,9 @@ export async function startLauncher(options: LauncherOptions = {}): Promise<Neo4
   checkJava(java);
   await ensureLauncherBuilt(log);
   const heapMb = options.heapMb ?? 512;
-  const home = mkdtempSync(join(tmpdir(), 'witness-neo4j-'));
+  const kept = options.home !== undefined;
+  const home = options.home ?? mkdtempSync(join(tmpdir(), 'witness-neo4j-'));
+  if (kept) mkdirSync(home, { recursive: true });
   const args = [
     `-Xms${Math.min(heapMb, 256)}m`,
     `-Xmx${heapMb}m`,
@@ -90,7 +94,7 @@ export async function startLauncher(options: LauncherOptions = {}): Promise<Neo4
     `--pagecache-mb=${options.pageCacheMb ?? 64}`,
     `--tx-memory-mb=${options.txMemoryMb ?? Math.max(64, Math.floor(heapMb / 4))}`,
     ...(options.txTotalMemoryMb ? [`--tx-total-memory-mb=${options.txTotalMemoryMb}`] : []),
-    '--delete-home',
+    ...(kept ? [] : ['--delete-home']),
   ];
   const started = performance.now();
   const child = spawn(java, args, { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -114,7 +118,9 @@ export async function startLauncher(options: LauncherOptions = {}): Promise<Neo4
   child.stdin.on('error', () => {});
 
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const cleanup = () => rmSync(home, { recursive: true, force: true });
+  const cleanup = () => {
+    if (!kept) rmSync(home, { recursive: true, force: true });
+  };
   const timeoutMs = options.startupTimeoutMs ?? 180_000;
 
   const uri = await new Promise<string>((resolve, reject) => {
@@ -182,7 +188,7 @@ export async function startLauncher(options: LauncherOptions = {}): Promise<Neo4
     pid: child.pid,
     startupMs,
     stop,
-    describe: `Java launcher (Neo4j 5.20 Community embedded, pid ${child.pid}, heap ${heapMb} MB)`,
+    describe: `Java launcher (Neo4j 5.20 Community embedded, pid ${child.pid}, heap ${heapMb} MB${kept ? `, home ${home}` : ''})`,
   };
 }
 

@@ -1,21 +1,32 @@
 /**
  * `npx tsx oracles/cypher/server/serve.ts [graph.json]`: starts Neo4j 5.20 the way the tests do
- * (NEO4J_URI, else Docker, else the Java launcher), loads a SimpleKG graph when given, prints
+ * (NEO4J_URI, else Docker, else the Java launcher; a graph on its kept store when graphs are kept),
+ * loads a SimpleKG graph when given, prints
  * `READY <bolt uri> <jvm pid or ->`, and serves until stdin closes or SIGINT/SIGTERM arrives.
  * Handy for exploring a fixture graph with cypher-shell or the driver.
  */
+import { processLoadedConfig } from '../../../core/config.ts';
 import { createDriver } from '../driver.ts';
 import { ensureGraph } from '../load-graph.ts';
 import { readSimpleKG } from '../simplekg.ts';
+import { startForGraph } from './kept-start.ts';
 import { startNeo4j } from './start.ts';
 
-const server = await startNeo4j();
 const graph = process.argv[2];
-if (graph) {
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const kg = graph ? readSimpleKG(graph) : undefined;
+const { server, store } = kg
+  ? await startForGraph(startNeo4j, { neo4j: processLoadedConfig().config.neo4j, log }, kg)
+  : { server: await startNeo4j(), store: undefined };
+if (kg) {
   const driver = createDriver(server.uri);
   try {
-    const outcome = await ensureGraph(driver, readSimpleKG(graph), { replace: server.way !== 'uri' });
-    process.stderr.write(`graph ${graph}: ${outcome}\n`);
+    const outcome = await ensureGraph(driver, kg, {
+      replace: server.way !== 'uri',
+      ...(store ? { beforeLoad: store.markLoading } : {}),
+    });
+    store?.markComplete();
+    log(`graph ${graph}: ${outcome}${store ? ` (kept store ${store.dir})` : ''}`);
   } finally {
     await driver.close();
   }

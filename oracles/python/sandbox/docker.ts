@@ -6,8 +6,9 @@
  * size-capped tmpfs folders as the only writable places. The worker's sources are bind-mounted
  * read-only. Where no Docker engine is reachable, `status()` says so and `launch()` refuses.
  */
+import { createRequire } from 'node:module';
 import { PassThrough } from 'node:stream';
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
 import type { ContainerCreateOptions } from 'dockerode';
 import {
   SandboxUnavailableError,
@@ -87,7 +88,10 @@ function engineError(error: unknown): string {
 }
 
 export function dockerBackend(options: DockerOptions = {}): SandboxBackend {
-  const docker = options.docker ?? new Docker({ timeout: options.pingTimeoutMs ?? 3000 });
+  // dockerode (with ssh2 and gRPC) is loaded only when this backend is made, not by every command that imports it.
+  const docker =
+    options.docker ??
+    new (createRequire(import.meta.url)('dockerode') as typeof Docker)({ timeout: options.pingTimeoutMs ?? 3000 });
   const image = options.image ?? DEFAULT_DOCKER_IMAGE;
   const python = options.python ?? 'python3';
   const memoryBytes = options.memoryBytes ?? 8 * 1024 ** 3;

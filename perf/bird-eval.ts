@@ -1,0 +1,168 @@
+/**
+ * `witness eval bird` against BIRD's own evaluation algorithm (prints figures, asserts nothing on
+ * time): `npx tsx perf/bird-eval.ts [--rounds N] [--full]`
+ *
+ * Two generated BIRD folders (perf/bird-workloads.ts, deterministic by seed), each scored side by
+ * side in one run, alternating, N rounds (default 3, median):
+ * - BIRD: perf/bird_reference_eval.py, BIRD's algorithm in Python (multiprocessing.Pool, a fresh
+ *   sqlite3 connection per pair, predicted then gold with fetchall, set comparison, a per-pair
+ *   timeout), with 2 processes and with its run script's 16 capped by the cores;
+ * - witness, first run: `node bin/witness.js eval bird --no-gold-cache` (whatever bin runs,
+ *   start-up included);
+ * - witness, re-run: the same with `--gold-cache` filled by an earlier run.
+ * Workloads: small (GeoQuery-like, one ~64 kB database, 900 cheap questions) and large (BIRD-scale:
+ * by default one ~25 MB database and 40 analytical questions so the script ends in a few minutes;
+ * `--full` or WITNESS_PERF_BIRD_FULL=1: one ~100 MB database and 150 questions). Sizes can also be
+ * set one by one: --small-questions, --large-questions, --large-rows, --large-databases.
+ * Every run's per-question verdicts must agree with BIRD's, or the script fails.
+ * Printed: wall times and the ratios BIRD / witness (targets: ≥ 1 everywhere, ≥ 3 on the large
+ * first run, ≥ 10 on the large re-run).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateWorkload, type Workload, type WorkloadOptions } from './bird-workloads.ts';
+
+const argv = process.argv.slice(2);
+const flag = (name: string, fallback: number): number => {
+  const at = argv.indexOf(`--${name}`);
+  if (at === -1) return fallback;
+  const value = Number(argv[at + 1]);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} needs a positive integer`);
+  return value;
+};
+const full = argv.includes('--full') || process.env.WITNESS_PERF_BIRD_FULL === '1';
+const rounds = flag('rounds', 3);
+const cores = availableParallelism();
+const BIN = fileURLToPath(new URL('../bin/witness.js', import.meta.url));
+const REFERENCE = fileURLToPath(new URL('bird_reference_eval.py', import.meta.url));
+const TIMEOUT_S = 30;
+
+interface Timed {
+  wallMs: number;
+  res: number[];
+}
+
+function timed(command: string, args: string[], read: (stdout: string) => number[]): Timed {
+  const started = performance.now();
+  const run = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
+  const wallMs = performance.now() - started;
+  if (run.status !== 0 && run.status !== 1)
+    throw new Error(`${command} ${args.join(' ')} failed (${run.status ?? run.signal}): ${run.stderr}`);
+  return { wallMs, res: read(run.stdout) };
+}
+
+function bird(w: Workload, processes: number, out: string): Timed {
+  return timed(
+    'python3',
+    [
+      REFERENCE,
+      join(w.dir, 'dev.json'),
+      w.predictions,
+      join(w.dir, 'dev_databases'),
+      String(processes),
+      String(TIMEOUT_S),
+      out,
+    ],
+    () => (JSON.parse(readFileSync(out, 'utf8')) as { res: number[] }).res,
+  );
+}
+
+function witness(w: Workload, goldCache: string | null): Timed {
+  const cache = goldCache ? ['--gold-cache', goldCache] : ['--no-gold-cache'];
+  return timed(
+    process.execPath,
+    [
+      BIN,
+      'eval',
+      'bird',
+      '--data',
+      w.dir,
+      '--predictions',
+      w.predictions,
+      '--json',
+      '--timeout',
+      String(TIMEOUT_S),
+      ...cache,
+    ],
+    (stdout) => (JSON.parse(stdout) as { questions: { res: number }[] }).questions.map((q) => q.res),
+  );
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+function agree(name: string, reference: number[], other: Timed): void {
+  const differing = reference.flatMap((r, i) => (other.res[i] === r ? [] : [i]));
+  if (differing.length > 0 || other.res.length !== reference.length)
+    throw new Error(
+      `${name} disagrees with BIRD's algorithm on ${differing.length} questions (positions ${differing.slice(0, 10).join(', ')})`,
+    );
+}
+
+function compare(label: string, options: WorkloadOptions): void {
+  const dir = mkdtempSync(join(tmpdir(), 'witness-perf-bird-'));
+  try {
+    const t0 = performance.now();
+    const w = generateWorkload(dir, options);
+    const mix = Object.entries(w.mix)
+      .map(([k, n]) => `${n} ${k}`)
+      .join(', ');
+    console.log(
+      `\n${label}: ${w.questions} questions on ${(w.databaseBytes / 1024 / 1024).toFixed(1)} MB of SQLite (${mix}; generated in ${seconds(performance.now() - t0)})`,
+    );
+    const goldCache = join(dir, 'gold-cache.sqlite');
+    witness(w, goldCache); // fills the gold cache: the re-runs are "the next evaluation of this dev set"
+    const sixteen = Math.min(16, cores);
+    const variants: [string, () => Timed][] = [
+      ['BIRD algorithm, 2 processes', () => bird(w, 2, join(dir, 'bird-2.json'))],
+      ...(sixteen !== 2
+        ? [
+            [`BIRD algorithm, ${sixteen} processes`, () => bird(w, sixteen, join(dir, 'bird-16.json'))] as [
+              string,
+              () => Timed,
+            ],
+          ]
+        : []),
+      ['witness eval bird, first run (no gold cache)', () => witness(w, null)],
+      ['witness eval bird, re-run (gold cache warm)', () => witness(w, goldCache)],
+    ];
+    const walls = new Map<string, number[]>(variants.map(([name]) => [name, []]));
+    let reference: number[] | null = null;
+    for (let round = 0; round < rounds; round++) {
+      for (const [name, run] of variants) {
+        const result = run();
+        reference ??= result.res;
+        agree(name, reference, result);
+        walls.get(name)?.push(result.wallMs);
+      }
+    }
+    const correct = (reference ?? []).filter((r) => r === 1).length;
+    console.log(`  ${correct}/${w.questions} correct by every evaluator; median of ${rounds} rounds:`);
+    const baseline = median(walls.get('BIRD algorithm, 2 processes') ?? []);
+    for (const [name] of variants) {
+      const wall = median(walls.get(name) ?? []);
+      const ratio = name.startsWith('BIRD')
+        ? ''
+        : `  → ${(baseline / wall).toFixed(2)}× faster than BIRD (2 processes)`;
+      console.log(`  ${name.padEnd(46)} ${seconds(wall).padStart(9)}${ratio}`);
+    }
+    if (sixteen === 2)
+      console.log(`  (BIRD's run script asks for 16 processes; capped by the ${cores} cores it is the 2-process run)`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+console.log(
+  `${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, bin/witness.js; per-pair timeout ${TIMEOUT_S} s`,
+);
+compare('small (GeoQuery-like)', { kind: 'small', questions: flag('small-questions', 900) });
+compare('large (BIRD-scale)', {
+  kind: 'large',
+  questions: flag('large-questions', full ? 150 : 40),
+  rows: flag('large-rows', full ? 1_400_000 : 350_000),
+  databases: flag('large-databases', 1),
+});

@@ -1,0 +1,24 @@
+/**
+ * The built-in strategies' names, in leaderboard order, without loading any strategy: for commands
+ * that check a `--strategies` list before they start (strategies/index.ts builds the strategies).
+ */
+
+/** The A-CEGIS grid, then the refining strategies (HERO-T and its baselines). */
+export const BUILT_IN_STRATEGY_NAMES: readonly string[] = [
+  'zero-shot',
+  'generic',
+  'error-only',
+  'one-example',
+  'three-example',
+  'diagnostic',
+  'hero-t',
+  'react',
+  'cheatsheet',
+];
+
+/** A strategy named `harness:<path>` runs the harness module at `<path>` (docs/meta-harness.md). */
+export const HARNESS_STRATEGY_PREFIX = 'harness:';
+
+/** True for a built-in strategy's name or a `harness:<path>` name. */
+export const isStrategyName = (name: string): boolean =>
+  BUILT_IN_STRATEGY_NAMES.includes(name) || (name.startsWith(HARNESS_STRATEGY_PREFIX) && name.length > 8);
