@@ -17,6 +17,10 @@ export interface CommandModule {
 export const COMMAND_MODULES: readonly CommandModule[] = [
   { commands: ['bench'], load: async () => (await import('./bench.ts')).registerBench },
   { commands: ['optimize hero'], load: async () => (await import('./optimize-hero.ts')).registerOptimizeHero },
+  {
+    commands: ['optimize meta-harness'],
+    load: async () => (await import('./optimize-meta-harness.ts')).registerOptimizeMetaHarness,
+  },
   { commands: ['split'], load: async () => (await import('./split.ts')).registerSplit },
   { commands: ['eval bird'], load: async () => (await import('./eval-bird.ts')).registerEvalBird },
   {
