@@ -5,7 +5,7 @@
  * split at the end. `--resume RUN` continues a killed search in the same store.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseBudget, type Budget } from '../core/budget.ts';
 import { loadConfig } from '../core/config.ts';
 import { createModel, NO_MODEL_NOTICE } from '../core/models/create.ts';
@@ -16,7 +16,8 @@ import { configuredProposer, DEFAULT_SKILL_FILE } from '../optimizers/meta-harne
 import type { WitnessConfig } from '../core/config.ts';
 import { DEFAULT_SEARCH, runSearch } from '../optimizers/meta-harness/search.ts';
 import { searchPools } from '../optimizers/meta-harness/search-pools.ts';
-import { renderSearchReport } from '../optimizers/meta-harness/search-report.ts';
+import { renderSearchHtml, searchPageData } from '../optimizers/meta-harness/search-html.ts';
+import { renderSearchReport, type ReportNotices } from '../optimizers/meta-harness/search-report.ts';
 import { SEED_NAMES, type SeedName } from '../optimizers/meta-harness/seeds.ts';
 import { createSimProposer } from '../optimizers/meta-harness/sim-proposer.ts';
 import { MetaHarnessStore } from '../optimizers/meta-harness/store.ts';
@@ -24,6 +25,14 @@ import { specByName } from '../suites/registry.ts';
 import { applyDataOption, describeSplit } from './hero-split.ts';
 import { fraction, positiveInteger, usageError } from './options.ts';
 import type { Registrar } from './registrar.ts';
+
+/** The bench command that runs a found harness next to zero-shot and HERO-T in the suite's leaderboard. */
+export function leaderboardCommand(suite: string, harnessFile: string): string {
+  const path = relative(process.cwd(), harnessFile);
+  const shown = path && !path.startsWith('..') && !isAbsolute(path) ? path : harnessFile;
+  const quoted = /^[\w./:,@+-]+$/.test(shown) ? shown : `'${shown.replace(/'/g, "'\\''")}'`;
+  return `npx witness bench --suite ${suite} --strategies zero-shot,hero-t,harness:${quoted}`;
+}
 
 interface Options {
   suite: string;
@@ -157,32 +166,37 @@ async function run(o: Options): Promise<void> {
       onProgress: (line) => process.stderr.write(`  ${line}\n`),
     });
     const privilegedNotice = heroPrivilegedNotice(model.info)?.replace('HERO', 'the search') ?? null;
-    const report = renderSearchReport(
-      store,
-      {
-        suite: spec.name,
-        model: modelName,
-        proposer: proposer.name,
-        proposerSimulated: proposer.simulated,
-        privilegedNotice,
-        stoppedBy: result.stoppedBy,
-        spent: result.spent,
-        searchTasks: pools.search.length,
-        testTasks: pools.test.length,
-      },
-      result.heldOut,
-      result.comparisons,
-      result.baseline,
-    );
+    const notices: ReportNotices = {
+      suite: spec.name,
+      model: modelName,
+      proposer: proposer.name,
+      proposerSimulated: proposer.simulated,
+      privilegedNotice,
+      stoppedBy: result.stoppedBy,
+      spent: result.spent,
+      searchTasks: pools.search.length,
+      testTasks: pools.test.length,
+    };
+    const report = renderSearchReport(store, notices, result.heldOut, result.comparisons, result.baseline);
     mkdirSync(store.heldOutDir, { recursive: true });
     const reportFile = join(store.heldOutDir, 'report.md');
     writeFileSync(reportFile, report);
+    const best = result.frontier?.members[0];
+    const bestFile = best ? join(store.candidateDir(best.id), 'harness.ts') : null;
+    const leaderboard = bestFile ? leaderboardCommand(spec.name, bestFile) : null;
+    const htmlFile = join(store.heldOutDir, 'report.html');
+    writeFileSync(
+      htmlFile,
+      renderSearchHtml(
+        searchPageData(store, notices, result.heldOut, result.comparisons, result.baseline, leaderboard),
+      ),
+    );
     if (privilegedNotice) process.stderr.write(`${privilegedNotice}\n`);
     if (proposer.simulated) process.stderr.write('proposer simulated: the sim proposer wrote the candidates\n');
-    const best = result.frontier?.members[0];
     process.stdout.write(
-      `${best ? `best: ${best.id} (Pass@final ${best.passAtFinal.toFixed(3)}, ${best.meanTokens.toFixed(0)} tokens): ${join(store.candidateDir(best.id), 'harness.ts')}\n` : ''}` +
-        `report: ${reportFile}\nstore: ${store.root}\n`,
+      `${best ? `best: ${best.id} (Pass@final ${best.passAtFinal.toFixed(3)}, ${best.meanTokens.toFixed(0)} tokens): ${bestFile}\n` : ''}` +
+        `report: ${reportFile}\nhtml report: ${htmlFile}\nstore: ${store.root}\n` +
+        (leaderboard ? `leaderboard: ${leaderboard}\n` : ''),
     );
   } finally {
     await model.close?.();
