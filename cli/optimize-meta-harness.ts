@@ -18,6 +18,11 @@ import { DEFAULT_SEARCH, runSearch } from '../optimizers/meta-harness/search.ts'
 import { searchPools } from '../optimizers/meta-harness/search-pools.ts';
 import { renderSearchHtml, searchPageData } from '../optimizers/meta-harness/search-html.ts';
 import { renderSearchReport, type ReportNotices } from '../optimizers/meta-harness/search-report.ts';
+import {
+  learnedPromptSeeds,
+  readLearnedInstructions,
+  type SourceSeed,
+} from '../optimizers/meta-harness/seed-prompt.ts';
 import { SEED_NAMES, type SeedName } from '../optimizers/meta-harness/seeds.ts';
 import { createSimProposer } from '../optimizers/meta-harness/sim-proposer.ts';
 import { MetaHarnessStore } from '../optimizers/meta-harness/store.ts';
@@ -50,6 +55,7 @@ interface Options {
   seeds?: string;
   testFraction: number;
   data?: string;
+  seedPrompt?: string;
 }
 
 /** What a resumed search must share with the run it continues. */
@@ -62,6 +68,8 @@ interface SearchSettings {
   testFraction: number;
   seeds: string[];
   candidates: number;
+  /** The learned prompt's file, when --seed-prompt gave one (left out otherwise, as older runs have it). */
+  seedPrompt?: string;
 }
 
 function parseSeeds(text: string | undefined): SeedName[] {
@@ -116,6 +124,14 @@ async function run(o: Options): Promise<void> {
   applyDataOption(o.suite, o.data);
   const budget: Budget | undefined = o.budget === undefined ? undefined : parseBudget(o.budget, '--budget');
   const seeds = parseSeeds(o.seeds);
+  const seedPromptFile = o.seedPrompt === undefined ? undefined : resolve(o.seedPrompt);
+  let sourceSeeds: SourceSeed[] = [];
+  if (seedPromptFile)
+    try {
+      sourceSeeds = learnedPromptSeeds(readLearnedInstructions(seedPromptFile), seedPromptFile);
+    } catch (error) {
+      throw usageError((error as Error).message);
+    }
   const { config, defaultedToSim } = loadConfig(process.cwd());
   const modelName = o.model ?? config.model.name;
   if (defaultedToSim && !o.model) process.stderr.write(`${NO_MODEL_NOTICE}\n`);
@@ -136,6 +152,7 @@ async function run(o: Options): Promise<void> {
       testFraction: o.testFraction,
       seeds,
       candidates: o.candidates,
+      ...(seedPromptFile ? { seedPrompt: seedPromptFile } : {}),
     },
     o.resume !== undefined,
   );
@@ -162,7 +179,13 @@ async function run(o: Options): Promise<void> {
       price: config.prices[modelName] ?? null,
       proposer,
       skillFile: DEFAULT_SKILL_FILE,
-      options: { iterations: o.iterations, candidates: o.candidates, seeds, ...(budget ? { budget } : {}) },
+      options: {
+        iterations: o.iterations,
+        candidates: o.candidates,
+        seeds,
+        sourceSeeds,
+        ...(budget ? { budget } : {}),
+      },
       onProgress: (line) => process.stderr.write(`  ${line}\n`),
     });
     const privilegedNotice = heroPrivilegedNotice(model.info)?.replace('HERO', 'the search') ?? null;
@@ -245,6 +268,10 @@ export const registerOptimizeMetaHarness: Registrar = ({ program }) => {
       0.5,
     )
     .option('--data <path>', "the suite's data in its official layout")
+    .option(
+      '--seed-prompt <file>',
+      "HERO-O's learned prompt (learned.md or hero-report.json of witness optimize hero) as two more seeds: hero-o, hero-o-verify",
+    )
     .option(
       '--out <dir>',
       'the store folder; runs go to <dir>/meta-harness/<run> (default: the run store, storeDir / WITNESS_STORE)',
