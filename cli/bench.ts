@@ -14,7 +14,12 @@ import { RERUN_MODES } from '../core/resume.ts';
 import { parseNameList } from '../core/selection.ts';
 import { latestRunId, newRunId, RunStore } from '../core/store.ts';
 import { PACKAGE_ROOT } from '../core/package-root.ts';
-import { BUILT_IN_STRATEGY_NAMES, isStrategyName } from '../strategies/names.ts';
+import {
+  BUILT_IN_STRATEGY_NAMES,
+  HARNESS_STRATEGY_PREFIX,
+  harnessStrategyNames,
+  isStrategyName,
+} from '../strategies/names.ts';
 import type { SuitePlan } from './bench-plan.ts';
 import { positiveInteger, usageError } from './options.ts';
 import type { Registrar } from './registrar.ts';
@@ -85,7 +90,14 @@ function benchSettings(o: BenchOptions, args: readonly string[]) {
       throw usageError(
         `unknown ${unknown.length === 1 ? 'strategy' : 'strategies'} ${unknown.map((n) => `"${n}"`).join(', ')} (the suites' strategies: ${BUILT_IN_STRATEGY_NAMES.join(', ')}, or harness:<path>)`,
       );
-    vars.WITNESS_STRATEGIES = names.join(',');
+    // The suites run from the package folder: a harness file is named by its absolute path, and must exist.
+    const resolved = names.map((n) => {
+      if (!n.startsWith(HARNESS_STRATEGY_PREFIX)) return n;
+      const file = resolve(n.slice(HARNESS_STRATEGY_PREFIX.length));
+      if (!existsSync(file)) throw usageError(`--strategies: ${n}: there is no harness file ${file}`);
+      return `${HARNESS_STRATEGY_PREFIX}${file}`;
+    });
+    vars.WITNESS_STRATEGIES = resolved.join(',');
   }
   if (o.data !== undefined) {
     if (option.length !== 1 || inArgs.some((n) => n !== option[0]))
@@ -120,7 +132,11 @@ async function planSuites(suites: readonly string[], config: WitnessConfig) {
   const plans: SuitePlan[] = [];
   for (const name of suites) {
     const loaded = await specTasks(name);
-    plans.push(parseOption(() => planSuite(name, loaded, BUILT_IN_STRATEGY_NAMES, config)));
+    plans.push(
+      parseOption(() =>
+        planSuite(name, loaded, [...BUILT_IN_STRATEGY_NAMES, ...harnessStrategyNames(config.run.strategies)], config),
+      ),
+    );
   }
   return plans;
 }

@@ -5,7 +5,7 @@
  * split at the end. `--resume RUN` continues a killed search in the same store.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseBudget, type Budget } from '../core/budget.ts';
 import { loadConfig } from '../core/config.ts';
 import { createModel, NO_MODEL_NOTICE } from '../core/models/create.ts';
@@ -16,7 +16,13 @@ import { configuredProposer, DEFAULT_SKILL_FILE } from '../optimizers/meta-harne
 import type { WitnessConfig } from '../core/config.ts';
 import { DEFAULT_SEARCH, runSearch } from '../optimizers/meta-harness/search.ts';
 import { searchPools } from '../optimizers/meta-harness/search-pools.ts';
-import { renderSearchReport } from '../optimizers/meta-harness/search-report.ts';
+import { renderSearchHtml, searchPageData } from '../optimizers/meta-harness/search-html.ts';
+import { renderSearchReport, type ReportNotices } from '../optimizers/meta-harness/search-report.ts';
+import {
+  learnedPromptSeeds,
+  readLearnedInstructions,
+  type SourceSeed,
+} from '../optimizers/meta-harness/seed-prompt.ts';
 import { SEED_NAMES, type SeedName } from '../optimizers/meta-harness/seeds.ts';
 import { createSimProposer } from '../optimizers/meta-harness/sim-proposer.ts';
 import { MetaHarnessStore } from '../optimizers/meta-harness/store.ts';
@@ -24,6 +30,14 @@ import { specByName } from '../suites/registry.ts';
 import { applyDataOption, describeSplit } from './hero-split.ts';
 import { fraction, positiveInteger, usageError } from './options.ts';
 import type { Registrar } from './registrar.ts';
+
+/** The bench command that runs a found harness next to zero-shot and HERO-T in the suite's leaderboard. */
+export function leaderboardCommand(suite: string, harnessFile: string): string {
+  const path = relative(process.cwd(), harnessFile);
+  const shown = path && !path.startsWith('..') && !isAbsolute(path) ? path : harnessFile;
+  const quoted = /^[\w./:,@+-]+$/.test(shown) ? shown : `'${shown.replace(/'/g, "'\\''")}'`;
+  return `npx witness bench --suite ${suite} --strategies zero-shot,hero-t,harness:${quoted}`;
+}
 
 interface Options {
   suite: string;
@@ -41,6 +55,7 @@ interface Options {
   seeds?: string;
   testFraction: number;
   data?: string;
+  seedPrompt?: string;
 }
 
 /** What a resumed search must share with the run it continues. */
@@ -53,6 +68,8 @@ interface SearchSettings {
   testFraction: number;
   seeds: string[];
   candidates: number;
+  /** The learned prompt's file, when --seed-prompt gave one (left out otherwise, as older runs have it). */
+  seedPrompt?: string;
 }
 
 function parseSeeds(text: string | undefined): SeedName[] {
@@ -107,6 +124,14 @@ async function run(o: Options): Promise<void> {
   applyDataOption(o.suite, o.data);
   const budget: Budget | undefined = o.budget === undefined ? undefined : parseBudget(o.budget, '--budget');
   const seeds = parseSeeds(o.seeds);
+  const seedPromptFile = o.seedPrompt === undefined ? undefined : resolve(o.seedPrompt);
+  let sourceSeeds: SourceSeed[] = [];
+  if (seedPromptFile)
+    try {
+      sourceSeeds = learnedPromptSeeds(readLearnedInstructions(seedPromptFile), seedPromptFile);
+    } catch (error) {
+      throw usageError((error as Error).message);
+    }
   const { config, defaultedToSim } = loadConfig(process.cwd());
   const modelName = o.model ?? config.model.name;
   if (defaultedToSim && !o.model) process.stderr.write(`${NO_MODEL_NOTICE}\n`);
@@ -127,6 +152,7 @@ async function run(o: Options): Promise<void> {
       testFraction: o.testFraction,
       seeds,
       candidates: o.candidates,
+      ...(seedPromptFile ? { seedPrompt: seedPromptFile } : {}),
     },
     o.resume !== undefined,
   );
@@ -153,36 +179,47 @@ async function run(o: Options): Promise<void> {
       price: config.prices[modelName] ?? null,
       proposer,
       skillFile: DEFAULT_SKILL_FILE,
-      options: { iterations: o.iterations, candidates: o.candidates, seeds, ...(budget ? { budget } : {}) },
+      options: {
+        iterations: o.iterations,
+        candidates: o.candidates,
+        seeds,
+        sourceSeeds,
+        ...(budget ? { budget } : {}),
+      },
       onProgress: (line) => process.stderr.write(`  ${line}\n`),
     });
     const privilegedNotice = heroPrivilegedNotice(model.info)?.replace('HERO', 'the search') ?? null;
-    const report = renderSearchReport(
-      store,
-      {
-        suite: spec.name,
-        model: modelName,
-        proposer: proposer.name,
-        proposerSimulated: proposer.simulated,
-        privilegedNotice,
-        stoppedBy: result.stoppedBy,
-        spent: result.spent,
-        searchTasks: pools.search.length,
-        testTasks: pools.test.length,
-      },
-      result.heldOut,
-      result.comparisons,
-      result.baseline,
-    );
+    const notices: ReportNotices = {
+      suite: spec.name,
+      model: modelName,
+      proposer: proposer.name,
+      proposerSimulated: proposer.simulated,
+      privilegedNotice,
+      stoppedBy: result.stoppedBy,
+      spent: result.spent,
+      searchTasks: pools.search.length,
+      testTasks: pools.test.length,
+    };
+    const report = renderSearchReport(store, notices, result.heldOut, result.comparisons, result.baseline);
     mkdirSync(store.heldOutDir, { recursive: true });
     const reportFile = join(store.heldOutDir, 'report.md');
     writeFileSync(reportFile, report);
+    const best = result.frontier?.members[0];
+    const bestFile = best ? join(store.candidateDir(best.id), 'harness.ts') : null;
+    const leaderboard = bestFile ? leaderboardCommand(spec.name, bestFile) : null;
+    const htmlFile = join(store.heldOutDir, 'report.html');
+    writeFileSync(
+      htmlFile,
+      renderSearchHtml(
+        searchPageData(store, notices, result.heldOut, result.comparisons, result.baseline, leaderboard),
+      ),
+    );
     if (privilegedNotice) process.stderr.write(`${privilegedNotice}\n`);
     if (proposer.simulated) process.stderr.write('proposer simulated: the sim proposer wrote the candidates\n');
-    const best = result.frontier?.members[0];
     process.stdout.write(
-      `${best ? `best: ${best.id} (Pass@final ${best.passAtFinal.toFixed(3)}, ${best.meanTokens.toFixed(0)} tokens): ${join(store.candidateDir(best.id), 'harness.ts')}\n` : ''}` +
-        `report: ${reportFile}\nstore: ${store.root}\n`,
+      `${best ? `best: ${best.id} (Pass@final ${best.passAtFinal.toFixed(3)}, ${best.meanTokens.toFixed(0)} tokens): ${bestFile}\n` : ''}` +
+        `report: ${reportFile}\nhtml report: ${htmlFile}\nstore: ${store.root}\n` +
+        (leaderboard ? `leaderboard: ${leaderboard}\n` : ''),
     );
   } finally {
     await model.close?.();
@@ -231,6 +268,10 @@ export const registerOptimizeMetaHarness: Registrar = ({ program }) => {
       0.5,
     )
     .option('--data <path>', "the suite's data in its official layout")
+    .option(
+      '--seed-prompt <file>',
+      "HERO-O's learned prompt (learned.md or hero-report.json of witness optimize hero) as two more seeds: hero-o, hero-o-verify",
+    )
     .option(
       '--out <dir>',
       'the store folder; runs go to <dir>/meta-harness/<run> (default: the run store, storeDir / WITNESS_STORE)',

@@ -11,7 +11,9 @@ import { dirname, join } from 'node:path';
 import type { ReportFile } from './report-data.ts';
 import type { TrajectoryView } from './trajectory-view.ts';
 
-const asset = (name: string) => readFileSync(new URL(`./html/${name}`, import.meta.url), 'utf8');
+/** A file of the report page's assets (reports/html/: page.css, page.js), as text. */
+export const pageAsset = (name: string) => readFileSync(new URL(`./html/${name}`, import.meta.url), 'utf8');
+const asset = pageAsset;
 
 /** The Chart.js UMD bundle (chart.js resolves to dist/chart.cjs; the UMD build sits beside it). */
 export function chartJsBundle(): string {
@@ -28,12 +30,12 @@ export function scriptJson(value: unknown): string {
 }
 
 /** Inline script text must not close its element early. */
-function inlineScript(code: string): string {
+export function inlineScript(code: string): string {
   if (/<\/script/i.test(code)) throw new Error('an inlined script contains "</script"');
   return code;
 }
 
-const escapeHtml = (text: string) =>
+export const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** Removes a `report-data/` folder a larger earlier report left in `outDir`. */

@@ -22,3 +22,9 @@ export const HARNESS_STRATEGY_PREFIX = 'harness:';
 /** True for a built-in strategy's name or a `harness:<path>` name. */
 export const isStrategyName = (name: string): boolean =>
   BUILT_IN_STRATEGY_NAMES.includes(name) || (name.startsWith(HARNESS_STRATEGY_PREFIX) && name.length > 8);
+
+/** The `harness:<path>` names of a strategy selection, in order (a suite adds them to its built-in strategies). */
+export const harnessStrategyNames = (names: readonly string[] | undefined): string[] =>
+  (names ?? []).filter(
+    (name) => name.startsWith(HARNESS_STRATEGY_PREFIX) && name.length > HARNESS_STRATEGY_PREFIX.length,
+  );

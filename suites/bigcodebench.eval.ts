@@ -1,6 +1,5 @@
 import { defineBenchmark } from '../core/suite.ts';
-import { buildStrategies } from '../strategies/index.ts';
-import { strategyInputs } from './strategy-inputs.ts';
+import { suiteStrategies } from './strategy-inputs.ts';
 import { declareNotRun, pythonSandboxStatus } from './not-run.ts';
 import { bigCodeBenchSpec } from './registry.ts';
 
@@ -9,7 +8,7 @@ import { bigCodeBenchSpec } from './registry.ts';
 const sandbox = await pythonSandboxStatus();
 if (sandbox.ok) {
   const spec = bigCodeBenchSpec();
-  defineBenchmark({ ...spec, strategies: buildStrategies(strategyInputs(spec)) });
+  defineBenchmark({ ...spec, strategies: suiteStrategies(spec) });
 } else {
   declareNotRun('bigcodebench', sandbox.reason);
 }

@@ -1,7 +1,6 @@
 import { defineBenchmark } from '../core/suite.ts';
 import { acquireNeo4j } from '../oracles/cypher/server/acquire.ts';
-import { buildStrategies } from '../strategies/index.ts';
-import { strategyInputs } from './strategy-inputs.ts';
+import { suiteStrategies } from './strategy-inputs.ts';
 import { declareNotRun } from './not-run.ts';
 import { cypherBenchData, servedCypherBenchSpec } from './registry.ts';
 
@@ -13,7 +12,7 @@ import { cypherBenchData, servedCypherBenchSpec } from './registry.ts';
 const served = await servedCypherBenchSpec(cypherBenchData(), (graph) => acquireNeo4j(graph.file));
 
 if (served.ok) {
-  defineBenchmark({ ...served.spec, strategies: buildStrategies(strategyInputs(served.spec)) });
+  defineBenchmark({ ...served.spec, strategies: suiteStrategies(served.spec) });
 } else {
   declareNotRun('cypherbench', served.reason);
 }

@@ -7,7 +7,11 @@
 import { join } from 'node:path';
 import { WITNESS_DIR } from '../core/paths.ts';
 import { verifiedTrainExamples } from '../strategies/hero/examples.ts';
-import type { StrategyInputs } from '../strategies/index.ts';
+import { loadConfig } from '../core/config.ts';
+import type { Strategy } from '../core/strategy.ts';
+import { harnessStrategy } from '../optimizers/meta-harness/strategy.ts';
+import { buildStrategies, type StrategyInputs } from '../strategies/index.ts';
+import { HARNESS_STRATEGY_PREFIX, harnessStrategyNames } from '../strategies/names.ts';
 import type { BenchmarkSpec } from './registry.ts';
 
 /** The inputs of the built-in refining strategies for one benchmark. */
@@ -16,4 +20,18 @@ export function strategyInputs(spec: BenchmarkSpec): StrategyInputs {
     examples: () => verifiedTrainExamples(spec.tasks.tasks, spec.oracle),
     heroReport: join(WITNESS_DIR, 'hero', spec.name, 'hero-report.json'),
   };
+}
+
+/**
+ * A built-in suite's strategies: all the built-in ones, then each `harness:<path>` the run selects
+ * (WITNESS_STRATEGIES, `witness bench --strategies`), named as selected, so a harness found by
+ * `witness optimize meta-harness` is a row of the suite's leaderboard.
+ */
+export function suiteStrategies(spec: BenchmarkSpec, selected = loadConfig().config.run.strategies): Strategy[] {
+  return [
+    ...buildStrategies(strategyInputs(spec)),
+    ...harnessStrategyNames(selected).map((name) =>
+      harnessStrategy(name.slice(HARNESS_STRATEGY_PREFIX.length), { name }),
+    ),
+  ];
 }

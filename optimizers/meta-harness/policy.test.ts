@@ -154,9 +154,15 @@ describe('source checks', () => {
   });
 
   it('gathers the text an author wrote as data: strings, templates, numbers, comments', () => {
-    expect(literalText("const a = 'one'; // two\nconst b = `three ${x}`; const c = 42;")).toBe(
-      "'one'\n// two\n`three ${x}`\n42",
+    expect(literalText("const a = 'one'; // two\nconst b = `three ${x}`; const c = 420; const d = 0.5;")).toBe(
+      "'one'\n// two\n`three ${x}`\n420\n0.5",
     );
+  });
+
+  it('leaves out a bare integer below 100 in code (a count or a budget), not one in a string or a comment', () => {
+    expect(
+      literalText("const KEEP = 30;\nconst rule = 'LIMIT 30'; // at most 30\nfor (let i = 0; i < 3; i++) {}"),
+    ).toBe("'LIMIT 30'\n// at most 30");
   });
 });
 

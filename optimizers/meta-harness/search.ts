@@ -7,7 +7,7 @@
  * baseline seed. A token / USD budget stops it cleanly between candidates; a resumed search skips
  * every finished evaluation (the store's evaluationState()) and every written candidate.
  */
-import { copyFileSync, existsSync, mkdirSync, renameSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { budgetSpent, hasLimit, type Budget } from '../../core/budget.ts';
 import type { PreparedTask } from '../../core/oracle.ts';
@@ -16,6 +16,7 @@ import type { Proposer } from './proposer.ts';
 import { recordEvolution, runCandidate, type CandidateContext, type CandidateSpend } from './search-candidate.ts';
 import { evaluateHeldOut, storedComparisons, type HeldOutComparison } from './search-heldout.ts';
 import { renderIterationReport } from './search-report.ts';
+import type { SourceSeed } from './seed-prompt.ts';
 import { seedHarnessFile, SEED_NAMES, type SeedName } from './seeds.ts';
 import type { EvolutionRow, FrontierRecord, HeldOutRecord } from './store-records.ts';
 
@@ -24,6 +25,8 @@ export interface SearchOptions {
   candidates: number;
   /** Seed harnesses evaluated first (default all five). */
   seeds?: readonly SeedName[];
+  /** More seeds given as source (HERO-O's learned prompt: seed-prompt.ts), evaluated after the built-in ones. */
+  sourceSeeds?: readonly SourceSeed[];
   /** The seed the held-out comparison is against (default zero-shot, else the first seed). */
   baseline?: SeedName;
   budget?: Budget;
@@ -50,21 +53,24 @@ export interface SearchResult {
 /** Default iterations × candidates, as the reference runs it. */
 export const DEFAULT_SEARCH = { iterations: 10, candidates: 3 } as const;
 
-export const seedId = (name: SeedName) => `seed-${name}`;
+export const seedId = (name: string) => `seed-${name}`;
 export const candidateId = (iteration: number, index: number) => `i${iteration}-c${index + 1}`;
 
-/** Copies a seed harness into the store with its proposal (once). */
-function writeSeed<P extends PreparedTask>(ctx: CandidateContext<P>, name: SeedName): string {
+/** Copies a seed harness (a built-in one, or one given as source) into the store with its proposal (once). */
+function writeSeed<P extends PreparedTask>(ctx: CandidateContext<P>, seed: SeedName | SourceSeed): string {
+  const name = typeof seed === 'string' ? seed : seed.name;
   const id = seedId(name);
-  if (!existsSync(join(ctx.store.candidateDir(id), 'harness.ts'))) {
+  const file = join(ctx.store.candidateDir(id), 'harness.ts');
+  if (!existsSync(file)) {
     mkdirSync(ctx.store.candidateDir(id), { recursive: true });
-    copyFileSync(seedHarnessFile(name), join(ctx.store.candidateDir(id), 'harness.ts'));
+    if (typeof seed === 'string') copyFileSync(seedHarnessFile(seed), file);
+    else writeFileSync(file, seed.source);
     ctx.store.writeProposal({
       id,
       iteration: 0,
       parent: null,
-      hypothesis: `the built-in ${name} strategy, as a harness`,
-      mechanism: `seed: ${name}`,
+      hypothesis: typeof seed === 'string' ? `the built-in ${name} strategy, as a harness` : seed.hypothesis,
+      mechanism: typeof seed === 'string' ? `seed: ${name}` : seed.mechanism,
       proposer: 'seed',
     });
   }
@@ -98,8 +104,8 @@ export async function runSearch<P extends PreparedTask>(input: SearchInput<P>): 
 
   const emptyReasons = new Map<string, string | null>();
   search: {
-    for (const name of seeds)
-      if (!(await evaluate(writeSeed(input, name), 0))) {
+    for (const seed of [...seeds, ...(options.sourceSeeds ?? [])])
+      if (!(await evaluate(writeSeed(input, seed), 0))) {
         stoppedBy = 'budget';
         break search;
       }

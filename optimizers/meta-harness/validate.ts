@@ -50,12 +50,16 @@ export interface ValidationOutcome {
   checkedAt: string;
 }
 
-/** The text a harness's author wrote as data: string and template text, numbers, comments. */
+/**
+ * The text a harness's author wrote as data: string and template text, numbers, comments. A bare
+ * integer below 100 in code is a count or a budget (`const KEEP = 30`), not data, so it is left
+ * out; the same number inside a string or a comment still counts.
+ */
 export function literalText(source: string): string {
   const parts = source.match(
     /\/\*[\s\S]*?\*\/|\/\/[^\n]*|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|[^`\\])*`|\b\d+(?:\.\d+)?\b/g,
   );
-  return (parts ?? []).join('\n');
+  return (parts ?? []).filter((part) => !/^\d{1,2}$/.test(part)).join('\n');
 }
 
 /** Task ids of the pool that the source names: as a whole string literal, or as a word of four characters or more. */
