@@ -12,7 +12,15 @@ import { createModel, NO_MODEL_NOTICE } from '../core/models/create.ts';
 import { loadPrompt } from '../core/prompt.ts';
 import { heroPrivilegedNotice } from '../optimizers/hero/optimize.ts';
 import type { Proposer } from '../optimizers/meta-harness/proposer.ts';
-import { configuredProposer, DEFAULT_SKILL_FILE } from '../optimizers/meta-harness/proposer/index.ts';
+import {
+  configuredProposer,
+  DEFAULT_SKILL_FILE,
+  proposerModelName,
+} from '../optimizers/meta-harness/proposer/index.ts';
+import type { CandidateSpend } from '../optimizers/meta-harness/search-candidate.ts';
+import { callCost } from '../core/cost.ts';
+import type { Price } from '../core/types.ts';
+import type { ChatModel } from '../core/models/model.ts';
 import type { WitnessConfig } from '../core/config.ts';
 import { DEFAULT_SEARCH, runSearch } from '../optimizers/meta-harness/search.ts';
 import { searchPools } from '../optimizers/meta-harness/search-pools.ts';
@@ -85,17 +93,37 @@ function parseSeeds(text: string | undefined): SeedName[] {
   return names as SeedName[];
 }
 
+/** A proposer model that adds what its answered (not cached) calls cost to `spend`. */
+function countingSpend(spend: CandidateSpend, price: Price | null) {
+  return (model: ChatModel): ChatModel => ({
+    info: model.info,
+    async complete(request) {
+      const reply = await model.complete(request);
+      if (!reply.cached) {
+        spend.tokens += reply.usage.promptTokens + reply.usage.completionTokens;
+        spend.usd += price ? callCost(price, reply.usage) : 0;
+      }
+      return reply;
+    },
+  });
+}
+
 /** The proposer the options ask for: the user's command, the agent over the proposer model, or the sim proposer. */
 function chooseProposer(
   o: Options,
   language: string,
   config: WitnessConfig,
+  spend: CandidateSpend,
 ): { proposer: Proposer; close(): Promise<void> } {
   if (o.proposerCmd === undefined && o.proposer === 'sim')
     return { proposer: createSimProposer({ seed: o.seed, language }), close: async () => {} };
   if (o.proposerCmd === undefined && o.proposer !== 'agent')
     throw usageError(`--proposer: expected sim or agent, got "${o.proposer}"`);
-  const configured = configuredProposer(config, o.proposerCmd === undefined ? {} : { command: o.proposerCmd });
+  const price = config.prices[proposerModelName(config)] ?? null;
+  const configured = configuredProposer(config, {
+    ...(o.proposerCmd === undefined ? {} : { command: o.proposerCmd }),
+    meter: countingSpend(spend, price),
+  });
   if (!configured)
     throw usageError(
       '--proposer agent needs a real model: set proposer.model (WITNESS_PROPOSER_MODEL) or the model (WITNESS_MODEL) to one served at the endpoint',
@@ -137,7 +165,8 @@ async function run(o: Options): Promise<void> {
   if (defaultedToSim && !o.model) process.stderr.write(`${NO_MODEL_NOTICE}\n`);
   const spec = await specByName(o.suite);
   const language = o.suite === 'nl-rx' ? 'regex' : o.suite;
-  const { proposer, close: closeProposer } = chooseProposer(o, language, config);
+  const proposerSpend: CandidateSpend = { tokens: 0, usd: 0 };
+  const { proposer, close: closeProposer } = chooseProposer(o, language, config, proposerSpend);
   const runId = o.resume ?? `${spec.name}-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '')}`;
   const store = new MetaHarnessStore(o.out ? resolve(o.out) : config.storeDir, runId);
   if (o.resume && !existsSync(store.root)) throw usageError(`--resume: there is no search run ${store.root}`);
@@ -179,6 +208,7 @@ async function run(o: Options): Promise<void> {
       price: config.prices[modelName] ?? null,
       proposer,
       skillFile: DEFAULT_SKILL_FILE,
+      proposerSpend: () => proposerSpend,
       options: {
         iterations: o.iterations,
         candidates: o.candidates,

@@ -182,4 +182,49 @@ describe('the search with the steerable sim and the sim proposer (nl-rx fixtures
     ).toBe(true);
     expect(store.readHeldOut()?.results.map((r) => r.id)).toContain('seed-zero-shot');
   }, 60_000);
+  it("counts the proposer's spend against the budget: what it writes once the budget is spent is not evaluated", async () => {
+    const pools = await searchPools('nl-rx', config, { seed: 1, limit: 4 });
+    const proposerSpend = { tokens: 0, usd: 0 };
+    // A proposer whose model calls cost two million tokens: it copies the zero-shot seed.
+    const costly: Proposer = {
+      name: 'costly',
+      simulated: true,
+      async propose({ store, iteration, candidateIds }) {
+        proposerSpend.tokens += 2_000_000;
+        for (const id of candidateIds) {
+          store.writeHarness(id, readFileSync(seedHarnessFile('zero-shot'), 'utf8'));
+          store.writeProposal({
+            id,
+            iteration,
+            parent: 'seed-zero-shot',
+            hypothesis: 'copy',
+            mechanism: 'none',
+            proposer: 'costly',
+          });
+        }
+        return { transcript: [] };
+      },
+    };
+    const store = new MetaHarnessStore(join(dir, 'costly'), 'run');
+    const result = await runSearch({
+      store,
+      oracle: spec.oracle,
+      prompt,
+      model: createSteerableSimModel({ seed: 1 }),
+      tasks: pools.search,
+      testTasks: pools.test,
+      trials: 1,
+      seed: 1,
+      price: null,
+      proposer: costly,
+      skillFile: join(root, 'docs/meta-harness.md'),
+      options: { iterations: 3, candidates: 1, seeds: ['zero-shot'], budget: { tokens: 1_000_000 } },
+      proposerSpend: () => proposerSpend,
+    });
+    expect(result.stoppedBy).toBe('budget');
+    // The proposer ran once (its candidate is written) and its spend ended the search before the evaluation.
+    expect(existsSync(join(store.candidateDir('i1-c1'), 'harness.ts'))).toBe(true);
+    expect(result.rows.map((r) => r.id)).toEqual(['seed-zero-shot']);
+    expect(result.spent.tokens).toBeGreaterThan(2_000_000);
+  }, 60_000);
 });

@@ -38,6 +38,8 @@ export interface SearchInput<P extends PreparedTask> extends CandidateContext<P>
   skillFile: string;
   options: SearchOptions;
   onProgress?: (line: string) => void;
+  /** What the proposer spent so far in this session, counted against the budget with the evaluations. */
+  proposerSpend?: () => CandidateSpend;
 }
 
 export interface SearchResult {
@@ -84,7 +86,11 @@ export async function runSearch<P extends PreparedTask>(input: SearchInput<P>): 
   const seeds = options.seeds ?? SEED_NAMES;
   const baselineName = options.baseline ?? (seeds.includes('zero-shot') ? 'zero-shot' : (seeds[0] as SeedName));
   const spent: CandidateSpend = { tokens: 0, usd: 0 };
-  const overBudget = () => hasLimit(options.budget) && budgetSpent({ ...spent, calls: 0 }, options.budget);
+  const total = (): CandidateSpend => {
+    const proposer = input.proposerSpend?.() ?? { tokens: 0, usd: 0 };
+    return { tokens: spent.tokens + proposer.tokens, usd: spent.usd + proposer.usd };
+  };
+  const overBudget = () => hasLimit(options.budget) && budgetSpent({ ...total(), calls: 0 }, options.budget);
   let stoppedBy: SearchResult['stoppedBy'] = 'iterations';
 
   const evaluate = async (id: string, iteration: number): Promise<boolean> => {
@@ -171,7 +177,7 @@ export async function runSearch<P extends PreparedTask>(input: SearchInput<P>): 
     }
   }
   if (stoppedBy === 'budget')
-    progress(`budget spent (${spent.tokens} tokens, $${spent.usd.toFixed(4)}): the search stops`);
+    progress(`budget spent (${total().tokens} tokens, $${total().usd.toFixed(4)}): the search stops`);
   if (!store.searchFinished) store.markSearchFinished();
 
   const frontier = store.readFrontier();
@@ -188,7 +194,7 @@ export async function runSearch<P extends PreparedTask>(input: SearchInput<P>): 
     heldOut = result;
     comparisons = result.comparisons;
   }
-  return { stoppedBy, spent, rows, frontier, heldOut, comparisons, baseline };
+  return { stoppedBy, spent: total(), rows, frontier, heldOut, comparisons, baseline };
 }
 
 /** Why a written candidate's proposal.json cannot be used (missing, not JSON, wrong fields or id), or null. */
