@@ -149,6 +149,71 @@ describe('witness optimize meta-harness with the agent proposer and the solver o
       expect(run.report).toContain('## Held-out test split');
       expect(run.stderr).not.toMatch(/proposer simulated/);
     },
-    60_000,
+    // The first Cypher test of a run waits for the shared Neo4j to start (about 30 s here).
+    120_000,
+  );
+});
+
+describe('witness optimize meta-harness with the steerable sim and the sim proposer', () => {
+  it('bird: the found harness beats the zero-shot seed on the search pool and on the test split', async () => {
+    const run = await search('bird', [
+      '--model',
+      'sim-steerable',
+      '--iterations',
+      '2',
+      '--candidates',
+      '2',
+      '--seeds',
+      'zero-shot',
+      '--limit',
+      '8',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const seed = row(run, 'seed-zero-shot')?.passAtFinal as number;
+    const best = run.store.readFrontier()?.members[0];
+    expect(best?.id).toMatch(/^i\d-c\d$/);
+    expect((best?.passAtFinal as number) - seed).toBeGreaterThanOrEqual(0.25);
+    // The found harness carries rules the proposer wrote for the symptoms it read in the traces.
+    expect(run.store.readHarness(best?.id as string)).toMatch(/^\/\/ sim-recipe: \{"rules":\["[a-z-]+"/);
+    const test = (id: string) => heldOutRate(run, id) as number;
+    expect(test(best?.id as string) - test('seed-zero-shot')).toBeGreaterThanOrEqual(0.25);
+    const comparison = storedComparisons(run.store.readHeldOut()!).find((c) => c.id === best?.id);
+    expect(comparison?.fixes.length).toBeGreaterThan(comparison?.breaks.length as number);
+    expect(run.report).toContain('**Proposer simulated**');
+    expect(run.report).toMatch(/steerable sim/);
+  }, 60_000);
+});
+
+describe('witness optimize meta-harness with the sim on every other suite', () => {
+  it.each(['cypherbench', 'bigcodebench', 'dscodebench'])(
+    '%s: exit 0, a store, a frontier, held-out results and a report',
+    async (suite) => {
+      const extra: Record<string, string> = {};
+      if (suite === 'cypherbench') {
+        // This run's Neo4j (the global setup's broker), holding the fixture's graph: no JVM of our own.
+        const neo = await acquireNeo4j(SKYWAYS_GRAPH_FILE);
+        if (!neo.ok) throw new Error(neo.reason);
+        extra.NEO4J_URI = neo.uri;
+      }
+      const run = await search(suite, ['--candidates', '1', '--seeds', 'zero-shot,self-verify', '--limit', '2'], extra);
+      expect(run.code, run.stderr).toBe(0);
+      const rows = run.store.readEvolution();
+      expect(rows.map((r) => r.id)).toEqual(['seed-zero-shot', 'seed-self-verify', 'i1-c1']);
+      expect(rows.map((r) => r.outcome)).toEqual(['evaluated', 'evaluated', 'evaluated']);
+      // No episode ended in a harness failure: the seeds and the sim's candidate run on this oracle's observer.
+      for (const r of rows) {
+        const scores = run.store.readScores(r.id);
+        expect(scores.tasks).toHaveLength(2);
+        expect(scores.tasks.flatMap((t) => (t.error ? [`${r.id} ${t.taskId}: ${t.error}`] : []))).toEqual([]);
+        expect(run.store.listTraces(r.id)).toHaveLength(2);
+      }
+      expect(run.store.readFrontier()?.members.length).toBeGreaterThan(0);
+      expect(run.store.readHeldOut()?.results.map((r) => r.id)).toContain('seed-zero-shot');
+      expect(run.report).toContain('**Proposer simulated**');
+      expect(run.report).toContain('## Held-out test split');
+      expect(run.stdout).toMatch(/^best: .*harness\.ts$/m);
+    },
+    // The first Cypher test of a run waits for the shared Neo4j to start (about 30 s here).
+    120_000,
   );
 });
