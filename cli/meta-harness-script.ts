@@ -18,7 +18,7 @@ export const SOLVER_MODEL = 'scripted-solver';
 export const RULE = 'Restate every constraint of the statement to yourself before writing the program.';
 
 /** The broken candidate: it imports node:fs, which validation must refuse. */
-export const BROKEN_HARNESS = [
+const BROKEN_HARNESS = [
   "import { defineHarness } from 'witness-harness';",
   "import { readFileSync } from 'node:fs';",
   '',
@@ -34,7 +34,7 @@ export const BROKEN_HARNESS = [
 ].join('\n');
 
 /** The good candidate: the seed with one rule added to the answer's instructions, then one check through the observer. */
-export const GOOD_HARNESS = [
+const GOOD_HARNESS = [
   "import { defineHarness } from 'witness-harness';",
   '',
   `const RULE = ${JSON.stringify(RULE)};`,

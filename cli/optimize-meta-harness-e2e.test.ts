@@ -149,8 +149,6 @@ describe('witness optimize meta-harness with the agent proposer and the solver o
       expect(run.report).toContain('## Held-out test split');
       expect(run.stderr).not.toMatch(/proposer simulated/);
     },
-    // The first Cypher test of a run waits for the shared Neo4j to start (about 30 s here).
-    120_000,
   );
 });
 
@@ -184,10 +182,13 @@ describe('witness optimize meta-harness with the steerable sim and the sim propo
   }, 60_000);
 });
 
-describe('witness optimize meta-harness with the sim on every other suite', () => {
-  it.each(['cypherbench', 'bigcodebench', 'dscodebench'])(
+// Concurrent: the Python runs overlap the wait for the shared Neo4j.
+describe.concurrent('witness optimize meta-harness with the sim on every other suite', () => {
+  it.for(['cypherbench', 'bigcodebench', 'dscodebench'])(
     '%s: exit 0, a store, a frontier, held-out results and a report',
-    async (suite) => {
+    // The first Cypher test of a run waits for the shared Neo4j to start (about 30 s here).
+    { timeout: 120_000 },
+    async (suite, { expect }) => {
       const extra: Record<string, string> = {};
       if (suite === 'cypherbench') {
         // This run's Neo4j (the global setup's broker), holding the fixture's graph: no JVM of our own.
@@ -213,7 +214,5 @@ describe('witness optimize meta-harness with the sim on every other suite', () =
       expect(run.report).toContain('## Held-out test split');
       expect(run.stdout).toMatch(/^best: .*harness\.ts$/m);
     },
-    // The first Cypher test of a run waits for the shared Neo4j to start (about 30 s here).
-    120_000,
   );
 });
