@@ -173,6 +173,12 @@ describe('witness optimize meta-harness with the steerable sim and the sim propo
     expect((best?.passAtFinal as number) - seed).toBeGreaterThanOrEqual(0.25);
     // The found harness carries rules the proposer wrote for the symptoms it read in the traces.
     expect(run.store.readHarness(best?.id as string)).toMatch(/^\/\/ sim-recipe: \{"rules":\["[a-z-]+"/);
+    // Verifying through the observer alone (no rule) repairs observed execution errors: it beats the seed too.
+    const verifying = run.store
+      .readEvolution()
+      .filter((r) => /^\/\/ sim-recipe: \{"rules":\[\],"repairs":[1-9]/.test(run.store.readHarness(r.id)));
+    expect(verifying.length).toBeGreaterThan(0);
+    for (const r of verifying) expect(r.passAtFinal as number, r.id).toBeGreaterThan(seed);
     const test = (id: string) => heldOutRate(run, id) as number;
     expect(test(best?.id as string) - test('seed-zero-shot')).toBeGreaterThanOrEqual(0.25);
     const comparison = storedComparisons(run.store.readHeldOut()!).find((c) => c.id === best?.id);
