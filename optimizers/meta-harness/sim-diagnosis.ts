@@ -5,7 +5,23 @@
  */
 
 /** A kind of mistake recognisable from a failed trace. */
-export type Symptom = 'does-not-run' | 'literal' | 'count' | 'char-class' | 'logic' | 'structure' | 'wrong-result';
+export type Symptom =
+  | 'does-not-run'
+  | 'literal'
+  | 'count'
+  | 'char-class'
+  | 'logic'
+  | 'structure'
+  | 'unknown-name'
+  | 'distinct'
+  | 'aggregate'
+  | 'ordering'
+  | 'join'
+  | 'condition'
+  | 'wrong-result';
+
+/** The languages the diagnosis tells apart; any other gets the generic symptoms. */
+export type DiagnosisLanguage = 'regex' | 'sql' | 'other';
 
 /** General advice per symptom, in the proposer's own words (never a task's literals). */
 export const ADVICE: Readonly<Record<Symptom, string>> = {
@@ -20,6 +36,15 @@ export const ADVICE: Readonly<Record<Symptom, string>> = {
     "Translate logic words faithfully: 'and' or 'both' is &, 'or' is | with every alternative, 'not' or 'without' is ~ around its part.",
   structure:
     'Keep every part of the pattern in the order the statement gives it, each part once: do not drop or swap a part.',
+  'unknown-name': 'Use only table and column names that the schema lists, spelled exactly as they are spelled there.',
+  distinct: 'Write DISTINCT only when the question asks for unique or different values, never by default.',
+  aggregate:
+    'Pick the aggregate function the wording asks for: MAX for the highest or largest, MIN for the lowest or smallest, COUNT(DISTINCT …) for how many different values.',
+  ordering:
+    'For the highest, top N or first N rows use ORDER BY in the direction the question asks and LIMIT to exactly that many rows.',
+  join: 'Join tables only on the foreign key columns the schema has declared, never on columns that merely share a name.',
+  condition:
+    'Keep every condition of the question and give each one the exact comparison it states (more than, at least, before, after).',
   'wrong-result':
     'Answer exactly what the question asks: keep every condition it states, and add no columns, rows or grouping it does not ask for.',
 };
@@ -76,8 +101,25 @@ function counts(statement: string): number[] {
   );
 }
 
+/** The question of a SQL prompt (the line after "Question:"), else the whole statement. */
+const sqlQuestion = (statement: string) => /Question: ([^\n]*)/.exec(statement)?.[1] ?? statement;
+
+/** The symptom of a failed SQL trace: the clause of the program most likely to be wrong, by the question's words. */
+function sqlSymptom(view: TraceView, program: string): Symptom {
+  if (view.error !== null) return /no such (column|table)/i.test(view.error) ? 'unknown-name' : 'does-not-run';
+  const question = sqlQuestion(view.statement).toLowerCase();
+  const sql = program.toUpperCase();
+  if (has(question, /\b(different|unique|distinct)\b/) !== has(sql, /\bDISTINCT\b/)) return 'distinct';
+  if (has(sql, /\b(MIN|MAX|COUNT)\s*\(/)) return 'aggregate';
+  if (has(sql, /\bORDER\s+BY\b|\bLIMIT\b/)) return 'ordering';
+  if (has(sql, /\bWHERE\b/)) return 'condition';
+  if (has(sql, /\bJOIN\b/)) return 'join';
+  return 'wrong-result';
+}
+
 /** The symptom of one failed regex or SQL trace, read from the statement, the program and the verdict. */
-export function symptomOf(view: TraceView, language: 'regex' | 'other'): Symptom {
+export function symptomOf(view: TraceView, language: DiagnosisLanguage): Symptom {
+  if (language === 'sql' && view.program !== null) return sqlSymptom(view, view.program);
   if (view.error !== null || view.program === null) return 'does-not-run';
   if (language !== 'regex') return 'wrong-result';
   const statement = view.statement.replace(/\{\{[^}]*\}\}/g, '');
@@ -109,7 +151,7 @@ export function symptomOf(view: TraceView, language: 'regex' | 'other'): Symptom
 /** Symptoms of the failed traces, most frequent first (ties: the order of the Symptom type). */
 export function rankSymptoms(
   views: readonly TraceView[],
-  language: 'regex' | 'other',
+  language: DiagnosisLanguage,
 ): { symptom: Symptom; count: number }[] {
   const order = Object.keys(ADVICE) as Symptom[];
   const tally = new Map<Symptom, number>();

@@ -11,7 +11,9 @@ import { importFindings } from './imports.ts';
 import { seedHarnessFile } from './seeds.ts';
 import { createSimProposer } from './sim-proposer.ts';
 import { MetaHarnessStore } from './store.ts';
-import { rankSymptoms, symptomOf, viewTrace, type TraceView } from './sim-diagnosis.ts';
+import { steeringOf } from '../../core/steering.ts';
+import { SQL_STEERING } from '../../oracles/sql/steering.ts';
+import { ADVICE, rankSymptoms, symptomOf, viewTrace, type TraceView } from './sim-diagnosis.ts';
 import { EMPTY_RECIPE, readRecipe, recipeKey, renderHarness, type Recipe } from './sim-recipe.ts';
 import { typecheckHarness } from './typecheck.ts';
 
@@ -35,6 +37,38 @@ describe('sim diagnosis', () => {
     expect(symptomOf(view('lines with a letter and a number', '.*[A-Za-z].*|.*[0-9].*'), 'regex')).toBe('logic');
     expect(symptomOf(view('lines with a letter before a number', '.*[0-9].*[A-Za-z].*'), 'regex')).toBe('structure');
     expect(symptomOf(view('how many schools?', 'SELECT 1'), 'other')).toBe('wrong-result');
+  });
+
+  it('names the SQL clause a failed query most likely got wrong, by the question and the program', () => {
+    const sql = (question: string, program: string, error: string | null = null): TraceView => ({
+      ...view('', program, error),
+      statement: `Database schema:\nCREATE TABLE t (a INT);\n\nQuestion: ${question}\n\nAnswer with one SQL query.`,
+    });
+    expect(symptomOf(sql('x', 'SELECT b FROM t', 'no such column: b'), 'sql')).toBe('unknown-name');
+    expect(symptomOf(sql('x', 'SELECT a FROM', 'incomplete input'), 'sql')).toBe('does-not-run');
+    expect(symptomOf(sql('List the different cities.', 'SELECT city FROM t'), 'sql')).toBe('distinct');
+    expect(symptomOf(sql('List the cities.', 'SELECT DISTINCT city FROM t'), 'sql')).toBe('distinct');
+    expect(symptomOf(sql('What is the highest price?', 'SELECT MIN(price) FROM t'), 'sql')).toBe('aggregate');
+    expect(symptomOf(sql('Name the top 3.', 'SELECT a FROM t ORDER BY a ASC LIMIT 3'), 'sql')).toBe('ordering');
+    expect(symptomOf(sql('Which cost more than 5?', 'SELECT a FROM t WHERE a >= 5'), 'sql')).toBe('condition');
+    expect(symptomOf(sql('Pairs?', 'SELECT * FROM t JOIN u ON t.a = u.b'), 'sql')).toBe('join');
+    expect(symptomOf(sql('Anything?', 'SELECT 1'), 'sql')).toBe('wrong-result');
+  });
+
+  it("gives each SQL symptom advice in the proposer's own words that addresses the same mistake and provokes none", () => {
+    const classOf: Record<string, string> = {
+      'unknown-name': 'unknown-column',
+      distinct: 'distinct',
+      aggregate: 'aggregate',
+      ordering: 'ordering',
+      join: 'join',
+      condition: 'condition',
+    };
+    for (const [symptom, name] of Object.entries(classOf)) {
+      const advice = ADVICE[symptom as keyof typeof ADVICE];
+      expect(steeringOf(SQL_STEERING, advice), symptom).toEqual({ addressed: [name], provoked: [] });
+      expect(SQL_STEERING.classes.some((c) => c.rule === advice)).toBe(false);
+    }
   });
 
   it('ranks symptoms by count and skips passing traces', () => {

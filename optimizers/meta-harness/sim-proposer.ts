@@ -12,14 +12,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deriveSeed, Rng } from '../../core/random.ts';
 import type { Proposer, ProposeInput } from './proposer.ts';
-import { rankSymptoms, viewTrace, type Symptom, type TraceView } from './sim-diagnosis.ts';
+import { rankSymptoms, viewTrace, type DiagnosisLanguage, type Symptom, type TraceView } from './sim-diagnosis.ts';
 import { describeRecipe, readRecipe, recipeKey, renderHarness, SEED_RECIPES, type Recipe } from './sim-recipe.ts';
 import type { MetaHarnessStore } from './store.ts';
 import type { EvolutionRow } from './store-records.ts';
 
 export interface SimProposerOptions {
   seed: number;
-  /** 'regex' enables the regex symptoms; anything else diagnoses execution errors and wrong results. */
+  /** 'regex' enables the regex symptoms, 'bird' or 'sql' the SQL ones; anything else diagnoses execution errors and wrong results. */
   language: string;
 }
 
@@ -129,7 +129,12 @@ function ranked(rows: readonly EvolutionRow[]): EvolutionRow[] {
 
 /** The seeded sim proposer (simulated = true). */
 export function createSimProposer(options: SimProposerOptions): Proposer {
-  const language = options.language === 'regex' ? 'regex' : 'other';
+  const language: DiagnosisLanguage =
+    options.language === 'regex'
+      ? 'regex'
+      : options.language === 'bird' || options.language === 'sql'
+        ? 'sql'
+        : 'other';
   return {
     name: 'sim',
     simulated: true,

@@ -112,12 +112,10 @@ export default defineHarness({
             role: 'system',
             content: \`You repair \${ctx.task.language} programs. Reply with the corrected program in one fenced code block.\`,
           },
-          {
-            role: 'user',
-            content:
-              \`Task: \${ctx.task.description}\\n\\nProgram:\\n\\\`\\\`\\\`\${ctx.task.language}\\n\${program}\\n\\\`\\\`\\\`\\n\\n\` +
-              \`Running it showed:\\n\${ctx.exec.format(observation)}\\n\\nFix the program.\`,
-          },
+          // The program as the model's own turn, so the conversation reads as a follow-up to its answer.
+          { role: 'user', content: \`Task: \${ctx.task.description}\` },
+          { role: 'assistant', content: \`\\\`\\\`\\\`\${ctx.task.language}\\n\${program}\\n\\\`\\\`\\\`\` },
+          { role: 'user', content: \`Running it showed:\\n\${ctx.exec.format(observation)}\\n\\nFix the program.\` },
         ]);
         if (reply.program === null || reply.program.trim() === program.trim()) break;
         program = reply.program;
