@@ -215,13 +215,16 @@ function handle(message) {
   }
 }
 
+// busyMs: the time the request took here, from which the parent sets how many to queue (pipeline-depth.ts).
 process.on('message', (message) => {
+  const started = performance.now();
   let reply;
   try {
     reply = { id: message.id, ...handle(message) };
   } catch (error) {
     reply = { id: message.id, failure: String((error && error.stack) || error) };
   }
+  reply.busyMs = performance.now() - started;
   process.send(reply);
 });
 process.on('disconnect', () => process.exit(0));

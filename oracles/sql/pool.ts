@@ -6,7 +6,8 @@
  * read-only, stop results at the caps while stepping, and live under memory and temporary-file
  * limits and a parent-death guard (child-launch.ts); they never keep the parent alive: they are
  * unreferenced, and killed on dispose and at exit. Each child is fed up to `pipeline` requests at a
- * time so it never idles on the IPC round trip.
+ * time so it never idles on the IPC round trip, and up to `cheapPipeline` while its recent requests
+ * were cheap (pipeline-depth.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -14,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { childCommand, type OrphanGuard } from './child-launch.ts';
 import { tooLongText } from './engine-limits.mjs';
 import { childMemoryMb, resolveLimits, type QueryLimits } from './limits.ts';
+import { nextRecentMs, pipelineDepth } from './pipeline-depth.ts';
 import type { SqlRow } from './values.ts';
 
 const CHILD = fileURLToPath(new URL('./child.mjs', import.meta.url));
@@ -45,6 +47,8 @@ export interface SqlPoolOptions {
   size?: number;
   /** Requests in flight per child (default 2). */
   pipeline?: number;
+  /** Requests in flight per child while its recent requests took under a millisecond (default 32). */
+  cheapPipeline?: number;
   /** Caps of every request that names none (default DEFAULT_QUERY_LIMITS). */
   limits?: Partial<QueryLimits>;
   /** Data memory of a child in MiB (default: 384, or 3 × the byte cap when larger); needs prlimit. */
@@ -79,6 +83,8 @@ interface Slot {
   ready: boolean;
   inflight: Pending[];
   timer: NodeJS.Timeout | null;
+  /** The child's recent time per request (pipeline-depth.ts); null until one is done. */
+  recentMs: number | null;
 }
 
 /** A result as the child sends it: values flat, in chunks of whole rows. */
@@ -95,6 +101,7 @@ export class SqlPool {
   readonly limits: QueryLimits;
   readonly memoryMb: number;
   private readonly pipeline: number;
+  private readonly cheapPipeline: number;
   private readonly heapMb: number;
   private readonly tempFileMb: number;
   private readonly guard: OrphanGuard | undefined;
@@ -102,17 +109,25 @@ export class SqlPool {
   private readonly queue: Pending[] = [];
   private readonly statistics: PoolStats = { spawned: 0, killed: 0, crashed: 0 };
   private disposed = false;
+  private peak = 0;
   private readonly onExit = () => this.killAll();
 
   constructor(options: SqlPoolOptions = {}) {
     this.size = Math.max(1, options.size ?? availableParallelism());
     this.pipeline = Math.max(1, options.pipeline ?? 2);
+    this.cheapPipeline = Math.max(this.pipeline, options.cheapPipeline ?? 32);
     this.limits = resolveLimits(options.limits, 'SqlPool');
     this.memoryMb = options.memoryMb ?? childMemoryMb(this.limits);
     this.heapMb = options.heapMb ?? this.memoryMb;
     this.tempFileMb = options.tempFileMb ?? 1024;
     this.guard = options.orphanGuard;
-    this.slots = Array.from({ length: this.size }, () => ({ child: null, ready: false, inflight: [], timer: null }));
+    this.slots = Array.from({ length: this.size }, () => ({
+      child: null,
+      ready: false,
+      inflight: [],
+      timer: null,
+      recentMs: null,
+    }));
     process.on('exit', this.onExit);
   }
 
@@ -171,8 +186,19 @@ export class SqlPool {
     return { ok: false, kind, message };
   }
 
+  /** Starts every child now (otherwise each starts with its first request), so start-up overlaps the caller's own. */
+  warm(): void {
+    if (this.disposed) return;
+    for (const slot of this.slots) if (!slot.child) this.spawn(slot);
+  }
+
   stats(): PoolStats {
     return { ...this.statistics };
+  }
+
+  /** The most requests one child has had in flight so far (diagnostics and tests). */
+  peakInflight(): number {
+    return this.peak;
   }
 
   /** Process ids of the live children (diagnostics and tests). */
@@ -180,13 +206,16 @@ export class SqlPool {
     return this.slots.flatMap((s) => (s.child?.pid === undefined ? [] : [s.child.pid]));
   }
 
-  /** Kills every child; pending requests fail. */
+  /** Kills every child and waits (at most a second) until the system has reaped them; pending requests fail. */
   async dispose(): Promise<void> {
     this.disposed = true;
     process.off('exit', this.onExit);
     const pending = [...this.queue.splice(0), ...this.slots.flatMap((s) => s.inflight.splice(0))];
+    const children = this.slots.flatMap((s) => (s.child ? [s.child] : []));
     this.killAll();
     for (const p of pending) p.settle({ crash: 'the SQL pool was disposed', kind: 'runtime' });
+    // Reaped children leave no zombie, and their CPU time is counted in this process's (time(1), wait4).
+    await Promise.all(children.map(reaped));
   }
 
   private decode(result: WireResult): ExecResult {
@@ -214,12 +243,14 @@ export class SqlPool {
     while (this.queue.length > 0 && !this.disposed) {
       let best: Slot | undefined;
       for (const slot of this.slots) {
-        if (slot.inflight.length < this.pipeline && (!best || slot.inflight.length < best.inflight.length)) best = slot;
+        const depth = pipelineDepth(slot.recentMs, this.pipeline, this.cheapPipeline);
+        if (slot.inflight.length < depth && (!best || slot.inflight.length < best.inflight.length)) best = slot;
       }
       if (!best) return;
       const pending = this.queue.shift() as Pending;
       const child = best.child ?? this.spawn(best);
       best.inflight.push(pending);
+      this.peak = Math.max(this.peak, best.inflight.length);
       child.send(pending.message);
       if (best.inflight.length === 1) this.arm(best);
     }
@@ -252,6 +283,7 @@ export class SqlPool {
     this.statistics.spawned++;
     slot.child = child;
     slot.ready = false;
+    slot.recentMs = null;
     // Start-up has its own deadline (it also keeps the parent alive while requests wait for it).
     slot.timer = setTimeout(() => {
       slot.timer = null;
@@ -277,6 +309,7 @@ export class SqlPool {
         if (reply.done !== true) return; // the last statement's result ends the request
       }
       const head = slot.inflight.shift();
+      if (typeof reply.busyMs === 'number') slot.recentMs = nextRecentMs(slot.recentMs, reply.busyMs);
       if (slot.timer) clearTimeout(slot.timer);
       slot.timer = null;
       this.arm(slot);
@@ -331,6 +364,18 @@ export class SqlPool {
       slot.child = null;
     }
   }
+}
+
+/** Resolves once `child` has exited and been reaped (or after a second, should it not). */
+function reaped(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 1000); // referenced: the process waits for the reaping
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 /** SQL text over the cap never goes to a child: it is refused as too complex. */
