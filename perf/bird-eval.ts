@@ -180,7 +180,7 @@ function compare(label: string, options: WorkloadOptions): void {
       const cpuCell = withTime ? `  ${seconds(cpuMs).padStart(9)}` : '';
       const ratio = name.startsWith('BIRD')
         ? ''
-        : `  → ${(baseline / wall).toFixed(2)}× faster than BIRD (2 processes)${withTime ? `, ${(baseCpu / cpuMs).toFixed(2)}× less CPU` : ''}`;
+        : `  → ${(baseline / wall).toFixed(2)}× faster than BIRD (2 processes)${withTime ? `; BIRD's CPU / witness's ${(baseCpu / cpuMs).toFixed(2)}×` : ''}`;
       console.log(`  ${name.padEnd(46)} ${seconds(wall).padStart(9)}${cpuCell}${ratio}`);
     }
     if (!withTime) console.log(`  (no ${TIME}: CPU times not measured)`);

@@ -216,7 +216,7 @@ function handle(message) {
 }
 
 // busyMs: the time the request took here, from which the parent sets how many to queue (pipeline-depth.ts).
-process.on('message', (message) => {
+function answer(message) {
   const started = performance.now();
   let reply;
   try {
@@ -226,6 +226,12 @@ process.on('message', (message) => {
   }
   reply.busyMs = performance.now() - started;
   process.send(reply);
+}
+
+// A batch holds requests the parent queued at once; each is answered as soon as it is done.
+process.on('message', (message) => {
+  if (message.op === 'batch') for (const request of message.requests) answer(request);
+  else answer(message);
 });
 process.on('disconnect', () => process.exit(0));
 process.send({ ready: true });

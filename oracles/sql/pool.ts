@@ -110,6 +110,8 @@ export class SqlPool {
   private readonly statistics: PoolStats = { spawned: 0, killed: 0, crashed: 0 };
   private disposed = false;
   private peak = 0;
+  private pumpScheduled = false;
+  private lastCaps: [Partial<QueryLimits>, QueryLimits] | null = null;
   private readonly onExit = () => this.killAll();
 
   constructor(options: SqlPoolOptions = {}) {
@@ -223,7 +225,11 @@ export class SqlPool {
   }
 
   private capsFor(limits: Partial<QueryLimits> | undefined): QueryLimits {
-    return limits ? resolveLimits({ ...this.limits, ...limits }, 'SqlPool request') : this.limits;
+    if (!limits) return this.limits;
+    // Callers pass the same object request after request (evaluateBird): resolved once.
+    if (this.lastCaps?.[0] !== limits)
+      this.lastCaps = [limits, resolveLimits({ ...this.limits, ...limits }, 'SqlPool request')];
+    return this.lastCaps[1];
   }
 
   private request(
@@ -235,25 +241,42 @@ export class SqlPool {
       const settle = (outcome: Outcome) => resolve({ outcome, parts });
       if (this.disposed) return settle({ crash: 'the SQL pool was disposed', kind: 'runtime' });
       this.queue.push({ message: { ...message, id: nextId++ }, deadlineMs, settle, parts });
+      this.schedulePump();
+    });
+  }
+
+  /** Pumps once the current job is done, so that the requests it makes travel together. */
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    queueMicrotask(() => {
+      this.pumpScheduled = false;
       this.pump();
     });
   }
 
+  /** Hands queued requests to the children with room; several for one child go in one message. */
   private pump(): void {
+    const outgoing = new Map<ChildProcess, Record<string, unknown>[]>();
     while (this.queue.length > 0 && !this.disposed) {
       let best: Slot | undefined;
       for (const slot of this.slots) {
         const depth = pipelineDepth(slot.recentMs, this.pipeline, this.cheapPipeline);
         if (slot.inflight.length < depth && (!best || slot.inflight.length < best.inflight.length)) best = slot;
       }
-      if (!best) return;
+      if (!best) break;
       const pending = this.queue.shift() as Pending;
       const child = best.child ?? this.spawn(best);
       best.inflight.push(pending);
       this.peak = Math.max(this.peak, best.inflight.length);
-      child.send(pending.message);
+      outgoing.set(child, [...(outgoing.get(child) ?? []), pending.message]);
       if (best.inflight.length === 1) this.arm(best);
     }
+    // The child answers each request of a batch on its own, as it is done (deadlines stay per request).
+    for (const [child, messages] of outgoing)
+      child.send(
+        messages.length === 1 ? (messages[0] as Record<string, unknown>) : { op: 'batch', requests: messages },
+      );
   }
 
   /** The head request's deadline runs from the moment the child starts on it. */
