@@ -20,21 +20,25 @@ function exists(pid: number): boolean {
 }
 
 describe('how many requests a SQLite child is fed', () => {
-  it('queues deep only while the recent requests were cheap, and shallow again at once after a slow one', () => {
-    expect(pipelineDepth(null, 2, 32)).toBe(2);
-    expect(pipelineDepth(0.2, 2, 32)).toBe(32);
-    expect(pipelineDepth(CHEAP_REQUEST_MS, 2, 32)).toBe(2);
-    expect(pipelineDepth(0.2, 4, 3)).toBe(4); // never below the base
+  it('queues deep only while the recent requests were cheap and the backlog is long, and shallow again at once after a slow one', () => {
+    const long = { base: 2, cheap: 32, waiting: 100, children: 2 };
+    expect(pipelineDepth(null, long)).toBe(2);
+    expect(pipelineDepth(0.2, long)).toBe(32);
+    expect(pipelineDepth(CHEAP_REQUEST_MS, long)).toBe(2);
+    expect(pipelineDepth(0.2, { ...long, base: 4, cheap: 3 })).toBe(4); // never below the base
+    // A short burst (fewer than `base` waiting per child) is spread over the children, cheap or not.
+    expect(pipelineDepth(0.2, { ...long, waiting: 3 })).toBe(2);
+    expect(pipelineDepth(0.2, { ...long, waiting: 4 })).toBe(32);
     let recent = nextRecentMs(null, 0.1);
     expect(recent).toBe(0.1);
     recent = nextRecentMs(recent, 250);
     expect(recent).toBe(250);
-    expect(pipelineDepth(recent, 2, 32)).toBe(2);
+    expect(pipelineDepth(recent, long)).toBe(2);
     // Cheap requests bring it down gradually: a quarter of the gap each.
     recent = nextRecentMs(recent, 0.1);
     expect(recent).toBeCloseTo(187.525, 3);
     let steps = 1;
-    while (pipelineDepth(recent, 2, 32) === 2) {
+    while (pipelineDepth(recent, long) === 2) {
       recent = nextRecentMs(recent, 0.1);
       steps++;
     }

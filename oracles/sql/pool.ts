@@ -261,7 +261,12 @@ export class SqlPool {
     while (this.queue.length > 0 && !this.disposed) {
       let best: Slot | undefined;
       for (const slot of this.slots) {
-        const depth = pipelineDepth(slot.recentMs, this.pipeline, this.cheapPipeline);
+        const depth = pipelineDepth(slot.recentMs, {
+          base: this.pipeline,
+          cheap: this.cheapPipeline,
+          waiting: this.queue.length,
+          children: this.size,
+        });
         if (slot.inflight.length < depth && (!best || slot.inflight.length < best.inflight.length)) best = slot;
       }
       if (!best) break;
