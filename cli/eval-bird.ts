@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { InvalidArgumentError, Option } from 'commander';
 import { WITNESS_DIR } from '../core/paths.ts';
 import { COMPARE_MODES, type CompareMode } from '../oracles/sql/compare.ts';
-import { evaluateBird, formatBirdTable, type BirdEvaluation } from '../oracles/sql/evaluate.ts';
-import { DEFAULT_QUERY_LIMITS, MAX_RESULT_BYTES } from '../oracles/sql/limits.ts';
-import { formatSeconds } from '../oracles/sql/pool.ts';
+import type { BirdEvaluation } from '../oracles/sql/evaluate.ts';
+import { DEFAULT_QUERY_LIMITS, MAX_RESULT_BYTES, type QueryLimits } from '../oracles/sql/limits.ts';
+import { formatSeconds, SqlPool } from '../oracles/sql/pool.ts';
 import { positiveInteger, positiveNumber, progressLine } from './options.ts';
 import type { Registrar } from './registrar.ts';
 
@@ -120,22 +120,39 @@ export const registerEvalBird: Registrar = ({ evaluate }) => {
     )
     .action(async (o: EvalBirdOptions) => {
       const onProgress = progressLine('questions');
-      const evaluation = await evaluateBird({
-        data: o.data,
-        predictions: o.predictions,
-        ...(o.questions ? { questions: o.questions } : {}),
-        ...(o.dbRoot ? { databases: o.dbRoot } : {}),
-        mode: o.mode,
-        timeoutMs: o.timeout * 1000,
-        ves: Boolean(o.ves),
-        rves: Boolean(o.rves),
-        iterations: o.iterations,
-        concurrency: o.jobs,
-        ...(o.goldCache ? { goldCache: o.goldCache } : {}),
-        shortcut: o.shortcut,
-        limits: { maxRows: o.maxRows, maxResultBytes: o.maxResultMb * MiB, maxSqlBytes: o.maxSqlKb * 1024 },
-        ...(onProgress ? { onProgress } : {}),
-      });
+      const limits: QueryLimits = {
+        maxRows: o.maxRows,
+        maxResultBytes: o.maxResultMb * MiB,
+        maxSqlBytes: o.maxSqlKb * 1024,
+      };
+      // The SQLite processes start first, while the evaluator's modules load and the files are read.
+      const pool = new SqlPool({ limits, size: o.jobs });
+      pool.warm();
+      let evaluation: BirdEvaluation;
+      let formatBirdTable: (e: BirdEvaluation) => string;
+      try {
+        const evaluator = await import('../oracles/sql/evaluate.ts');
+        formatBirdTable = evaluator.formatBirdTable;
+        evaluation = await evaluator.evaluateBird({
+          pool,
+          data: o.data,
+          predictions: o.predictions,
+          ...(o.questions ? { questions: o.questions } : {}),
+          ...(o.dbRoot ? { databases: o.dbRoot } : {}),
+          mode: o.mode,
+          timeoutMs: o.timeout * 1000,
+          ves: Boolean(o.ves),
+          rves: Boolean(o.rves),
+          iterations: o.iterations,
+          concurrency: o.jobs,
+          ...(o.goldCache ? { goldCache: o.goldCache } : {}),
+          shortcut: o.shortcut,
+          limits,
+          ...(onProgress ? { onProgress } : {}),
+        });
+      } finally {
+        await pool.dispose();
+      }
       if (o.out) writeFileSync(o.out, `${JSON.stringify(evaluation, null, 2)}\n`);
       process.stdout.write(
         o.json

@@ -16,11 +16,14 @@
  * set one by one: --small-questions, --large-questions, --large-rows, --large-databases.
  * Every run's per-question verdicts must agree with BIRD's, or the script fails.
  * Printed: wall times and the ratios BIRD / witness (targets: ≥ 1 everywhere, ≥ 3 on the large
- * first run, ≥ 10 on the large re-run).
+ * first run, ≥ 10 on the large re-run), and next to them the CPU time (user + system) of each
+ * evaluator's whole process tree, as /usr/bin/time reports it (children the evaluator waited for:
+ * Python's pool workers, witness's SQLite processes), so that figures from a loaded machine can be
+ * read: the load average is printed before and after each workload.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateWorkload, type Workload, type WorkloadOptions } from './bird-workloads.ts';
@@ -40,18 +43,35 @@ const BIN = fileURLToPath(new URL('../bin/witness.js', import.meta.url));
 const REFERENCE = fileURLToPath(new URL('bird_reference_eval.py', import.meta.url));
 const TIMEOUT_S = 30;
 
+const TIME = '/usr/bin/time';
+const withTime = existsSync(TIME);
+const CPU_MARK = 'witness-perf-cpu';
+
 interface Timed {
   wallMs: number;
+  /** User + system CPU of the process and the children it waited for; null without /usr/bin/time. */
+  cpuMs: number | null;
   res: number[];
 }
 
+/** User + system seconds from the last line /usr/bin/time wrote to stderr (`<mark> %U %S`), in ms. */
+function cpuFrom(stderr: string): number | null {
+  const line = stderr
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith(CPU_MARK));
+  const [user, system] = (line ?? '').split(' ').slice(1).map(Number);
+  return user === undefined || system === undefined || Number.isNaN(user + system) ? null : (user + system) * 1000;
+}
+
 function timed(command: string, args: string[], read: (stdout: string) => number[]): Timed {
+  const [program, argv] = withTime ? [TIME, ['-f', `${CPU_MARK} %U %S`, command, ...args]] : [command, args];
   const started = performance.now();
-  const run = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
+  const run = spawnSync(program, argv, { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
   const wallMs = performance.now() - started;
   if (run.status !== 0 && run.status !== 1)
     throw new Error(`${command} ${args.join(' ')} failed (${run.status ?? run.signal}): ${run.stderr}`);
-  return { wallMs, res: read(run.stdout) };
+  return { wallMs, cpuMs: withTime ? cpuFrom(run.stderr) : null, res: read(run.stdout) };
 }
 
 function bird(w: Workload, processes: number, out: string): Timed {
@@ -93,6 +113,10 @@ function witness(w: Workload, goldCache: string | null): Timed {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ');
 
 function agree(name: string, reference: number[], other: Timed): void {
   const differing = reference.flatMap((r, i) => (other.res[i] === r ? [] : [i]));
@@ -130,25 +154,36 @@ function compare(label: string, options: WorkloadOptions): void {
       ['witness eval bird, re-run (gold cache warm)', () => witness(w, goldCache)],
     ];
     const walls = new Map<string, number[]>(variants.map(([name]) => [name, []]));
+    const cpu = new Map<string, number[]>(variants.map(([name]) => [name, []]));
     let reference: number[] | null = null;
+    const loadBefore = load();
     for (let round = 0; round < rounds; round++) {
       for (const [name, run] of variants) {
         const result = run();
         reference ??= result.res;
         agree(name, reference, result);
         walls.get(name)?.push(result.wallMs);
+        if (result.cpuMs !== null) cpu.get(name)?.push(result.cpuMs);
       }
     }
     const correct = (reference ?? []).filter((r) => r === 1).length;
-    console.log(`  ${correct}/${w.questions} correct by every evaluator; median of ${rounds} rounds:`);
-    const baseline = median(walls.get('BIRD algorithm, 2 processes') ?? []);
+    console.log(
+      `  ${correct}/${w.questions} correct by every evaluator; median of ${rounds} rounds (load average ${loadBefore} before, ${load()} after):`,
+    );
+    const base = 'BIRD algorithm, 2 processes';
+    const baseline = median(walls.get(base) ?? []);
+    const baseCpu = withTime ? median(cpu.get(base) ?? []) : NaN;
+    console.log(`  ${''.padEnd(46)} ${'wall'.padStart(9)}${withTime ? `  ${'CPU'.padStart(9)}` : ''}`);
     for (const [name] of variants) {
       const wall = median(walls.get(name) ?? []);
+      const cpuMs = withTime ? median(cpu.get(name) ?? []) : NaN;
+      const cpuCell = withTime ? `  ${seconds(cpuMs).padStart(9)}` : '';
       const ratio = name.startsWith('BIRD')
         ? ''
-        : `  → ${(baseline / wall).toFixed(2)}× faster than BIRD (2 processes)`;
-      console.log(`  ${name.padEnd(46)} ${seconds(wall).padStart(9)}${ratio}`);
+        : `  → ${(baseline / wall).toFixed(2)}× faster than BIRD (2 processes)${withTime ? `; BIRD's CPU / witness's ${(baseCpu / cpuMs).toFixed(2)}×` : ''}`;
+      console.log(`  ${name.padEnd(46)} ${seconds(wall).padStart(9)}${cpuCell}${ratio}`);
     }
+    if (!withTime) console.log(`  (no ${TIME}: CPU times not measured)`);
     if (sixteen === 2)
       console.log(`  (BIRD's run script asks for 16 processes; capped by the ${cores} cores it is the 2-process run)`);
   } finally {

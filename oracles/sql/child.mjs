@@ -215,14 +215,23 @@ function handle(message) {
   }
 }
 
-process.on('message', (message) => {
+// busyMs: the time the request took here, from which the parent sets how many to queue (pipeline-depth.ts).
+function answer(message) {
+  const started = performance.now();
   let reply;
   try {
     reply = { id: message.id, ...handle(message) };
   } catch (error) {
     reply = { id: message.id, failure: String((error && error.stack) || error) };
   }
+  reply.busyMs = performance.now() - started;
   process.send(reply);
+}
+
+// A batch holds requests the parent queued at once; each is answered as soon as it is done.
+process.on('message', (message) => {
+  if (message.op === 'batch') for (const request of message.requests) answer(request);
+  else answer(message);
 });
 process.on('disconnect', () => process.exit(0));
 process.send({ ready: true });

@@ -151,6 +151,22 @@ function goldProblem(gold: ExecFailure, limits: QueryLimits): string {
 /** Scores a predictions file against a BIRD questions file and its databases. */
 export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvaluation> {
   const started = performance.now();
+  const limits = resolveLimits(options.limits, 'evaluateBird');
+  const pool = options.pool ?? new SqlPool({ limits, ...(options.concurrency ? { size: options.concurrency } : {}) });
+  pool.warm(); // the SQLite processes start while the files are read
+  try {
+    return await evaluateOn(pool, limits, options, started);
+  } finally {
+    if (!options.pool) await pool.dispose();
+  }
+}
+
+async function evaluateOn(
+  pool: SqlPool,
+  limits: QueryLimits,
+  options: BirdEvalOptions,
+  started: number,
+): Promise<BirdEvaluation> {
   const layout = resolveBirdLayout(options.data, {
     ...(options.questions ? { questions: options.questions } : {}),
     ...(options.databases ? { databases: options.databases } : {}),
@@ -161,8 +177,6 @@ export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvalua
   const mode = options.mode ?? 'set';
   const timeoutMs = options.timeoutMs ?? 30_000;
   const iterations = options.iterations ?? DEFAULT_VES_ITERATIONS;
-  const limits = resolveLimits(options.limits, 'evaluateBird');
-  const pool = options.pool ?? new SqlPool({ limits, ...(options.concurrency ? { size: options.concurrency } : {}) });
   const cache = options.goldCache ? new GoldCache(options.goldCache) : undefined;
   const present = new Map<string, boolean>();
   let sqliteMs = 0;
@@ -274,7 +288,6 @@ export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvalua
     for (const q of questions) issues.push(...(noted.get(q.index) ?? []));
   } finally {
     cache?.close();
-    if (!options.pool) await pool.dispose();
   }
   const { counts, means: accuracy } = byDifficulty(results, (r) => r.res);
   const efficiency = (pick: (r: QuestionResult) => number | undefined, term: (ratio: number) => number) =>

@@ -6,34 +6,34 @@
  * read-only, stop results at the caps while stepping, and live under memory and temporary-file
  * limits and a parent-death guard (child-launch.ts); they never keep the parent alive: they are
  * unreferenced, and killed on dispose and at exit. Each child is fed up to `pipeline` requests at a
- * time so it never idles on the IPC round trip.
+ * time so it never idles on the IPC round trip, and up to `cheapPipeline` while its recent requests
+ * were cheap (pipeline-depth.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { childCommand, type OrphanGuard } from './child-launch.ts';
-import { tooLongText } from './engine-limits.mjs';
 import { childMemoryMb, resolveLimits, type QueryLimits } from './limits.ts';
-import type { SqlRow } from './values.ts';
+import { nextRecentMs, pipelineDepth } from './pipeline-depth.ts';
+import {
+  decode,
+  failure,
+  formatSeconds,
+  textRefusal,
+  type ExecFailure,
+  type ExecFailureKind,
+  type ExecResult,
+  type Outcome,
+  type WireResult,
+} from './pool-results.ts';
 
 const CHILD = fileURLToPath(new URL('./child.mjs', import.meta.url));
 
 /** A database file (kept open by the child) or an in-memory image (opened read-only for one request). */
 export type DbRef = { path: string } | { bytes: Uint8Array };
 
-export type ExecFailureKind = 'syntax' | 'runtime' | 'timeout' | 'unsafe' | 'too-complex' | 'too-large';
-
-export type ExecResult =
-  | {
-      ok: true;
-      columns: string[];
-      rows: SqlRow[];
-      ms: number;
-      /** Estimated memory of the result (see limits.ts). */ bytes: number;
-    }
-  | { ok: false; kind: ExecFailureKind; message: string; ms: number };
-
-export type ExecFailure = Extract<ExecResult, { ok: false }>;
+export type { ExecFailure, ExecFailureKind, ExecResult } from './pool-results.ts';
+export { formatSeconds } from './pool-results.ts';
 
 export type TimingScope = 'first-row' | 'all-rows';
 
@@ -45,6 +45,8 @@ export interface SqlPoolOptions {
   size?: number;
   /** Requests in flight per child (default 2). */
   pipeline?: number;
+  /** Requests in flight per child while its recent requests took under a millisecond (default 32). */
+  cheapPipeline?: number;
   /** Caps of every request that names none (default DEFAULT_QUERY_LIMITS). */
   limits?: Partial<QueryLimits>;
   /** Data memory of a child in MiB (default: 384, or 3 × the byte cap when larger); needs prlimit. */
@@ -63,8 +65,6 @@ export interface PoolStats {
   crashed: number;
 }
 
-type Outcome = { reply: Record<string, unknown> } | { timeout: true } | { crash: string; kind: ExecFailureKind };
-
 interface Pending {
   message: Record<string, unknown>;
   deadlineMs: number;
@@ -79,12 +79,9 @@ interface Slot {
   ready: boolean;
   inflight: Pending[];
   timer: NodeJS.Timeout | null;
+  /** The child's recent time per request (pipeline-depth.ts); null until one is done. */
+  recentMs: number | null;
 }
-
-/** A result as the child sends it: values flat, in chunks of whole rows. */
-type WireResult =
-  | ExecFailure
-  | { ok: true; columns: string[]; width: number; chunks: SqlRow[]; rowCount: number; bytes: number; ms: number };
 
 let nextId = 1;
 const STARTUP_MS = 30_000;
@@ -95,6 +92,7 @@ export class SqlPool {
   readonly limits: QueryLimits;
   readonly memoryMb: number;
   private readonly pipeline: number;
+  private readonly cheapPipeline: number;
   private readonly heapMb: number;
   private readonly tempFileMb: number;
   private readonly guard: OrphanGuard | undefined;
@@ -102,17 +100,27 @@ export class SqlPool {
   private readonly queue: Pending[] = [];
   private readonly statistics: PoolStats = { spawned: 0, killed: 0, crashed: 0 };
   private disposed = false;
+  private peak = 0;
+  private pumpScheduled = false;
+  private lastCaps: [Partial<QueryLimits>, QueryLimits] | null = null;
   private readonly onExit = () => this.killAll();
 
   constructor(options: SqlPoolOptions = {}) {
     this.size = Math.max(1, options.size ?? availableParallelism());
     this.pipeline = Math.max(1, options.pipeline ?? 2);
+    this.cheapPipeline = Math.max(this.pipeline, options.cheapPipeline ?? 32);
     this.limits = resolveLimits(options.limits, 'SqlPool');
     this.memoryMb = options.memoryMb ?? childMemoryMb(this.limits);
     this.heapMb = options.heapMb ?? this.memoryMb;
     this.tempFileMb = options.tempFileMb ?? 1024;
     this.guard = options.orphanGuard;
-    this.slots = Array.from({ length: this.size }, () => ({ child: null, ready: false, inflight: [], timer: null }));
+    this.slots = Array.from({ length: this.size }, () => ({
+      child: null,
+      ready: false,
+      inflight: [],
+      timer: null,
+      recentMs: null,
+    }));
     process.on('exit', this.onExit);
   }
 
@@ -171,8 +179,19 @@ export class SqlPool {
     return { ok: false, kind, message };
   }
 
+  /** Starts every child now (otherwise each starts with its first request), so start-up overlaps the caller's own. */
+  warm(): void {
+    if (this.disposed) return;
+    for (const slot of this.slots) if (!slot.child) this.spawn(slot);
+  }
+
   stats(): PoolStats {
     return { ...this.statistics };
+  }
+
+  /** The most requests one child has had in flight so far (diagnostics and tests). */
+  peakInflight(): number {
+    return this.peak;
   }
 
   /** Process ids of the live children (diagnostics and tests). */
@@ -180,13 +199,16 @@ export class SqlPool {
     return this.slots.flatMap((s) => (s.child?.pid === undefined ? [] : [s.child.pid]));
   }
 
-  /** Kills every child; pending requests fail. */
+  /** Kills every child and waits (at most a second) until the system has reaped them; pending requests fail. */
   async dispose(): Promise<void> {
     this.disposed = true;
     process.off('exit', this.onExit);
     const pending = [...this.queue.splice(0), ...this.slots.flatMap((s) => s.inflight.splice(0))];
+    const children = this.slots.flatMap((s) => (s.child ? [s.child] : []));
     this.killAll();
     for (const p of pending) p.settle({ crash: 'the SQL pool was disposed', kind: 'runtime' });
+    // Reaped children leave no zombie, and their CPU time is counted in this process's (time(1), wait4).
+    await Promise.all(children.map(reaped));
   }
 
   private decode(result: WireResult): ExecResult {
@@ -194,7 +216,11 @@ export class SqlPool {
   }
 
   private capsFor(limits: Partial<QueryLimits> | undefined): QueryLimits {
-    return limits ? resolveLimits({ ...this.limits, ...limits }, 'SqlPool request') : this.limits;
+    if (!limits) return this.limits;
+    // Callers pass the same object request after request (evaluateBird): resolved once.
+    if (this.lastCaps?.[0] !== limits)
+      this.lastCaps = [limits, resolveLimits({ ...this.limits, ...limits }, 'SqlPool request')];
+    return this.lastCaps[1];
   }
 
   private request(
@@ -206,23 +232,47 @@ export class SqlPool {
       const settle = (outcome: Outcome) => resolve({ outcome, parts });
       if (this.disposed) return settle({ crash: 'the SQL pool was disposed', kind: 'runtime' });
       this.queue.push({ message: { ...message, id: nextId++ }, deadlineMs, settle, parts });
+      this.schedulePump();
+    });
+  }
+
+  /** Pumps once the current job is done, so that the requests it makes travel together. */
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    queueMicrotask(() => {
+      this.pumpScheduled = false;
       this.pump();
     });
   }
 
+  /** Hands queued requests to the children with room; several for one child go in one message. */
   private pump(): void {
+    const outgoing = new Map<ChildProcess, Record<string, unknown>[]>();
     while (this.queue.length > 0 && !this.disposed) {
       let best: Slot | undefined;
       for (const slot of this.slots) {
-        if (slot.inflight.length < this.pipeline && (!best || slot.inflight.length < best.inflight.length)) best = slot;
+        const depth = pipelineDepth(slot.recentMs, {
+          base: this.pipeline,
+          cheap: this.cheapPipeline,
+          waiting: this.queue.length,
+          children: this.size,
+        });
+        if (slot.inflight.length < depth && (!best || slot.inflight.length < best.inflight.length)) best = slot;
       }
-      if (!best) return;
+      if (!best) break;
       const pending = this.queue.shift() as Pending;
       const child = best.child ?? this.spawn(best);
       best.inflight.push(pending);
-      child.send(pending.message);
+      this.peak = Math.max(this.peak, best.inflight.length);
+      outgoing.set(child, [...(outgoing.get(child) ?? []), pending.message]);
       if (best.inflight.length === 1) this.arm(best);
     }
+    // The child answers each request of a batch on its own, as it is done (deadlines stay per request).
+    for (const [child, messages] of outgoing)
+      child.send(
+        messages.length === 1 ? (messages[0] as Record<string, unknown>) : { op: 'batch', requests: messages },
+      );
   }
 
   /** The head request's deadline runs from the moment the child starts on it. */
@@ -252,6 +302,7 @@ export class SqlPool {
     this.statistics.spawned++;
     slot.child = child;
     slot.ready = false;
+    slot.recentMs = null;
     // Start-up has its own deadline (it also keeps the parent alive while requests wait for it).
     slot.timer = setTimeout(() => {
       slot.timer = null;
@@ -277,6 +328,7 @@ export class SqlPool {
         if (reply.done !== true) return; // the last statement's result ends the request
       }
       const head = slot.inflight.shift();
+      if (typeof reply.busyMs === 'number') slot.recentMs = nextRecentMs(slot.recentMs, reply.busyMs);
       if (slot.timer) clearTimeout(slot.timer);
       slot.timer = null;
       this.arm(slot);
@@ -333,45 +385,14 @@ export class SqlPool {
   }
 }
 
-/** SQL text over the cap never goes to a child: it is refused as too complex. */
-function textRefusal(sql: string, limits: QueryLimits): ExecFailure | null {
-  if (sql.length * 3 <= limits.maxSqlBytes) return null; // UTF-8 takes at most 3 bytes per UTF-16 unit
-  const bytes = Buffer.byteLength(sql, 'utf8');
-  return bytes > limits.maxSqlBytes
-    ? { ok: false, kind: 'too-complex', message: tooLongText(bytes, limits.maxSqlBytes), ms: 0 }
-    : null;
-}
-
-function decode(result: WireResult, tempFileMb: number): ExecResult {
-  if (!result.ok) {
-    // On read-only databases SQLite writes only temporary files (sorts, temporary b-trees): a failed write hit their limit.
-    const full = result.kind === 'too-large' && /^(disk I\/O error|database or disk is full)/.test(result.message);
-    return full
-      ? {
-          ...result,
-          message: `${result.message}: the query needed a temporary file over ${tempFileMb} MiB (the limit)`,
-        }
-      : result;
-  }
-  const { columns, width, chunks, rowCount, bytes, ms } = result;
-  const rows: SqlRow[] = [];
-  if (width === 0) for (let r = 0; r < rowCount; r++) rows.push([]);
-  else for (const chunk of chunks) for (let i = 0; i < chunk.length; i += width) rows.push(chunk.slice(i, i + width));
-  return { ok: true, columns, rows, ms, bytes };
-}
-
-function failure(outcome: Outcome, deadlineMs: number): ExecFailure {
-  if ('timeout' in outcome)
-    return {
-      ok: false,
-      kind: 'timeout',
-      message: `the query did not finish within ${formatSeconds(deadlineMs)}`,
-      ms: deadlineMs,
-    };
-  if ('crash' in outcome) return { ok: false, kind: outcome.kind, message: outcome.crash, ms: 0 };
-  throw new Error('unreachable');
-}
-
-export function formatSeconds(ms: number): string {
-  return ms >= 1000 ? `${+(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`;
+/** Resolves once `child` has exited and been reaped (or after a second, should it not). */
+function reaped(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 1000); // referenced: the process waits for the reaping
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }

@@ -1,0 +1,107 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { CHEAP_REQUEST_MS, nextRecentMs, pipelineDepth } from './pipeline-depth.ts';
+import { SqlPool } from './pool.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const retail = join(root, 'fixtures/bird/dev_databases/retail_shop/retail_shop.sqlite');
+const STUCK = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c';
+const SLOW = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 300000) SELECT COUNT(*) FROM c';
+
+/** True while a process with this id exists, zombies included (kill 0 succeeds on a zombie). */
+function exists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('how many requests a SQLite child is fed', () => {
+  it('queues deep only while the recent requests were cheap and the backlog is long, and shallow again at once after a slow one', () => {
+    const long = { base: 2, cheap: 32, waiting: 100, children: 2 };
+    expect(pipelineDepth(null, long)).toBe(2);
+    expect(pipelineDepth(0.2, long)).toBe(32);
+    expect(pipelineDepth(CHEAP_REQUEST_MS, long)).toBe(2);
+    expect(pipelineDepth(0.2, { ...long, base: 4, cheap: 3 })).toBe(4); // never below the base
+    // A short burst (fewer than `base` waiting per child) is spread over the children, cheap or not.
+    expect(pipelineDepth(0.2, { ...long, waiting: 3 })).toBe(2);
+    expect(pipelineDepth(0.2, { ...long, waiting: 4 })).toBe(32);
+    let recent = nextRecentMs(null, 0.1);
+    expect(recent).toBe(0.1);
+    recent = nextRecentMs(recent, 250);
+    expect(recent).toBe(250);
+    expect(pipelineDepth(recent, long)).toBe(2);
+    // Cheap requests bring it down gradually: a quarter of the gap each.
+    recent = nextRecentMs(recent, 0.1);
+    expect(recent).toBeCloseTo(187.525, 3);
+    let steps = 1;
+    while (pipelineDepth(recent, long) === 2) {
+      recent = nextRecentMs(recent, 0.1);
+      steps++;
+    }
+    expect(steps).toBeGreaterThan(10);
+    expect(steps).toBeLessThan(40);
+  });
+});
+
+describe('the pool feeding its children', () => {
+  it('starts every child on warm(), before any request', async () => {
+    const pool = new SqlPool({ size: 2 });
+    try {
+      expect(pool.pids()).toEqual([]);
+      pool.warm();
+      expect(pool.pids()).toHaveLength(2);
+      expect(pool.stats().spawned).toBe(2);
+      const results = await Promise.all([1, 2, 3, 4].map((n) => pool.run({ path: retail }, `SELECT ${n}`, 5000)));
+      expect(results.map((r) => r.ok && r.rows)).toEqual([[[1]], [[2]], [[3]], [[4]]]);
+      expect(pool.stats().spawned).toBe(2);
+    } finally {
+      await pool.dispose();
+    }
+  });
+
+  it('feeds a child deeper once its requests prove cheap, and every request keeps its own result and deadline', async () => {
+    const pool = new SqlPool({ size: 1, pipeline: 1, cheapPipeline: 16 });
+    try {
+      // Nothing measured yet: one request at a time.
+      const first = await Promise.all([1, 2, 3].map((n) => pool.run({ path: retail }, `SELECT ${n}`, 5000)));
+      expect(first.map((r) => r.ok && r.rows)).toEqual([[[1]], [[2]], [[3]]]);
+      expect(pool.peakInflight()).toBe(1);
+      const many = await Promise.all(
+        Array.from({ length: 40 }, (_, n) => pool.run({ path: retail }, `SELECT ${n} * 2`, 5000)),
+      );
+      expect(many.map((r) => r.ok && r.rows[0]?.[0])).toEqual(Array.from({ length: 40 }, (_, n) => n * 2));
+      expect(pool.peakInflight()).toBeGreaterThan(1);
+      expect(pool.peakInflight()).toBeLessThanOrEqual(16);
+      // A stuck query queued deep behind cheap ones still gets its own deadline, and those after it their results.
+      const [cheap, stuck, after] = await Promise.all([
+        pool.run({ path: retail }, 'SELECT 7', 5000),
+        pool.run({ path: retail }, STUCK, 300),
+        pool.sequence({ path: retail }, ['SELECT COUNT(*) FROM orders', SLOW], 10_000),
+      ]);
+      expect(cheap).toMatchObject({ ok: true, rows: [[7]] });
+      expect(stuck).toMatchObject({ ok: false, kind: 'timeout', message: 'the query did not finish within 300 ms' });
+      expect(after).toMatchObject([
+        { ok: true, rows: [[2500]] },
+        { ok: true, rows: [[300000]] },
+      ]);
+      expect(pool.stats()).toMatchObject({ killed: 1, spawned: 2 });
+    } finally {
+      await pool.dispose();
+    }
+  });
+
+  it('reaps its children on dispose: no process, not even a zombie, is left when it resolves', async () => {
+    const pool = new SqlPool({ size: 2 });
+    pool.warm();
+    await Promise.all([pool.run({ path: retail }, 'SELECT 1', 5000), pool.run({ path: retail }, 'SELECT 2', 5000)]);
+    const pids = pool.pids();
+    expect(pids).toHaveLength(2);
+    expect(pids.every(exists)).toBe(true);
+    await pool.dispose();
+    expect(pids.filter(exists)).toEqual([]);
+  });
+});

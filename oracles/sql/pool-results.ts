@@ -1,0 +1,68 @@
+/** What the SQLite pool's requests give back: results and failures, as they travel from a child and as callers see them. */
+import { tooLongText } from './engine-limits.mjs';
+import type { QueryLimits } from './limits.ts';
+import type { SqlRow } from './values.ts';
+
+export type ExecFailureKind = 'syntax' | 'runtime' | 'timeout' | 'unsafe' | 'too-complex' | 'too-large';
+
+export type ExecResult =
+  | {
+      ok: true;
+      columns: string[];
+      rows: SqlRow[];
+      ms: number;
+      /** Estimated memory of the result (see limits.ts). */ bytes: number;
+    }
+  | { ok: false; kind: ExecFailureKind; message: string; ms: number };
+
+export type ExecFailure = Extract<ExecResult, { ok: false }>;
+
+export type Outcome = { reply: Record<string, unknown> } | { timeout: true } | { crash: string; kind: ExecFailureKind };
+
+/** A result as the child sends it: values flat, in chunks of whole rows. */
+export type WireResult =
+  | ExecFailure
+  | { ok: true; columns: string[]; width: number; chunks: SqlRow[]; rowCount: number; bytes: number; ms: number };
+
+/** SQL text over the cap never goes to a child: it is refused as too complex. */
+export function textRefusal(sql: string, limits: QueryLimits): ExecFailure | null {
+  if (sql.length * 3 <= limits.maxSqlBytes) return null; // UTF-8 takes at most 3 bytes per UTF-16 unit
+  const bytes = Buffer.byteLength(sql, 'utf8');
+  return bytes > limits.maxSqlBytes
+    ? { ok: false, kind: 'too-complex', message: tooLongText(bytes, limits.maxSqlBytes), ms: 0 }
+    : null;
+}
+
+export function decode(result: WireResult, tempFileMb: number): ExecResult {
+  if (!result.ok) {
+    // On read-only databases SQLite writes only temporary files (sorts, temporary b-trees): a failed write hit their limit.
+    const full = result.kind === 'too-large' && /^(disk I\/O error|database or disk is full)/.test(result.message);
+    return full
+      ? {
+          ...result,
+          message: `${result.message}: the query needed a temporary file over ${tempFileMb} MiB (the limit)`,
+        }
+      : result;
+  }
+  const { columns, width, chunks, rowCount, bytes, ms } = result;
+  const rows: SqlRow[] = [];
+  if (width === 0) for (let r = 0; r < rowCount; r++) rows.push([]);
+  else for (const chunk of chunks) for (let i = 0; i < chunk.length; i += width) rows.push(chunk.slice(i, i + width));
+  return { ok: true, columns, rows, ms, bytes };
+}
+
+export function failure(outcome: Outcome, deadlineMs: number): ExecFailure {
+  if ('timeout' in outcome)
+    return {
+      ok: false,
+      kind: 'timeout',
+      message: `the query did not finish within ${formatSeconds(deadlineMs)}`,
+      ms: deadlineMs,
+    };
+  if ('crash' in outcome) return { ok: false, kind: outcome.kind, message: outcome.crash, ms: 0 };
+  throw new Error('unreachable');
+}
+
+export function formatSeconds(ms: number): string {
+  return ms >= 1000 ? `${+(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`;
+}
