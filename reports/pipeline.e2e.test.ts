@@ -12,18 +12,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { schemaErrors } from './__fixtures__/schemas.ts';
 import { readGateInput } from './outcomes.ts';
 import { readResultsFile } from './results-file.ts';
 import { withoutSuiteData } from '../core/child-env.ts';
+import { browserInstalled, CHROMIUM, launchBrowser } from './__fixtures__/browser.ts';
 
 const run = promisify(exec);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'witness-pipeline-'));
-const CHROMIUM = '/usr/bin/chromium';
 
 interface Step {
   id?: string;
@@ -156,29 +155,15 @@ describe('the CI workflow', () => {
 });
 
 describe('the HTML report in a real browser', () => {
-  const browserReady = existsSync(CHROMIUM);
-  let context: Awaited<ReturnType<typeof chromium.launchPersistentContext>> | undefined;
+  const browserReady = browserInstalled();
+  let context: Awaited<ReturnType<typeof launchBrowser>> | undefined;
   afterAll(async () => {
     await context?.close();
   });
 
   it('renders the plots from file:// with no network, sorts the table and opens a trajectory', async () => {
     expect(browserReady, `${CHROMIUM} is missing: run .ci/setup.d/40-browser.sh`).toBe(true);
-    context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'witness-chromium-')), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-      viewport: { width: 1400, height: 1000 },
-    });
+    context = await launchBrowser();
     const page = await context.newPage();
     const problems: string[] = [];
     const requests: string[] = [];
