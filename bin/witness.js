@@ -15,6 +15,14 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
   process.stdout.write(`${version}\n`);
 } else {
+  if (args[0] === 'eval' && args[1] === 'bird' && !args.includes('--help') && !args.includes('-h')) {
+    // Its time goes to SQLite processes: one starts now, on the core this thread leaves idle while
+    // it loads the command, and the command's pool takes it over (oracles/sql/prestart.ts).
+    await import('../dist/oracles/sql/prestart.js').then(
+      (m) => m.prestartSqlChildren(),
+      () => {}, // not built: the pool starts its own
+    );
+  }
   const sourceCheckout = existsSync(new URL('tsconfig.build.json', root));
   const stale = sourceCheckout ? (await import('../scripts/freshness.mjs')).staleness(fileURLToPath(root)) : null;
   if (stale === null) {

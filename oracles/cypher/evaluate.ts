@@ -7,6 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { mapLimit } from '../../core/map-limit.ts';
 import { TaskInputError } from '../../core/oracle.ts';
 import type { Task } from '../../core/types.ts';
 import { createDriver } from './driver.ts';
@@ -141,20 +142,6 @@ function groupScores(items: ItemResult[], key: (i: ItemResult) => string | null)
     if (k !== null) groups.set(k, [...(groups.get(k) ?? []), item]);
   }
   return Object.fromEntries([...groups].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, list]) => [k, score(list)]));
-}
-
-async function mapLimit<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await work(items[i] as T);
-      }
-    }),
-  );
-  return out;
 }
 
 /** Evaluates a predictions file against a CypherBench question file. */

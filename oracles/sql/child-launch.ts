@@ -7,6 +7,7 @@
  * watchdog thread in the child polls its parent pid instead. Either way the child exits at once if
  * its parent is already gone when it starts.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
@@ -61,4 +62,13 @@ export function childCommand(script: string, limits: ChildLimits, guard?: Orphan
     : node;
   const full = setpriv ? [setpriv, '--pdeathsig', 'KILL', '--', ...limited] : limited;
   return { command: full[0] as string, args: full.slice(1), guard: used, kernelLimits: prlimit !== null };
+}
+
+/** Starts a SQLite child as the pool runs it: empty environment, structured-clone IPC, no output kept. */
+export function spawnChild(launch: ChildCommand): ChildProcess {
+  return spawn(launch.command, launch.args, {
+    env: {},
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+  });
 }

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diffResults, hasTopLevelOrderBy, resultsEqual } from './compare.ts';
-import type { SqlRow } from './values.ts';
+import { COMPARE_MODES, diffResults, hasTopLevelOrderBy, resultsEqual } from './compare.ts';
+import { rowKey, type SqlRow, type SqlValue } from './values.ts';
 
 const rs = (rows: SqlRow[], columns = rows[0]?.length ?? 1) => ({
   columns: Array.from({ length: columns }, (_, i) => `c${i}`),
@@ -52,6 +53,47 @@ describe('BIRD EX (set mode)', () => {
   it('does not confuse values that print alike across cells', () => {
     expect(ex([['a', 'bc']], [['ab', 'c']])).toBe(false);
     expect(ex([['1;', 'x']], [['1', ';x']])).toBe(false);
+  });
+});
+
+describe('every mode, by property', () => {
+  // Few distinct values, so that equal rows, duplicates and near misses are common.
+  const value: fc.Arbitrary<SqlValue> = fc.constantFrom<SqlValue>(
+    null,
+    0,
+    -0,
+    1,
+    1.5,
+    2 ** 53,
+    2n ** 53n,
+    2n ** 53n + 1n,
+    '',
+    '1',
+    'a',
+    new Uint8Array([97]),
+    new Uint8Array([]),
+  );
+  const rows = (width: number) => fc.array(fc.array(value, { minLength: width, maxLength: width }), { maxLength: 5 });
+  const result = fc.integer({ min: 1, max: 2 }).chain((w) => fc.tuple(rows(w), fc.oneof(rows(w), rows(3 - w))));
+  const keys = (rs: readonly SqlRow[]) => rs.map(rowKey);
+  const counted = (rs: readonly SqlRow[]) => [...keys(rs)].sort().join('|');
+  /** BIRD's rule and its stricter variants, on the keys of values.ts (Python equality). */
+  const reference = (a: SqlRow[], b: SqlRow[], mode: string, ordered: boolean) =>
+    mode === 'set'
+      ? [...new Set(keys(a))].sort().join('|') === [...new Set(keys(b))].sort().join('|')
+      : mode === 'ordered' && ordered
+        ? keys(a).join('|') === keys(b).join('|') && a.length === b.length
+        : counted(a) === counted(b) && a.length === b.length;
+
+  it('agrees with the comparison of Python-equality keys, whatever the values, and a result equals its own copy', () => {
+    fc.assert(
+      fc.property(result, fc.constantFrom(...COMPARE_MODES), fc.boolean(), ([a, b], mode, ordered) => {
+        expect(resultsEqual(a, b, mode, ordered)).toBe(reference(a, b, mode, ordered));
+        expect(resultsEqual(a, structuredClone(a), mode, ordered)).toBe(true);
+        expect(resultsEqual(a, a, mode, ordered)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

@@ -13,6 +13,7 @@
  * error: scored 0 as in BIRD, and listed among the issues (bird-execution.ts).
  */
 import { existsSync } from 'node:fs';
+import { mapLimit } from '../../core/map-limit.ts';
 import type { TaskIssue } from '../../core/types.ts';
 import {
   BIRD_DIFFICULTIES,
@@ -29,6 +30,7 @@ import { GoldCache } from './gold-cache.ts';
 import { resolveLimits, type QueryLimits } from './limits.ts';
 import { formatSeconds, SqlPool, type ExecFailure, type TimingScope } from './pool.ts';
 import { readPredictions } from './predictions.ts';
+import { longestFirst } from './question-order.ts';
 import { DEFAULT_VES_ITERATIONS, rvesTerm, timeRatio, vesTerm } from './ves.ts';
 
 export type QuestionStatus =
@@ -179,6 +181,10 @@ async function evaluateOn(
   const iterations = options.iterations ?? DEFAULT_VES_ITERATIONS;
   const cache = options.goldCache ? new GoldCache(options.goldCache) : undefined;
   const present = new Map<string, boolean>();
+  const isPresent = (path: string) => {
+    if (!present.has(path)) present.set(path, existsSync(path));
+    return present.get(path) as boolean;
+  };
   let sqliteMs = 0;
   let done = 0;
   let reused = 0;
@@ -197,9 +203,8 @@ async function evaluateOn(
     };
     const prediction = predictions.byIndex.get(q.index);
     const path = birdDatabasePath(layout.databases, q.db_id);
-    if (!present.has(path)) present.set(path, existsSync(path));
     const name = `question ${q.question_id} (position ${q.index}, db_id "${q.db_id}")`;
-    if (!present.get(path)) {
+    if (!isPresent(path)) {
       const message = `database not found: ${path}`;
       note(q.index, { item: name, message });
       return {
@@ -276,14 +281,16 @@ async function evaluateOn(
   const total = questions.length + unusable.length;
   let results: QuestionResult[];
   try {
-    const scored = await Promise.all(
-      questions.map((q) =>
-        score(q).then((r) => {
-          options.onProgress?.(++done, total);
-          return r;
-        }),
-      ),
-    );
+    const recordedMs = (q: BirdQuestion) => {
+      const path = birdDatabasePath(layout.databases, q.db_id);
+      return cache && isPresent(path) ? cache.recordedMs(cache.key(path, q.SQL)) : undefined;
+    };
+    // As many questions in flight as the children can hold, so that thousands of them never wait at once.
+    const scored = await mapLimit(longestFirst(questions, recordedMs), pool.capacity, async (q) => {
+      const r = await score(q);
+      options.onProgress?.(++done, total);
+      return r;
+    });
     results = [...scored, ...unusable].sort((a, b) => a.index - b.index);
     for (const q of questions) issues.push(...(noted.get(q.index) ?? []));
   } finally {

@@ -51,4 +51,24 @@ describe('the gold cache', () => {
     expect(['t', 'l', 'c', 'd', 's'].map((k) => again.get(k)?.ok ?? null)).toEqual([null, null, null, null, false]);
     again.close();
   });
+
+  it('records each gold’s time, read without the result; a file from before times gains the column', () => {
+    const file = join(folders.make('witness-gold-cache-'), 'gold.sqlite');
+    const old = new Database(file);
+    old.exec('CREATE TABLE gold (key TEXT PRIMARY KEY, result BLOB NOT NULL)');
+    old.close();
+    const cache = new GoldCache(file);
+    cache.put('slow', { ok: true, columns: ['x'], rows: [[1]], ms: 812.5, bytes: 16 });
+    expect(cache.recordedMs('slow')).toBe(812.5); // still pending
+    cache.flush();
+    expect(cache.recordedMs('slow')).toBe(812.5);
+    expect(cache.recordedMs('never')).toBeUndefined();
+    cache.close();
+    const legacy = new Database(file);
+    legacy.prepare('INSERT INTO gold (key, result) VALUES (?, ?)').run('untimed', Buffer.from([0]));
+    legacy.close();
+    const again = new GoldCache(file);
+    expect([again.recordedMs('slow'), again.recordedMs('untimed')]).toEqual([812.5, undefined]);
+    again.close();
+  });
 });

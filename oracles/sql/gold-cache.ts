@@ -4,7 +4,8 @@
  * this runs each once per database state. An entry is keyed by the database file's identity
  * (resolved path, size, modification time, inode) and the exact gold SQL, so a changed database is
  * never answered from a stale entry. Timeouts, crashes and results over the caps are not stored;
- * other errors are (they are deterministic).
+ * other errors are (they are deterministic). Each entry also records the gold's time, from which an
+ * evaluation orders its questions (`recordedMs`).
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, realpathSync, statSync } from 'node:fs';
@@ -24,15 +25,18 @@ export class GoldCache {
   /** Estimated bytes of the pending results: written once past 32 MiB, so a dev set's golds never pile up in memory. */
   private pendingBytes = 0;
   private readonly select: Database.Statement<[string], { result: Buffer }>;
-  private readonly insert: Database.Statement<[string, Buffer]>;
+  private readonly insert: Database.Statement<[string, Buffer, number]>;
+  private readonly selectMs: Database.Statement<[string], { ms: number | null }>;
 
   constructor(readonly file: string) {
     mkdirSync(dirname(file), { recursive: true });
     this.db = new Database(file, { timeout: 10_000 });
     this.db.pragma('journal_mode = WAL');
-    this.db.exec('CREATE TABLE IF NOT EXISTS gold (key TEXT PRIMARY KEY, result BLOB NOT NULL)');
+    this.db.exec('CREATE TABLE IF NOT EXISTS gold (key TEXT PRIMARY KEY, result BLOB NOT NULL, ms REAL)');
+    addTimeColumn(this.db);
     this.select = this.db.prepare('SELECT result FROM gold WHERE key = ?');
-    this.insert = this.db.prepare('INSERT OR REPLACE INTO gold (key, result) VALUES (?, ?)');
+    this.insert = this.db.prepare('INSERT OR REPLACE INTO gold (key, result, ms) VALUES (?, ?, ?)');
+    this.selectMs = this.db.prepare('SELECT ms FROM gold WHERE key = ?');
   }
 
   /** The key of a gold query on a database file in its current state. */
@@ -56,6 +60,13 @@ export class GoldCache {
     return row ? (deserialize(row.result) as ExecResult) : undefined;
   }
 
+  /** The recorded time of a kept gold result in ms, without reading the result; undefined when none is kept (or the file predates times). */
+  recordedMs(key: string): number | undefined {
+    const pending = this.pending.get(key);
+    if (pending) return pending.ms;
+    return this.selectMs.get(key)?.ms ?? undefined;
+  }
+
   /** Remembers a result (written on flush); timeouts, crashes and caps are not properties of the query and are not kept. */
   put(key: string, result: ExecResult): void {
     if (!result.ok && (result.kind === 'timeout' || result.kind === 'too-large' || result.kind === 'too-complex'))
@@ -69,7 +80,7 @@ export class GoldCache {
   flush(): void {
     if (this.pending.size === 0) return;
     this.db.transaction(() => {
-      for (const [key, result] of this.pending) this.insert.run(key, serialize(result));
+      for (const [key, result] of this.pending) this.insert.run(key, serialize(result), result.ms);
     })();
     this.pending.clear();
     this.pendingBytes = 0;
@@ -78,5 +89,16 @@ export class GoldCache {
   close(): void {
     this.flush();
     this.db.close();
+  }
+}
+
+/** Files written before times were recorded get the column (their entries have no time; another process may add it first). */
+function addTimeColumn(db: Database.Database): void {
+  const columns = db.prepare('PRAGMA table_info(gold)').all() as { name: string }[];
+  if (columns.some((c) => c.name === 'ms')) return;
+  try {
+    db.exec('ALTER TABLE gold ADD COLUMN ms REAL');
+  } catch (error) {
+    if (!/duplicate column/.test(String(error))) throw error;
   }
 }

@@ -9,10 +9,9 @@
  * time so it never idles on the IPC round trip, and up to `cheapPipeline` while its recent requests
  * were cheap (pipeline-depth.ts).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { childCommand, type OrphanGuard } from './child-launch.ts';
+import { childCommand, spawnChild, type OrphanGuard } from './child-launch.ts';
 import { childMemoryMb, resolveLimits, type QueryLimits } from './limits.ts';
 import { nextRecentMs, pipelineDepth } from './pipeline-depth.ts';
 import {
@@ -26,8 +25,7 @@ import {
   type Outcome,
   type WireResult,
 } from './pool-results.ts';
-
-const CHILD = fileURLToPath(new URL('./child.mjs', import.meta.url));
+import { adoptPrestarted, CHILD_SCRIPT, DEFAULT_TEMP_FILE_MB, releasePrestarted } from './prestart.ts';
 
 /** A database file (kept open by the child) or an in-memory image (opened read-only for one request). */
 export type DbRef = { path: string } | { bytes: Uint8Array };
@@ -61,6 +59,8 @@ export interface SqlPoolOptions {
 
 export interface PoolStats {
   spawned: number;
+  /** Children taken over from those the launcher started (prestart.ts), not counted in `spawned`. */
+  adopted: number;
   killed: number;
   crashed: number;
 }
@@ -91,6 +91,8 @@ export class SqlPool {
   /** Caps of requests that name none. */
   readonly limits: QueryLimits;
   readonly memoryMb: number;
+  /** The most requests the children hold at once (each child's deepest queue): a caller with more to ask keeps no more in flight. */
+  readonly capacity: number;
   private readonly pipeline: number;
   private readonly cheapPipeline: number;
   private readonly heapMb: number;
@@ -98,7 +100,7 @@ export class SqlPool {
   private readonly guard: OrphanGuard | undefined;
   private readonly slots: Slot[];
   private readonly queue: Pending[] = [];
-  private readonly statistics: PoolStats = { spawned: 0, killed: 0, crashed: 0 };
+  private readonly statistics: PoolStats = { spawned: 0, adopted: 0, killed: 0, crashed: 0 };
   private disposed = false;
   private peak = 0;
   private pumpScheduled = false;
@@ -109,10 +111,11 @@ export class SqlPool {
     this.size = Math.max(1, options.size ?? availableParallelism());
     this.pipeline = Math.max(1, options.pipeline ?? 2);
     this.cheapPipeline = Math.max(this.pipeline, options.cheapPipeline ?? 32);
+    this.capacity = this.size * this.cheapPipeline;
     this.limits = resolveLimits(options.limits, 'SqlPool');
     this.memoryMb = options.memoryMb ?? childMemoryMb(this.limits);
     this.heapMb = options.heapMb ?? this.memoryMb;
-    this.tempFileMb = options.tempFileMb ?? 1024;
+    this.tempFileMb = options.tempFileMb ?? DEFAULT_TEMP_FILE_MB;
     this.guard = options.orphanGuard;
     this.slots = Array.from({ length: this.size }, () => ({
       child: null,
@@ -183,6 +186,7 @@ export class SqlPool {
   warm(): void {
     if (this.disposed) return;
     for (const slot of this.slots) if (!slot.child) this.spawn(slot);
+    releasePrestarted(); // the launcher's children this pool did not take
   }
 
   stats(): PoolStats {
@@ -290,28 +294,26 @@ export class SqlPool {
 
   private spawn(slot: Slot): ChildProcess {
     const launch = childCommand(
-      CHILD,
+      CHILD_SCRIPT,
       { memoryMb: this.memoryMb, heapMb: this.heapMb, tempFileMb: this.tempFileMb },
       this.guard,
     );
-    const child = spawn(launch.command, launch.args, {
-      env: {},
-      serialization: 'advanced',
-      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-    });
-    this.statistics.spawned++;
+    const adopted = adoptPrestarted(launch);
+    const child = adopted?.child ?? spawnChild(launch);
+    this.statistics[adopted ? 'adopted' : 'spawned']++;
     slot.child = child;
-    slot.ready = false;
+    slot.ready = adopted?.ready ?? false;
     slot.recentMs = null;
     // Start-up has its own deadline (it also keeps the parent alive while requests wait for it).
-    slot.timer = setTimeout(() => {
-      slot.timer = null;
-      this.retire(slot, {
-        crash: `the SQLite process did not start within ${formatSeconds(STARTUP_MS)}`,
-        kind: 'runtime',
-      });
-      child.kill('SIGKILL');
-    }, STARTUP_MS);
+    if (!slot.ready)
+      slot.timer = setTimeout(() => {
+        slot.timer = null;
+        this.retire(slot, {
+          crash: `the SQLite process did not start within ${formatSeconds(STARTUP_MS)}`,
+          kind: 'runtime',
+        });
+        child.kill('SIGKILL');
+      }, STARTUP_MS);
     child.on('message', (reply: Record<string, unknown>) => {
       if (slot.child !== child) return;
       if (reply.ready === true) {
