@@ -377,6 +377,26 @@ describe('gold errors and BIRD’s combined deadline', () => {
     expect(result.limits).toEqual({ maxRows: 3, maxResultBytes: 128 * 1024 * 1024, maxSqlBytes: 1024 * 1024 });
   }, 30_000);
 
+  it('does not run the gold after a failed prediction, as BIRD, but still names a gold SQLite rejects', async () => {
+    const dir = dataset([
+      [STUCK, 'SELECT nope FROM t'],
+      [STUCK, 'DELETE FROM t'],
+      ['SELECT nope FROM t', 'SELECT nope FROM t WHERE'],
+      ['SELECT id FROM t', 'SELECT id FROM t WHERE'],
+    ]);
+    const started = performance.now();
+    const result = await evaluateBird({ data: dir, predictions: join(dir, 'pred.json'), timeoutMs: 20_000 });
+    // Running either never-ending gold would have taken the whole deadline, twice.
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(result.questions.map((q) => [q.status, q.res, q.message])).toEqual([
+      ['error', 0, 'no such column: nope'],
+      ['unsafe', 0, 'only a single read-only query that returns rows may run: DELETE modifies the database'],
+      ['gold-error', 0, 'the gold query failed (syntax): no such column: nope'],
+      ['error', 0, 'incomplete input'],
+    ]);
+    expect(result.issues.map((i) => i.item)).toEqual(['question 2 (position 2, db_id "hand")']);
+  }, 30_000);
+
   it('scores 0 when prediction and gold together pass the deadline, as BIRD does, though each alone would finish', async () => {
     const dir = dataset([['SELECT id FROM t', 'SELECT id FROM t ORDER BY id']]);
     const goldCache = join(dir, 'gold.sqlite');
@@ -446,8 +466,14 @@ describe('gold results kept across runs', () => {
       timeoutMs: 1000,
       goldCache,
     });
-    // Every question with a database and a prediction (the one whose prediction timed out shares its gold with question 0).
-    expect(second.goldCache?.reused).toBe(HAND.length);
+    // Every question whose gold ran in the first run, or shares its gold with one that did: not those whose
+    // prediction failed (BIRD does not run their golds), unless another question ran the same gold.
+    const ran = new Set(
+      HAND.filter((h, i) => /^(correct|wrong)$/.test(first.questions[i]?.status ?? '')).map((h) => h.gold),
+    );
+    const kept = HAND.filter((h) => ran.has(h.gold)).length;
+    expect(kept).toBeLessThan(HAND.length);
+    expect(second.goldCache?.reused).toBe(kept);
     expect(second.questions.map((q) => [q.res, q.status])).toEqual(first.questions.map((q) => [q.res, q.status]));
     // A changed database is a new database: nothing is reused.
     const handle = new Database(db);

@@ -1,13 +1,15 @@
 /**
  * One BIRD question's execution, as BIRD's `evaluation.py` does it: the predicted query, then the
- * gold, on one database under one combined deadline. Beyond BIRD, the gold's own outcome is always
- * known: when the pair did not let it finish (the deadline ran out, or the prediction's process
- * died), the gold runs again on its own under the whole deadline, so a gold that never ends, or
- * one over the caps, is named as the dataset's problem instead of passing for the prediction's
- * timeout. Scores stay BIRD's: a pair over the deadline scores 0 either way. Gold results kept
- * from earlier runs are reused (the prediction gets what the gold's recorded time left of the
- * deadline), and a prediction that is a deterministic gold written differently (same-query.ts)
- * runs once, under half of it, unless `shortcut` is off.
+ * gold, on one database under one combined deadline (the gold gets what the prediction left of it).
+ * As in BIRD, a prediction that fails or does not finish ends the pair: the question scores 0
+ * whatever the gold gives, so the gold is not run — it is only prepared, so that a gold SQLite
+ * rejects is still named. Beyond BIRD, when the gold did not finish within what the prediction
+ * left (or its process died), it runs again on its own under the whole deadline, so a gold that
+ * never ends, or one over the caps, is named as the dataset's problem instead of passing for the
+ * prediction's timeout. Scores stay BIRD's: a pair over the deadline scores 0 either way. Gold
+ * results kept from earlier runs are reused (the prediction gets what the gold's recorded time left
+ * of the deadline), and a prediction that is a deterministic gold written differently
+ * (same-query.ts) runs once, under half of it, unless `shortcut` is off.
  */
 import type { GoldCache } from './gold-cache.ts';
 import type { QueryLimits } from './limits.ts';
@@ -16,8 +18,12 @@ import { sameDeterministicQuery } from './same-query.ts';
 
 export interface PairOutcome {
   pred: ExecResult;
-  /** The gold's own outcome: a failure here is the dataset's (or the configuration's), never the prediction's. */
-  gold: ExecResult;
+  /**
+   * The gold's own outcome: a failure here is the dataset's (or the configuration's), never the
+   * prediction's. Null only when the prediction failed: the gold was prepared (it would run) and not
+   * run, as in BIRD.
+   */
+  gold: ExecResult | null;
   /** Set when prediction and gold together passed the deadline though the gold alone finishes (BIRD scores 0): why. */
   combinedTimeout?: string;
   /** SQLite time spent here, and whether the gold came from the cache. */
@@ -93,17 +99,21 @@ export async function executePair(
         : {};
     return { pred: once, gold, ...twice, spentMs: once.ms + gold.ms, reused: false };
   }
-  const [pred, paired] = (await pool.sequence({ path }, [predSql, goldSql], timeoutMs, limits)) as [
-    ExecResult,
-    ExecResult,
-  ];
+  // Two requests, not one: the gold is not run after a failed prediction, and the two may run on different processes.
+  const pred = await pool.run({ path }, predSql, timeoutMs, limits);
+  if (!pred.ok) {
+    const rejected = await pool.prepare({ path }, goldSql, timeoutMs, limits);
+    if (rejected && key) cache?.put(key, rejected);
+    return { pred, gold: rejected, spentMs: pred.ms, reused: false };
+  }
+  const paired = await pool.run({ path }, goldSql, Math.max(1, timeoutMs - pred.ms), limits);
   if (paired.ok || ownFailure(paired)) {
     if (key) cache?.put(key, paired);
     return { pred, gold: paired, spentMs: pred.ms + paired.ms, reused: false };
   }
   const gold = await alone();
   const late =
-    gold.ok && pred.ok && paired.kind === 'timeout'
+    gold.ok && paired.kind === 'timeout'
       ? { combinedTimeout: combined(`the predicted query took ${formatSeconds(pred.ms)}`, gold) }
       : {};
   return { pred, gold, ...late, spentMs: pred.ms + gold.ms, reused: false };

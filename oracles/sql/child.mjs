@@ -193,6 +193,15 @@ function handle(message) {
       const { value, failure } = withDatabase(message.db, (db) => execute(db, message.sql, message.limits));
       return { result: failure ?? value };
     }
+    case 'prepare': {
+      // The gate alone: whether the statement would run, without stepping it.
+      const { value, failure } = withDatabase(message.db, (db) => {
+        const started = performance.now();
+        const checked = gate(db, message.sql).failure;
+        return checked ? { ...checked, ms: performance.now() - started } : null;
+      });
+      return { result: failure ?? value };
+    }
     case 'pair': {
       // Each statement's result goes to the parent as soon as it is ready (and is then dropped here),
       // so the parent knows which statement a deadline or a crash interrupted; the last one comes

@@ -26,9 +26,9 @@ import {
 import { executePair } from './bird-execution.ts';
 import { resultsEqual, hasTopLevelOrderBy, type CompareMode } from './compare.ts';
 import { formatBytes } from './engine-limits.mjs';
-import { GoldCache } from './gold-cache.ts';
+import type { GoldCache } from './gold-cache.ts';
 import { resolveLimits, type QueryLimits } from './limits.ts';
-import { formatSeconds, SqlPool, type ExecFailure, type TimingScope } from './pool.ts';
+import { formatSeconds, SqlPool, type ExecFailure, type ExecResult, type TimingScope } from './pool.ts';
 import { readPredictions } from './predictions.ts';
 import { longestFirst } from './question-order.ts';
 import { DEFAULT_VES_ITERATIONS, rvesTerm, timeRatio, vesTerm } from './ves.ts';
@@ -136,6 +136,10 @@ function byDifficulty(
 }
 
 const statusOf = (r: ExecFailure): QuestionStatus => (r.kind === 'syntax' || r.kind === 'runtime' ? 'error' : r.kind);
+const failedPrediction = (pred: ExecResult) =>
+  pred.ok
+    ? { status: 'error' as const, message: 'the gold query was not run' }
+    : { status: statusOf(pred), message: pred.message };
 
 /** What a gold failure says about the dataset, and what to change when it is the configuration. */
 function goldProblem(gold: ExecFailure, limits: QueryLimits): string {
@@ -179,7 +183,13 @@ async function evaluateOn(
   const mode = options.mode ?? 'set';
   const timeoutMs = options.timeoutMs ?? 30_000;
   const iterations = options.iterations ?? DEFAULT_VES_ITERATIONS;
-  const cache = options.goldCache ? new GoldCache(options.goldCache) : undefined;
+  // Loaded only when asked for: it brings better-sqlite3 into this process.
+  const cache = options.goldCache ? new (await import('./gold-cache.ts')).GoldCache(options.goldCache) : undefined;
+  const paths = new Map<string, string>();
+  const databasePath = (dbId: string) => {
+    if (!paths.has(dbId)) paths.set(dbId, birdDatabasePath(layout.databases, dbId));
+    return paths.get(dbId) as string;
+  };
   const present = new Map<string, boolean>();
   const isPresent = (path: string) => {
     if (!present.has(path)) present.set(path, existsSync(path));
@@ -202,7 +212,7 @@ async function evaluateOn(
       res: 0 as const,
     };
     const prediction = predictions.byIndex.get(q.index);
-    const path = birdDatabasePath(layout.databases, q.db_id);
+    const path = databasePath(q.db_id);
     const name = `question ${q.question_id} (position ${q.index}, db_id "${q.db_id}")`;
     if (!isPresent(path)) {
       const message = `database not found: ${path}`;
@@ -243,7 +253,7 @@ async function evaluateOn(
     sqliteMs += spentMs;
     if (fromCache) reused++;
     const predicted = prediction.sql;
-    if (!gold.ok) {
+    if (gold && !gold.ok) {
       // The dataset's problem: scored 0 as in BIRD, and named so that the run exits 1.
       const message = goldProblem(gold, limits);
       note(q.index, { item: name, message });
@@ -256,7 +266,8 @@ async function evaluateOn(
       };
     }
     if (combinedTimeout) return { ...base, status: 'timeout', predicted, message: combinedTimeout };
-    if (!pred.ok) return { ...base, status: statusOf(pred), predicted, message: pred.message };
+    // A failed prediction scores 0 whatever the gold gives (its gold was not run: bird-execution.ts).
+    if (!pred.ok || !gold) return { ...base, ...failedPrediction(pred), predicted };
     const rows = { predicted: pred.rows.length, gold: gold.rows.length };
     if (!resultsEqual(pred.rows, gold.rows, mode, mode === 'ordered' && hasTopLevelOrderBy(q.SQL)))
       return { ...base, status: 'wrong', predicted, rows };
@@ -282,7 +293,7 @@ async function evaluateOn(
   let results: QuestionResult[];
   try {
     const recordedMs = (q: BirdQuestion) => {
-      const path = birdDatabasePath(layout.databases, q.db_id);
+      const path = databasePath(q.db_id);
       return cache && isPresent(path) ? cache.recordedMs(cache.key(path, q.SQL)) : undefined;
     };
     // As many questions in flight as the children can hold, so that thousands of them never wait at once.

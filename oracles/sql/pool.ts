@@ -136,6 +136,19 @@ export class SqlPool {
     return 'reply' in outcome ? this.decode(outcome.reply.result as WireResult) : failure(outcome, deadlineMs);
   }
 
+  /** Passes one statement through the gate and prepares it without stepping it: the failure, or null when it would run. */
+  async prepare(
+    db: DbRef,
+    sql: string,
+    deadlineMs: number,
+    limits?: Partial<QueryLimits>,
+  ): Promise<ExecFailure | null> {
+    const refused = textRefusal(sql, this.capsFor(limits));
+    if (refused) return refused;
+    const { outcome } = await this.request({ op: 'prepare', db, sql }, deadlineMs);
+    return 'reply' in outcome ? ((outcome.reply.result as ExecFailure | null) ?? null) : failure(outcome, deadlineMs);
+  }
+
   /**
    * Runs statements one after the other on one database under one combined deadline (BIRD's pred +
    * gold). Statements that finished before a deadline or a crash keep their results; the one
