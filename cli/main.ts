@@ -1,7 +1,6 @@
 /** The `witness` command line. */
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { loadConfig } from '../core/config.ts';
 import { packagePath } from '../core/package-root.ts';
 import type { Dialect } from '../oracles/regex/ast.ts';
 import { modulesFor } from './commands.ts';
@@ -104,7 +103,9 @@ export async function buildProgram(words: readonly string[] = []): Promise<Comma
   program
     .command('config')
     .description('print the resolved configuration (environment > witness.config.json > defaults)')
-    .action(() => {
+    .action(async () => {
+      // Loaded here: the configuration brings a dozen modules no other command of this file needs.
+      const { loadConfig } = await import('../core/config.ts');
       const loaded = loadConfig(process.cwd());
       const { neo4j } = loaded.config;
       // The Neo4j password may come from the environment; like the API key, it is never printed.
