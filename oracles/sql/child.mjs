@@ -5,8 +5,8 @@
 // Results are collected row by row under the request's caps (rows, estimated bytes) and never
 // materialised beyond them. The parent enforces deadlines by SIGKILL (SQLite cannot be interrupted
 // from JS), so nothing here needs to watch the clock.
+import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import Database from 'better-sqlite3';
 import { prepareFailureKind, stepFailureKind, tooManyBytes, tooManyRows, valueBytes } from './engine-limits.mjs';
 import { prepareStatement, SEVERAL_STATEMENTS, settingPragma, unsafeReason } from './sql-text.mjs';
 
@@ -19,6 +19,9 @@ if (process.argv[3] === 'watchdog') {
     setInterval(() => { if (process.ppid !== workerData) process.kill(process.pid, 'SIGKILL'); }, 250);`;
   new Worker(watch, { eval: true, workerData: parentPid }).unref();
 }
+
+// Required, not imported: an ESM import of this CommonJS package parses its exports first (start-up time).
+const Database = createRequire(import.meta.url)('better-sqlite3');
 
 const MAX_OPEN = 64;
 const open = new Map();

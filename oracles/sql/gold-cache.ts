@@ -11,7 +11,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { betterSqlite3 } from './better-sqlite3.ts';
 import type { ExecResult } from './pool.ts';
 
 const VERSION = 1;
@@ -30,7 +31,7 @@ export class GoldCache {
 
   constructor(readonly file: string) {
     mkdirSync(dirname(file), { recursive: true });
-    this.db = new Database(file, { timeout: 10_000 });
+    this.db = new (betterSqlite3())(file, { timeout: 10_000 });
     this.db.pragma('journal_mode = WAL');
     this.db.exec('CREATE TABLE IF NOT EXISTS gold (key TEXT PRIMARY KEY, result BLOB NOT NULL, ms REAL)');
     addTimeColumn(this.db);

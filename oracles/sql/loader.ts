@@ -8,7 +8,7 @@
  */
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import { betterSqlite3 } from './better-sqlite3.ts';
 import { packagePath } from '../../core/package-root.ts';
 import type { JsonObject, LoadedTasks, Task, TaskIssue } from '../../core/types.ts';
 import { readSchema } from './schema.ts';
@@ -251,7 +251,7 @@ export function readBirdQuestions(file: string, options: ReadBirdOptions = {}): 
 
 /** The CREATE statements of a database, as prompts show them; an error names the file. */
 function schemaText(path: string): string {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
+  const db = new (betterSqlite3())(path, { readonly: true, fileMustExist: true });
   try {
     return readSchema(db).createStatements.join('\n\n');
   } finally {
