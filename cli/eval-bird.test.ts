@@ -397,6 +397,32 @@ describe('gold errors and BIRD’s combined deadline', () => {
     expect(result.issues.map((i) => i.item)).toEqual(['question 2 (position 2, db_id "hand")']);
   }, 30_000);
 
+  it('names a gold that fails while running on the questions whose prediction ran, whatever the order and the gold cache', async () => {
+    const OVERFLOW = 'SELECT abs(-9223372036854775808)'; // prepares, then fails while running: integer overflow
+    const dir = dataset([
+      [OVERFLOW, 'SELECT nope FROM t'],
+      [OVERFLOW, 'SELECT 1'],
+      [OVERFLOW, 'SELECT nope FROM t'],
+    ]);
+    const goldCache = join(dir, 'gold.sqlite');
+    const runs = [];
+    for (const cache of [undefined, goldCache, goldCache]) {
+      const result = await evaluateBird({
+        data: dir,
+        predictions: join(dir, 'pred.json'),
+        timeoutMs: 10_000,
+        ...(cache ? { goldCache: cache } : {}),
+      });
+      runs.push(result.questions.map((q) => [q.status, q.message]));
+    }
+    const expected = [
+      ['error', 'no such column: nope'],
+      ['gold-error', 'the gold query failed (runtime): integer overflow'],
+      ['error', 'no such column: nope'],
+    ];
+    expect(runs).toEqual([expected, expected, expected]);
+  }, 30_000);
+
   it('scores 0 when prediction and gold together pass the deadline, as BIRD does, though each alone would finish', async () => {
     const dir = dataset([['SELECT id FROM t', 'SELECT id FROM t ORDER BY id']]);
     const goldCache = join(dir, 'gold.sqlite');

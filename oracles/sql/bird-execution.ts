@@ -84,7 +84,10 @@ export async function executePair(
     if (left <= 0) return late(0);
     if (same) return { pred: cached, gold: cached, spentMs: 0, reused: true };
     const pred = await pool.run({ path }, predSql, left, limits);
-    return !pred.ok && pred.kind === 'timeout' ? late(pred.ms) : { pred, gold: cached, spentMs: pred.ms, reused: true };
+    if (!pred.ok && pred.kind === 'timeout') return late(pred.ms);
+    // Not run for this question, a gold that fails only while running says nothing here (as when nothing is kept).
+    const gold = !pred.ok && !cached.ok && !ownFailure(cached) ? null : cached;
+    return { pred, gold, spentMs: pred.ms, reused: true };
   }
   if (same) {
     const once = await pool.run({ path }, goldSql, timeoutMs / 2, limits);
