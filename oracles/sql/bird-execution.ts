@@ -83,7 +83,8 @@ export async function executePair(
     });
     if (left <= 0) return late(0);
     if (same) return { pred: cached, gold: cached, spentMs: 0, reused: true };
-    const pred = await pool.run({ path }, predSql, left, limits);
+    // A prediction of a gold mostly takes about as long as the gold (pipeline-depth.ts).
+    const pred = await pool.run({ path }, predSql, left, limits, cached.ms);
     if (!pred.ok && pred.kind === 'timeout') return late(pred.ms);
     // Not run for this question, a gold that fails only while running says nothing here (as when nothing is kept).
     const gold = !pred.ok && !cached.ok && !ownFailure(cached) ? null : cached;
@@ -109,7 +110,7 @@ export async function executePair(
     if (rejected && key) cache?.put(key, rejected);
     return { pred, gold: rejected, spentMs: pred.ms, reused: false };
   }
-  const paired = await pool.run({ path }, goldSql, Math.max(1, timeoutMs - pred.ms), limits);
+  const paired = await pool.run({ path }, goldSql, Math.max(1, timeoutMs - pred.ms), limits, pred.ms);
   if (paired.ok || ownFailure(paired)) {
     if (key) cache?.put(key, paired);
     return { pred, gold: paired, spentMs: pred.ms + paired.ms, reused: false };

@@ -5,12 +5,19 @@
  * for a core, so a child whose recent requests were cheap gets a deeper queue — while the backlog
  * is long (at least `base` requests waiting per child), so that a short burst is spread over the
  * children as before, whatever it holds. A slow request makes the queue shallow again at once (so
- * the other children take the next ones), and it deepens only as cheap requests follow. Deadlines
- * are unaffected: each request's deadline runs from the moment its child starts on it.
+ * the other children take the next ones), and it deepens only as cheap requests follow. A request
+ * the caller expects to be slow (`expectedMs`, e.g. the time its gold took) goes only to a child
+ * with nothing in flight: queued behind another request it would wait while another child idles
+ * (a deep queue of cheap requests would otherwise take in a run of slow ones), and beside it the
+ * round trip is nothing. Deadlines are unaffected: each request's deadline runs from the moment its
+ * child starts on it.
  */
 
 /** A request cheaper than this (ms of the child's time) counts as cheap. */
 export const CHEAP_REQUEST_MS = 1;
+
+/** A request expected to take at least this long (ms) goes only to a child with nothing in flight. */
+export const EXCLUSIVE_REQUEST_MS = 20;
 
 /** The child's recent cost per request after one that took `ms`: up at once, down by a quarter of the gap. */
 export function nextRecentMs(recent: number | null, ms: number): number {
@@ -18,11 +25,16 @@ export function nextRecentMs(recent: number | null, ms: number): number {
   return recent + (ms - recent) / 4;
 }
 
-/** Requests in flight for a child whose recent cost is `recent` (null: nothing measured yet), `waiting` requests queued for `children`. */
+/**
+ * Requests in flight for a child whose recent cost is `recent` (null: nothing measured yet), `waiting`
+ * requests queued for `children`, when the next request is expected to take `expectedMs` (if known).
+ */
 export function pipelineDepth(
   recent: number | null,
   { base, cheap, waiting, children }: { base: number; cheap: number; waiting: number; children: number },
+  expectedMs?: number,
 ): number {
+  if (expectedMs !== undefined && expectedMs >= EXCLUSIVE_REQUEST_MS) return 1;
   const deep = recent !== null && recent < CHEAP_REQUEST_MS && waiting >= base * children;
   return deep ? Math.max(base, cheap) : base;
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CHEAP_REQUEST_MS, nextRecentMs, pipelineDepth } from './pipeline-depth.ts';
+import { CHEAP_REQUEST_MS, EXCLUSIVE_REQUEST_MS, nextRecentMs, pipelineDepth } from './pipeline-depth.ts';
 import { SqlPool } from './pool.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -44,6 +44,14 @@ describe('how many requests a SQLite child is fed', () => {
     }
     expect(steps).toBeGreaterThan(10);
     expect(steps).toBeLessThan(40);
+  });
+
+  it('hands a request expected to be slow only to a child with nothing in flight, however cheap its recent requests', () => {
+    const long = { base: 2, cheap: 32, waiting: 100, children: 2 };
+    expect(pipelineDepth(0.2, long, EXCLUSIVE_REQUEST_MS)).toBe(1);
+    expect(pipelineDepth(null, long, 1500)).toBe(1);
+    expect(pipelineDepth(0.2, long, EXCLUSIVE_REQUEST_MS - 1)).toBe(32);
+    expect(pipelineDepth(300, long, 5)).toBe(2);
   });
 });
 
@@ -93,6 +101,31 @@ describe('the pool feeding its children', () => {
       await pool.dispose();
     }
   });
+
+  it('never queues a request expected to be slow behind another one while a child is about to be free', async () => {
+    const counter = (n: number) =>
+      `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT ${n}) SELECT COUNT(*) FROM c`;
+    const pool = new SqlPool({ size: 2 });
+    try {
+      pool.warm();
+      await Promise.all([pool.run({ path: retail }, 'SELECT 1', 5000), pool.run({ path: retail }, 'SELECT 2', 5000)]);
+      const order: string[] = [];
+      const track = (name: string, result: Promise<unknown>) => result.then(() => order.push(name));
+      // The first child gets the long query, the second the short one; the third request, unhinted,
+      // goes behind the long one (both children have one in flight), hinted it waits for a free child.
+      for (const hint of [undefined, 5_000]) {
+        order.length = 0;
+        await Promise.all([
+          track('long', pool.run({ path: retail }, counter(4_000_000), 30_000)),
+          track('short', pool.run({ path: retail }, counter(100_000), 30_000)),
+          track('third', pool.run({ path: retail }, 'SELECT 3', 30_000, undefined, hint)),
+        ]);
+        expect(order).toEqual(hint === undefined ? ['short', 'long', 'third'] : ['short', 'third', 'long']);
+      }
+    } finally {
+      await pool.dispose();
+    }
+  }, 60_000);
 
   it('reaps its children on dispose: no process, not even a zombie, is left when it resolves', async () => {
     const pool = new SqlPool({ size: 2 });

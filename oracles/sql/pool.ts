@@ -68,6 +68,8 @@ export interface PoolStats {
 interface Pending {
   message: Record<string, unknown>;
   deadlineMs: number;
+  /** The caller's estimate of the request's time (pipeline-depth.ts), if it has one. */
+  expectedMs: number | undefined;
   settle: (outcome: Outcome) => void;
   /** Results of a sequence's statements that are done, by position. */
   parts: ExecResult[];
@@ -127,12 +129,21 @@ export class SqlPool {
     process.on('exit', this.onExit);
   }
 
-  /** Runs one statement through the gate and returns its rows or the failure. */
-  async run(db: DbRef, sql: string, deadlineMs: number, limits?: Partial<QueryLimits>): Promise<ExecResult> {
+  /**
+   * Runs one statement through the gate and returns its rows or the failure. `expectedMs`, the
+   * caller's estimate of its time, keeps a slow request off a child that is busy (pipeline-depth.ts).
+   */
+  async run(
+    db: DbRef,
+    sql: string,
+    deadlineMs: number,
+    limits?: Partial<QueryLimits>,
+    expectedMs?: number,
+  ): Promise<ExecResult> {
     const caps = this.capsFor(limits);
     const refused = textRefusal(sql, caps);
     if (refused) return refused;
-    const { outcome } = await this.request({ op: 'run', db, sql, limits: caps }, deadlineMs);
+    const { outcome } = await this.request({ op: 'run', db, sql, limits: caps }, deadlineMs, expectedMs);
     return 'reply' in outcome ? this.decode(outcome.reply.result as WireResult) : failure(outcome, deadlineMs);
   }
 
@@ -243,12 +254,13 @@ export class SqlPool {
   private request(
     message: Record<string, unknown>,
     deadlineMs: number,
+    expectedMs?: number,
   ): Promise<{ outcome: Outcome; parts: ExecResult[] }> {
     const parts: ExecResult[] = [];
     return new Promise((resolve) => {
       const settle = (outcome: Outcome) => resolve({ outcome, parts });
       if (this.disposed) return settle({ crash: 'the SQL pool was disposed', kind: 'runtime' });
-      this.queue.push({ message: { ...message, id: nextId++ }, deadlineMs, settle, parts });
+      this.queue.push({ message: { ...message, id: nextId++ }, deadlineMs, expectedMs, settle, parts });
       this.schedulePump();
     });
   }
@@ -268,13 +280,13 @@ export class SqlPool {
     const outgoing = new Map<ChildProcess, Record<string, unknown>[]>();
     while (this.queue.length > 0 && !this.disposed) {
       let best: Slot | undefined;
+      const expectedMs = this.queue[0]?.expectedMs;
       for (const slot of this.slots) {
-        const depth = pipelineDepth(slot.recentMs, {
-          base: this.pipeline,
-          cheap: this.cheapPipeline,
-          waiting: this.queue.length,
-          children: this.size,
-        });
+        const depth = pipelineDepth(
+          slot.recentMs,
+          { base: this.pipeline, cheap: this.cheapPipeline, waiting: this.queue.length, children: this.size },
+          expectedMs,
+        );
         if (slot.inflight.length < depth && (!best || slot.inflight.length < best.inflight.length)) best = slot;
       }
       if (!best) break;
