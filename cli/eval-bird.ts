@@ -127,7 +127,9 @@ export const registerEvalBird: Registrar = ({ evaluate }) => {
       };
       // The SQLite processes start first, while the evaluator's modules load and the files are read.
       const pool = new SqlPool({ limits, size: o.jobs });
-      pool.warm();
+      // One now (the launcher's, when it started one); the others when the questions need them: a set
+      // of a few cheap questions never pays for their start-up.
+      pool.warm(1);
       let evaluation: BirdEvaluation;
       let formatBirdTable: (e: BirdEvaluation) => string;
       try {

@@ -159,7 +159,7 @@ export async function evaluateBird(options: BirdEvalOptions): Promise<BirdEvalua
   const started = performance.now();
   const limits = resolveLimits(options.limits, 'evaluateBird');
   const pool = options.pool ?? new SqlPool({ limits, ...(options.concurrency ? { size: options.concurrency } : {}) });
-  pool.warm(); // the SQLite processes start while the files are read
+  pool.warm(1); // one SQLite process starts while the files are read; the others when questions need them
   try {
     return await evaluateOn(pool, limits, options, started);
   } finally {

@@ -71,6 +71,22 @@ describe('the pool feeding its children', () => {
     }
   });
 
+  it('starts only as many children as warm() is asked for, and the others when requests need them', async () => {
+    const pool = new SqlPool({ size: 2 });
+    try {
+      pool.warm(1);
+      expect(pool.pids()).toHaveLength(1);
+      // One request at a time never needs a second child.
+      for (const n of [1, 2, 3])
+        expect(await pool.run({ path: retail }, `SELECT ${n}`, 5000)).toMatchObject({ ok: true });
+      expect(pool.stats().spawned).toBe(1);
+      await Promise.all([pool.run({ path: retail }, 'SELECT 4', 5000), pool.run({ path: retail }, 'SELECT 5', 5000)]);
+      expect(pool.stats().spawned).toBe(2);
+    } finally {
+      await pool.dispose();
+    }
+  });
+
   it('feeds a child deeper once its requests prove cheap, and every request keeps its own result and deadline', async () => {
     const pool = new SqlPool({ size: 1, pipeline: 1, cheapPipeline: 16 });
     try {

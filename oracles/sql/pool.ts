@@ -206,10 +206,13 @@ export class SqlPool {
     return { ok: false, kind, message };
   }
 
-  /** Starts every child now (otherwise each starts with its first request), so start-up overlaps the caller's own. */
-  warm(): void {
+  /**
+   * Starts `count` children now (default: all; the others start with the first requests that need
+   * them), so that their start-up overlaps the caller's own.
+   */
+  warm(count = this.size): void {
     if (this.disposed) return;
-    for (const slot of this.slots) if (!slot.child) this.spawn(slot);
+    for (const slot of this.slots.slice(0, count)) if (!slot.child) this.spawn(slot);
     releasePrestarted(); // the launcher's children this pool did not take
   }
 
