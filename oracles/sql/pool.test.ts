@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SqlPool } from './pool.ts';
-import { peakRss, temporaryFolders } from './testing.ts';
+import { isRunning, peakRss, stillRunning, temporaryFolders } from './testing.ts';
 
 const folders = temporaryFolders();
 afterAll(() => folders.removeAll());
@@ -22,14 +22,6 @@ function pythonError(sql: string): string {
   const run = spawnSync(PYTHON, ['-c', script], { input: JSON.stringify(sql), encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`python3 failed: ${run.stderr}`);
   return run.stdout.trim();
-}
-/** Killed children may linger briefly as zombies until reaped: running means present and not 'Z'. */
-function running(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
 }
 const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 const COUNTER = (n: number) => `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT ${n})`;
@@ -406,16 +398,14 @@ describe('the warm SQLite pool', () => {
       });
       const pids = JSON.parse(line) as number[];
       expect(pids).toHaveLength(2);
-      expect(pids.every(running)).toBe(true);
+      expect(pids.every(isRunning)).toBe(true);
       parent.kill('SIGKILL');
-      const started = performance.now();
-      while (pids.some(running) && performance.now() - started < 5000) await new Promise((r) => setTimeout(r, 50));
-      expect(pids.filter(running), 'children still running 5 s after their parent was killed').toEqual([]);
+      expect(await stillRunning(pids, 5000), 'children still running 5 s after their parent was killed').toEqual([]);
     },
     30_000,
   );
 
-  it('never keeps the parent alive, and kills children still stuck when the parent exits', () => {
+  it('never keeps the parent alive, and kills children still stuck when the parent exits', async () => {
     const dir = folders.make('witness-pool-exit-');
     const script = join(dir, 'exit.mts');
     writeFileSync(
@@ -441,7 +431,7 @@ describe('the warm SQLite pool', () => {
     const { ok, pids } = JSON.parse(run.stdout) as { ok: boolean; pids: number[] };
     expect(ok).toBe(true);
     expect(pids.length).toBeGreaterThan(0);
-    for (const pid of pids) expect(running(pid), `child ${pid}`).toBe(false);
+    expect(await stillRunning(pids), 'children still running after their parent exited').toEqual([]);
 
     // Idle children alone never hold the process: no dispose, no exit call.
     writeFileSync(

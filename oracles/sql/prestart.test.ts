@@ -1,26 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { SqlPool } from './pool.ts';
 import { prestartedPids, prestartSqlChildren } from './prestart.ts';
+import { stillRunning } from './testing.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const retail = join(root, 'fixtures/bird/dev_databases/retail_shop/retail_shop.sqlite');
-/** Present and not a zombie. */
-function running(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 100 && running(pid); i++) await new Promise((resolve) => setTimeout(resolve, 20));
-  return !running(pid);
-}
-
 describe('SQLite processes started before the command loads', () => {
   it('are taken over by a pool that would start the same process, and answer its queries', async () => {
     prestartSqlChildren(1);
@@ -37,7 +24,7 @@ describe('SQLite processes started before the command loads', () => {
     } finally {
       await pool.dispose();
     }
-    expect(await gone(pid as number)).toBe(true);
+    expect(await stillRunning([pid as number])).toEqual([]);
   });
 
   it('are killed, not taken, by a pool with other limits', async () => {
@@ -49,7 +36,7 @@ describe('SQLite processes started before the command loads', () => {
       expect(pool.stats()).toMatchObject({ adopted: 0, spawned: 1 });
       expect(pool.pids()).not.toContain(pid);
       expect(prestartedPids()).toEqual([]);
-      expect(await gone(pid as number)).toBe(true);
+      expect(await stillRunning([pid as number])).toEqual([]);
       expect(await pool.run({ path: retail }, 'SELECT 5', 10_000)).toMatchObject({ ok: true, rows: [[5]] });
     } finally {
       await pool.dispose();
@@ -68,6 +55,6 @@ console.log(JSON.stringify(prestartedPids()));`;
     expect(run.status, run.stderr).toBe(0); // it ended on its own, children or not
     const pids = JSON.parse(run.stdout) as number[];
     expect(pids).toHaveLength(2);
-    for (const pid of pids) expect(await gone(pid)).toBe(true);
+    expect(await stillRunning(pids)).toEqual([]);
   });
 });

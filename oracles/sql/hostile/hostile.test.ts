@@ -14,7 +14,7 @@ import { BIRD_FIXTURES, loadBird } from '../loader.ts';
 import { sqlOracle } from '../oracle.ts';
 import { SqlPool } from '../pool.ts';
 import { sampleMemory } from '../process-memory.ts';
-import { temporaryFolders } from '../testing.ts';
+import { stillRunning, temporaryFolders } from '../testing.ts';
 import { HOSTILE_ANSWERS, HOSTILE_TASK_ID } from './corpus.ts';
 
 const folders = temporaryFolders();
@@ -124,15 +124,7 @@ describe('after the hostile answers', () => {
     expect(seen.size).toBeGreaterThan(0);
     for (const oracle of Object.values(oracles)) await oracle.dispose?.();
     await pool.dispose();
-    const alive = (pid: number) => {
-      try {
-        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-      } catch {
-        return false;
-      }
-    };
-    for (let i = 0; i < 50 && [...seen].some(alive); i++) await new Promise((r) => setTimeout(r, 100));
-    expect([...seen].filter(alive)).toEqual([]);
+    expect(await stillRunning([...seen])).toEqual([]);
   });
 
   it('covers every kind of hostile answer', () => {
