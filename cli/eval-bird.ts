@@ -125,10 +125,10 @@ export const registerEvalBird: Registrar = ({ evaluate }) => {
         maxResultBytes: o.maxResultMb * MiB,
         maxSqlBytes: o.maxSqlKb * 1024,
       };
-      // The SQLite processes start first, while the evaluator's modules load and the files are read.
+      // One SQLite process (the launcher's, when it started one) is ready while the evaluator's modules
+      // load and the files are read; the others start when the questions need them, so a set of a few
+      // cheap questions never pays for their start-up.
       const pool = new SqlPool({ limits, size: o.jobs });
-      // One now (the launcher's, when it started one); the others when the questions need them: a set
-      // of a few cheap questions never pays for their start-up.
       pool.warm(1);
       let evaluation: BirdEvaluation;
       let formatBirdTable: (e: BirdEvaluation) => string;
