@@ -9,8 +9,10 @@
  * the caller expects to be slow (`expectedMs`, e.g. the time its gold took) goes only to a child
  * with nothing in flight: queued behind another request it would wait while another child idles
  * (a deep queue of cheap requests would otherwise take in a run of slow ones), and beside it the
- * round trip is nothing. Deadlines are unaffected: each request's deadline runs from the moment its
- * child starts on it.
+ * round trip is nothing. While the pool holds off starting another child (`spare`: a burst of cheap
+ * requests is over before a child would be up), a child takes one request at a time unless it is
+ * fed deep, so that no request waits behind a slow one for a child that could start.
+ * Deadlines are unaffected: each request's deadline runs from the moment its child starts on it.
  */
 
 /** A request cheaper than this (ms of the child's time) counts as cheap. */
@@ -25,16 +27,28 @@ export function nextRecentMs(recent: number | null, ms: number): number {
   return recent + (ms - recent) / 4;
 }
 
+export interface DepthContext {
+  /** Requests per child normally, and while its requests are cheap and the backlog long. */
+  base: number;
+  cheap: number;
+  /** Requests queued, for `children` (live or not). */
+  waiting: number;
+  children: number;
+  /** Another child could start but the pool holds it off for now. */
+  spare?: boolean;
+}
+
 /**
- * Requests in flight for a child whose recent cost is `recent` (null: nothing measured yet), `waiting`
- * requests queued for `children`, when the next request is expected to take `expectedMs` (if known).
+ * Requests in flight for a child whose recent cost is `recent` (null: nothing measured yet), when
+ * the next request is expected to take `expectedMs` (if known).
  */
 export function pipelineDepth(
   recent: number | null,
-  { base, cheap, waiting, children }: { base: number; cheap: number; waiting: number; children: number },
+  { base, cheap, waiting, children, spare = false }: DepthContext,
   expectedMs?: number,
 ): number {
   if (expectedMs !== undefined && expectedMs >= EXCLUSIVE_REQUEST_MS) return 1;
   const deep = recent !== null && recent < CHEAP_REQUEST_MS && waiting >= base * children;
-  return deep ? Math.max(base, cheap) : base;
+  if (deep) return Math.max(base, cheap);
+  return spare ? 1 : base;
 }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CHEAP_REQUEST_MS, EXCLUSIVE_REQUEST_MS, nextRecentMs, pipelineDepth } from './pipeline-depth.ts';
-import { SqlPool } from './pool.ts';
+import { BACKLOG_MS, SqlPool } from './pool.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const retail = join(root, 'fixtures/bird/dev_databases/retail_shop/retail_shop.sqlite');
@@ -53,6 +53,15 @@ describe('how many requests a SQLite child is fed', () => {
     expect(pipelineDepth(0.2, long, EXCLUSIVE_REQUEST_MS - 1)).toBe(32);
     expect(pipelineDepth(300, long, 5)).toBe(2);
   });
+
+  it('takes one request at a time, unless fed deep, while another child could start', () => {
+    const held = { base: 2, cheap: 32, waiting: 100, children: 2, spare: true };
+    expect(pipelineDepth(null, held)).toBe(1);
+    expect(pipelineDepth(CHEAP_REQUEST_MS, held)).toBe(1);
+    expect(pipelineDepth(0.2, held)).toBe(32);
+    expect(pipelineDepth(0.2, { ...held, waiting: 3 })).toBe(1);
+    expect(pipelineDepth(null, { ...held, spare: false })).toBe(2);
+  });
 });
 
 describe('the pool feeding its children', () => {
@@ -71,17 +80,42 @@ describe('the pool feeding its children', () => {
     }
   });
 
-  it('starts only as many children as warm() is asked for, and the others when requests need them', async () => {
+  it('starts only as many children as warm() is asked for, and the others once requests wait for room', async () => {
     const pool = new SqlPool({ size: 2 });
     try {
       pool.warm(1);
       expect(pool.pids()).toHaveLength(1);
-      // One request at a time never needs a second child.
+      // One request at a time never needs a second child, nor does a burst of cheap ones.
       for (const n of [1, 2, 3])
         expect(await pool.run({ path: retail }, `SELECT ${n}`, 5000)).toMatchObject({ ok: true });
+      const burst = await Promise.all(
+        Array.from({ length: 20 }, (_, n) => pool.run({ path: retail }, `SELECT ${n}`, 5000)),
+      );
+      expect(burst.map((r) => r.ok && r.rows[0]?.[0])).toEqual(Array.from({ length: 20 }, (_, n) => n));
       expect(pool.stats().spawned).toBe(1);
-      await Promise.all([pool.run({ path: retail }, 'SELECT 4', 5000), pool.run({ path: retail }, 'SELECT 5', 5000)]);
+      // Two slow ones: the second waits for room, not behind the first, and gets a child of its own.
+      const started = performance.now();
+      const slow = await Promise.all([SLOW, SLOW].map((sql) => pool.run({ path: retail }, sql, 30_000)));
+      expect(slow).toMatchObject([
+        { ok: true, rows: [[300000]] },
+        { ok: true, rows: [[300000]] },
+      ]);
       expect(pool.stats().spawned).toBe(2);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(BACKLOG_MS);
+    } finally {
+      await pool.dispose();
+    }
+  });
+
+  it('starts the other children at once for a request expected to take longer than the wait', async () => {
+    const pool = new SqlPool({ size: 2 });
+    try {
+      pool.warm(1);
+      const hinted = [1, 2].map((n) => pool.run({ path: retail }, `SELECT ${n}`, 5000, undefined, BACKLOG_MS));
+      expect(pool.stats().spawned).toBe(1); // requests are handed out once the current job is done
+      await Promise.resolve();
+      expect(pool.stats().spawned).toBe(2);
+      expect(await Promise.all(hinted)).toMatchObject([{ rows: [[1]] }, { rows: [[2]] }]);
     } finally {
       await pool.dispose();
     }

@@ -392,14 +392,18 @@ describe('the warm SQLite pool', () => {
         cwd: root,
         stdio: ['ignore', 'pipe', 'inherit'],
       });
-      const line = await new Promise<string>((resolve, reject) => {
-        parent.stdout.setEncoding('utf8').once('data', resolve);
-        parent.once('exit', () => reject(new Error('the parent script ended early')));
-      });
-      const pids = JSON.parse(line) as number[];
-      expect(pids).toHaveLength(2);
-      expect(pids.every(isRunning)).toBe(true);
-      parent.kill('SIGKILL');
+      let pids: number[] = [];
+      try {
+        const line = await new Promise<string>((resolve, reject) => {
+          parent.stdout.setEncoding('utf8').once('data', resolve);
+          parent.once('exit', () => reject(new Error('the parent script ended early')));
+        });
+        pids = JSON.parse(line) as number[];
+        expect(pids).toHaveLength(2);
+        expect(pids.every(isRunning)).toBe(true);
+      } finally {
+        parent.kill('SIGKILL'); // also when an expectation failed: its children must not outlive the test
+      }
       expect(await stillRunning(pids, 5000), 'children still running 5 s after their parent was killed').toEqual([]);
     },
     30_000,

@@ -87,6 +87,12 @@ interface Slot {
 
 let nextId = 1;
 const STARTUP_MS = 30_000;
+/**
+ * While a child is live, another starts only once requests have waited this long for room (or one
+ * waiting is expected to take this long): a child's start-up costs tens of milliseconds of a core,
+ * more than a short burst of cheap requests takes on the child already there.
+ */
+export const BACKLOG_MS = 25;
 
 export class SqlPool {
   readonly size: number;
@@ -107,6 +113,9 @@ export class SqlPool {
   private peak = 0;
   private pumpScheduled = false;
   private lastCaps: [Partial<QueryLimits>, QueryLimits] | null = null;
+  /** Requests have waited BACKLOG_MS for room: children start as requests need them. */
+  private backlogSeen = false;
+  private backlogTimer: NodeJS.Timeout | null = null;
   private readonly onExit = () => this.killAll();
 
   constructor(options: SqlPoolOptions = {}) {
@@ -233,6 +242,7 @@ export class SqlPool {
   /** Kills every child and waits (at most a second) until the system has reaped them; pending requests fail. */
   async dispose(): Promise<void> {
     this.disposed = true;
+    if (this.backlogTimer) clearTimeout(this.backlogTimer);
     process.off('exit', this.onExit);
     const pending = [...this.queue.splice(0), ...this.slots.flatMap((s) => s.inflight.splice(0))];
     const children = this.slots.flatMap((s) => (s.child ? [s.child] : []));
@@ -284,10 +294,20 @@ export class SqlPool {
     while (this.queue.length > 0 && !this.disposed) {
       let best: Slot | undefined;
       const expectedMs = this.queue[0]?.expectedMs;
+      if ((expectedMs ?? 0) >= BACKLOG_MS) this.backlogSeen = true;
+      const empty = this.slots.some((s) => !s.child);
+      const mayStart = this.backlogSeen || this.slots.every((s) => !s.child);
       for (const slot of this.slots) {
+        if (!slot.child && !mayStart) continue;
         const depth = pipelineDepth(
           slot.recentMs,
-          { base: this.pipeline, cheap: this.cheapPipeline, waiting: this.queue.length, children: this.size },
+          {
+            base: this.pipeline,
+            cheap: this.cheapPipeline,
+            waiting: this.queue.length,
+            children: this.size,
+            spare: empty && !mayStart,
+          },
           expectedMs,
         );
         if (slot.inflight.length < depth && (!best || slot.inflight.length < best.inflight.length)) best = slot;
@@ -300,11 +320,28 @@ export class SqlPool {
       outgoing.set(child, [...(outgoing.get(child) ?? []), pending.message]);
       if (best.inflight.length === 1) this.arm(best);
     }
+    this.watchBacklog();
     // The child answers each request of a batch on its own, as it is done (deadlines stay per request).
     for (const [child, messages] of outgoing)
       child.send(
         messages.length === 1 ? (messages[0] as Record<string, unknown>) : { op: 'batch', requests: messages },
       );
+  }
+
+  /** Lets children start (BACKLOG_MS) once requests have waited that long for room while slots are empty. */
+  private watchBacklog(): void {
+    const waiting = this.queue.length > 0 && !this.backlogSeen && this.slots.some((s) => !s.child);
+    if (!waiting) {
+      if (this.backlogTimer) clearTimeout(this.backlogTimer);
+      this.backlogTimer = null;
+    } else if (!this.backlogTimer) {
+      this.backlogTimer = setTimeout(() => {
+        this.backlogTimer = null;
+        this.backlogSeen = true;
+        this.pump();
+      }, BACKLOG_MS);
+      this.backlogTimer.unref(); // the waiting requests' children keep the process alive
+    }
   }
 
   /** The head request's deadline runs from the moment the child starts on it. */
