@@ -247,3 +247,5 @@ process.on('message', (message) => {
 });
 process.on('disconnect', () => process.exit(0));
 process.send({ ready: true });
+// The native addon loads with the first connection: load it now, while the parent is still starting.
+setImmediate(() => new Database(':memory:').close());
