@@ -1,12 +1,16 @@
 /** The launcher's choice between dist/ and the sources (scripts/freshness.mjs), on a small tree of its own. */
-import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { buildInputs } from '../scripts/build-inputs.mjs';
 import { staleness } from '../scripts/freshness.mjs';
 
-/** A checkout with one source folder, a test, an asset, and a dist/ whose build started at `builtAt`. */
-function checkout(builtAt: Date | null): string {
+/**
+ * A checkout with one source folder, a test, an asset, and a dist/ whose build started at `builtAt`
+ * and whose stamp lists the inputs as the build does (or lists none, as builds before the list did).
+ */
+function checkout(builtAt: Date | null, { listed = true } = {}): string {
   const root = mkdtempSync(join(tmpdir(), 'witness-launcher-'));
   const files: Record<string, string> = {
     'tsconfig.json': '{}',
@@ -25,7 +29,7 @@ function checkout(builtAt: Date | null): string {
   }
   if (builtAt) {
     mkdirSync(join(root, 'dist'));
-    writeFileSync(join(root, 'dist', '.build-stamp'), '{}');
+    writeFileSync(join(root, 'dist', '.build-stamp'), JSON.stringify(listed ? { inputs: buildInputs(root) } : {}));
     utimesSync(join(root, 'dist', '.build-stamp'), builtAt, builtAt);
   }
   return root;
@@ -52,6 +56,13 @@ describe('whether dist/ is current', () => {
       touch(root, file);
       expect(staleness(root)).toBe(`${file} changed after dist/ was built`);
     }
+  });
+
+  it('is not current once an input was removed, or when its stamp lists no inputs', () => {
+    const root = checkout(new Date(Date.now() - 30_000));
+    rmSync(join(root, 'core/py/worker.py'));
+    expect(staleness(root)).toBe('core/py/worker.py was removed after dist/ was built');
+    expect(staleness(checkout(new Date(), { listed: false }))).toBe('dist/ was built by an older build script');
   });
 
   it('stays current when only a test or test data changed', () => {

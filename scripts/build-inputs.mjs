@@ -1,13 +1,7 @@
-// What the build compiles and copies, in one place: the build (scripts/build.mjs) and the
-// launcher's freshness check (scripts/freshness.mjs) read the same list.
+// What the build compiles and copies, in one place: the build (scripts/build.mjs) lists it in its
+// stamp, where the launcher's freshness check (scripts/freshness.mjs) reads it.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-
-/** The build's own configuration files: a change to one of them makes dist/ stale too. */
-export const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json'];
-
-/** The file in dist/ whose modification time is the moment its build started. */
-export const STAMP = '.build-stamp';
 
 /** Tests and test data: neither compiled nor copied. */
 const TEST_ONLY_DIRS = new Set(['__fixtures__', 'hostile', 'orphan']);

@@ -2,14 +2,15 @@
 // `npm run build` (and `npm ci`, through `prepare`): compiles the TypeScript sources to dist/
 // with tsconfig.build.json and copies the runtime assets next to the compiled modules. It builds
 // into a temporary folder and then swaps it in, so a `witness` running meanwhile never sees a
-// half-written dist/. dist/.build-stamp carries the build's start time: the launcher runs the
-// sources instead when one of them changed after it (scripts/freshness.mjs).
+// half-written dist/. dist/.build-stamp carries the build's start time and lists its inputs: the
+// launcher runs the sources instead when one of them changed after it (scripts/freshness.mjs).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildInputs, isAsset, STAMP } from './build-inputs.mjs';
+import { buildInputs, isAsset } from './build-inputs.mjs';
+import { STAMP } from './freshness.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const started = new Date();
@@ -28,15 +29,16 @@ if (compiled.status !== 0) {
   process.exit(1);
 }
 
+const inputs = buildInputs(root);
 let assets = 0;
-for (const file of buildInputs(root).filter(isAsset)) {
+for (const file of inputs.filter(isAsset)) {
   mkdirSync(dirname(join(staging, file)), { recursive: true });
   copyFileSync(join(root, file), join(staging, file));
   assets += 1;
 }
 
 const stamp = join(staging, STAMP);
-writeFileSync(stamp, `${JSON.stringify({ startedAt: started.toISOString() })}\n`);
+writeFileSync(stamp, `${JSON.stringify({ startedAt: started.toISOString(), inputs })}\n`);
 utimesSync(stamp, started, started);
 
 const old = join(root, `.dist-old-${process.pid}`);
