@@ -1,6 +1,6 @@
 /**
  * `witness eval bird` against BIRD's own evaluation algorithm (prints figures, asserts nothing on
- * time): `npx tsx perf/bird-eval.ts [--rounds N] [--full]`
+ * time): `npx tsx perf/bird-eval.ts [--rounds N] [--full] [--cuts 1,10,100]`
  *
  * Two generated BIRD folders (perf/bird-workloads.ts, deterministic by seed), each scored side by
  * side in one run, alternating, N rounds (default 3, median):
@@ -14,6 +14,11 @@
  * by default one ~25 MB database and 40 analytical questions so the script ends in a few minutes;
  * `--full` or WITNESS_PERF_BIRD_FULL=1: one ~100 MB database and 150 questions). Sizes can also be
  * set one by one: --small-questions, --large-questions, --large-rows, --large-databases.
+ * Cuts: the small workload again with only a few questions (--cuts, default 1,10,100), first runs
+ * only, where start-up decides.
+ * Where NODE_EXTRA_CA_CERTS is set (Node 20 then parses its CA bundle as every process starts;
+ * Python does not), witness's first run is timed both with the environment as it is and without
+ * that variable, and the start-up of a bare Node and Python process is printed.
  * Every run's per-question verdicts must agree with BIRD's, or the script fails.
  * Printed: wall times and the ratios BIRD / witness (targets: ≥ 1 everywhere, ≥ 3 on the large
  * first run, ≥ 10 on the large re-run), and next to them the CPU time (user + system) of each
@@ -37,11 +42,27 @@ const flag = (name: string, fallback: number): number => {
   return value;
 };
 const full = argv.includes('--full') || process.env.WITNESS_PERF_BIRD_FULL === '1';
+const cutSizes = (argv[argv.indexOf('--cuts') + 1] ?? '1,10,100').split(',').map(Number);
+if (argv.includes('--cuts') && cutSizes.some((n) => !Number.isInteger(n) || n < 1))
+  throw new Error('--cuts needs positive integers separated by commas');
+const EXTRA_CA = 'NODE_EXTRA_CA_CERTS';
+/** The environment without the CA bundle Node 20 would parse at start (null: the variable is not set). */
+const withoutExtraCa: NodeJS.ProcessEnv | null =
+  process.env[EXTRA_CA] === undefined
+    ? null
+    : Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== EXTRA_CA));
 const rounds = flag('rounds', 3);
 const cores = availableParallelism();
 const BIN = fileURLToPath(new URL('../bin/witness.js', import.meta.url));
 const REFERENCE = fileURLToPath(new URL('bird_reference_eval.py', import.meta.url));
 const TIMEOUT_S = 30;
+
+/**
+ * The interpreter itself, not whatever `python3` on PATH is: a version manager's shim (pyenv's is a
+ * bash script) would add its own start-up, tens of milliseconds, to every BIRD run.
+ */
+const PYTHON = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).stdout.trim();
+if (!PYTHON) throw new Error('python3 is needed (BIRD’s algorithm runs in it)');
 
 const TIME = '/usr/bin/time';
 const withTime = existsSync(TIME);
@@ -64,10 +85,15 @@ function cpuFrom(stderr: string): number | null {
   return user === undefined || system === undefined || Number.isNaN(user + system) ? null : (user + system) * 1000;
 }
 
-function timed(command: string, args: string[], read: (stdout: string) => number[]): Timed {
+function timed(
+  command: string,
+  args: string[],
+  read: (stdout: string) => number[],
+  env: NodeJS.ProcessEnv = process.env,
+): Timed {
   const [program, argv] = withTime ? [TIME, ['-f', `${CPU_MARK} %U %S`, command, ...args]] : [command, args];
   const started = performance.now();
-  const run = spawnSync(program, argv, { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
+  const run = spawnSync(program, argv, { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, env });
   const wallMs = performance.now() - started;
   if (run.status !== 0 && run.status !== 1)
     throw new Error(`${command} ${args.join(' ')} failed (${run.status ?? run.signal}): ${run.stderr}`);
@@ -76,7 +102,7 @@ function timed(command: string, args: string[], read: (stdout: string) => number
 
 function bird(w: Workload, processes: number, out: string): Timed {
   return timed(
-    'python3',
+    PYTHON,
     [
       REFERENCE,
       join(w.dir, 'dev.json'),
@@ -90,7 +116,7 @@ function bird(w: Workload, processes: number, out: string): Timed {
   );
 }
 
-function witness(w: Workload, goldCache: string | null): Timed {
+function witness(w: Workload, goldCache: string | null, env?: NodeJS.ProcessEnv): Timed {
   const cache = goldCache ? ['--gold-cache', goldCache] : ['--no-gold-cache'];
   return timed(
     process.execPath,
@@ -108,6 +134,7 @@ function witness(w: Workload, goldCache: string | null): Timed {
       ...cache,
     ],
     (stdout) => (JSON.parse(stdout) as { questions: { res: number }[] }).questions.map((q) => q.res),
+    env,
   );
 }
 
@@ -152,6 +179,14 @@ function compare(label: string, options: WorkloadOptions): void {
         : []),
       ['witness eval bird, first run (no gold cache)', () => witness(w, null)],
       ['witness eval bird, re-run (gold cache warm)', () => witness(w, goldCache)],
+      ...(withoutExtraCa
+        ? [
+            [`witness eval bird, first run, no ${EXTRA_CA}`, () => witness(w, null, withoutExtraCa)] as [
+              string,
+              () => Timed,
+            ],
+          ]
+        : []),
     ];
     const walls = new Map<string, number[]>(variants.map(([name]) => [name, []]));
     const cpu = new Map<string, number[]>(variants.map(([name]) => [name, []]));
@@ -173,7 +208,7 @@ function compare(label: string, options: WorkloadOptions): void {
     const base = 'BIRD algorithm, 2 processes';
     const baseline = median(walls.get(base) ?? []);
     const baseCpu = withTime ? median(cpu.get(base) ?? []) : NaN;
-    console.log(`  ${''.padEnd(46)} ${'wall'.padStart(9)}${withTime ? `  ${'CPU'.padStart(9)}` : ''}`);
+    console.log(`  ${''.padEnd(52)} ${'wall'.padStart(9)}${withTime ? `  ${'CPU'.padStart(9)}` : ''}`);
     for (const [name] of variants) {
       const wall = median(walls.get(name) ?? []);
       const cpuMs = withTime ? median(cpu.get(name) ?? []) : NaN;
@@ -181,7 +216,7 @@ function compare(label: string, options: WorkloadOptions): void {
       const ratio = name.startsWith('BIRD')
         ? ''
         : `  → ${(baseline / wall).toFixed(2)}× faster than BIRD (2 processes)${withTime ? `; BIRD's CPU / witness's ${(baseCpu / cpuMs).toFixed(2)}×` : ''}`;
-      console.log(`  ${name.padEnd(46)} ${seconds(wall).padStart(9)}${cpuCell}${ratio}`);
+      console.log(`  ${name.padEnd(52)} ${seconds(wall).padStart(9)}${cpuCell}${ratio}`);
     }
     if (!withTime) console.log(`  (no ${TIME}: CPU times not measured)`);
     if (sixteen === 2)
@@ -191,9 +226,56 @@ function compare(label: string, options: WorkloadOptions): void {
   }
 }
 
+/** First runs on the small workload cut to a few questions: start-up against BIRD's. */
+function cuts(sizes: number[]): void {
+  const cutRounds = Math.max(rounds, 7);
+  console.log(`\nfew questions (small workload, first runs; median of ${cutRounds} rounds, load average ${load()}):`);
+  for (const questions of sizes) {
+    const dir = mkdtempSync(join(tmpdir(), 'witness-perf-bird-cut-'));
+    try {
+      const w = generateWorkload(dir, { kind: 'small', questions });
+      const runs: [string, () => Timed][] = [
+        ['BIRD', () => bird(w, 2, join(dir, 'bird.json'))],
+        ['witness', () => witness(w, null)],
+        ...(withoutExtraCa
+          ? [[`witness, no ${EXTRA_CA}`, () => witness(w, null, withoutExtraCa)] as [string, () => Timed]]
+          : []),
+      ];
+      const walls = runs.map(() => [] as number[]);
+      let reference: number[] | null = null;
+      for (let round = 0; round < cutRounds; round++)
+        runs.forEach(([name, run], i) => {
+          const result = run();
+          reference ??= result.res;
+          agree(name, reference, result);
+          walls[i]?.push(result.wallMs);
+        });
+      const [baseline, ...others] = walls.map(median) as [number, ...number[]];
+      const cells = others.map((wall, i) => `${runs[i + 1]?.[0]} ${seconds(wall)} (${(baseline / wall).toFixed(2)}×)`);
+      console.log(`  ${String(questions).padStart(4)} questions: BIRD ${seconds(baseline)}; ${cells.join('; ')}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+/** Median wall time of a command that does nothing but start, in ms. */
+function startup(command: string, args: string[], env?: NodeJS.ProcessEnv): number {
+  return median(Array.from({ length: 11 }, () => timed(command, args, () => [], env).wallMs));
+}
+
 console.log(
-  `${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, bin/witness.js; per-pair timeout ${TIMEOUT_S} s`,
+  `${cores} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}, bin/witness.js, ${PYTHON}; per-pair timeout ${TIMEOUT_S} s`,
 );
+const bare = [
+  `node -e 0 ${startup(process.execPath, ['-e', '0']).toFixed(0)} ms`,
+  ...(withoutExtraCa
+    ? [`without ${EXTRA_CA} ${startup(process.execPath, ['-e', '0'], withoutExtraCa).toFixed(0)} ms`]
+    : []),
+  `python3 -c 0 ${startup(PYTHON, ['-c', '0']).toFixed(0)} ms`,
+];
+console.log(`start-up of a bare process: ${bare.join('; ')}`);
+if (cutSizes.length > 0) cuts(cutSizes);
 compare('small (GeoQuery-like)', { kind: 'small', questions: flag('small-questions', 900) });
 compare('large (BIRD-scale)', {
   kind: 'large',
