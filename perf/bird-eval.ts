@@ -42,8 +42,9 @@ const flag = (name: string, fallback: number): number => {
   return value;
 };
 const full = argv.includes('--full') || process.env.WITNESS_PERF_BIRD_FULL === '1';
-const cutSizes = (argv[argv.indexOf('--cuts') + 1] ?? '1,10,100').split(',').map(Number);
-if (argv.includes('--cuts') && cutSizes.some((n) => !Number.isInteger(n) || n < 1))
+const cutsAt = argv.indexOf('--cuts');
+const cutSizes = (cutsAt === -1 ? '1,10,100' : (argv[cutsAt + 1] ?? '')).split(',').map(Number);
+if (cutSizes.some((n) => !Number.isInteger(n) || n < 1))
   throw new Error('--cuts needs positive integers separated by commas');
 const EXTRA_CA = 'NODE_EXTRA_CA_CERTS';
 /** The environment without the CA bundle Node 20 would parse at start (null: the variable is not set). */
