@@ -7,7 +7,8 @@
  * limits and a parent-death guard (child-launch.ts); they never keep the parent alive: they are
  * unreferenced, and killed on dispose and at exit. Each child is fed up to `pipeline` requests at a
  * time so it never idles on the IPC round trip, and up to `cheapPipeline` while its recent requests
- * were cheap (pipeline-depth.ts).
+ * were cheap (pipeline-depth.ts). Children start as requests need them, but while one is live the
+ * next only once requests have waited BACKLOG_MS for room (or by warm()).
  */
 import type { ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -216,8 +217,8 @@ export class SqlPool {
   }
 
   /**
-   * Starts `count` children now (default: all; the others start with the first requests that need
-   * them), so that their start-up overlaps the caller's own.
+   * Starts `count` children now (default: all; the others start once requests wait for room, see
+   * BACKLOG_MS), so that their start-up overlaps the caller's own.
    */
   warm(count = this.size): void {
     if (this.disposed) return;
