@@ -6,7 +6,8 @@
  * BY, and as multisets otherwise.
  */
 import { isTrivia, tokenize } from './sql-text.mjs';
-import { rowKey, valueKind, type ResultSet, type SqlRow, type ValueKind } from './values.ts';
+import { RowTable } from './row-table.ts';
+import { rowKey, sameRow, valueKind, type ResultSet, type SqlRow, type ValueKind } from './values.ts';
 
 export type CompareMode = 'set' | 'multiset' | 'ordered';
 export const COMPARE_MODES: readonly CompareMode[] = ['set', 'multiset', 'ordered'];
@@ -95,18 +96,30 @@ export function resultsEqual(
   goldOrdered = false,
 ): boolean {
   if (identicalRows(actual, expected)) return true;
+  if (mode !== 'set' && actual.length !== expected.length) return false;
+  if (mode === 'ordered' && goldOrdered) return actual.every((row, i) => sameRow(row, expected[i] as SqlRow));
+  // The candidate's rows are looked up among the gold's as they come: the first one the gold lacks ends it.
+  const gold = new RowTable(expected);
   if (mode === 'set') {
-    const want = new Set(expected.map(rowKey));
-    const got = new Set(actual.map(rowKey));
-    if (want.size !== got.size) return false;
-    for (const key of got) if (!want.has(key)) return false;
-    return true;
+    const seen = new Uint8Array(gold.rows.length);
+    let matched = 0;
+    for (const row of actual) {
+      const at = gold.find(row);
+      if (at < 0) return false;
+      if (seen[at] === 0) {
+        seen[at] = 1;
+        matched++;
+      }
+    }
+    return matched === gold.rows.length;
   }
-  if (actual.length !== expected.length) return false;
-  if (mode === 'ordered' && goldOrdered) return actual.every((row, i) => rowKey(row) === rowKey(expected[i] as SqlRow));
-  const want = counts(expected);
-  for (const [key, { n }] of counts(actual)) if (want.get(key)?.n !== n) return false;
-  return true;
+  const left = gold.counts.slice();
+  for (const row of actual) {
+    const at = gold.find(row);
+    if (at < 0 || left[at] === 0) return false;
+    left[at] = (left[at] as number) - 1;
+  }
+  return true; // as many rows on each side, each of the candidate's matched one of the gold's
 }
 
 /** The kinds of the non-NULL values of one column (0-based). */
@@ -164,7 +177,7 @@ export function diffResults(
   }
   const diff: ResultDiff = { equal, missing, extra };
   if (missing.length === 0 && extra.length === 0 && mode === 'ordered') {
-    const index = actual.rows.findIndex((row, i) => rowKey(row) !== rowKey(expected.rows[i] as SqlRow));
+    const index = actual.rows.findIndex((row, i) => !sameRow(row, expected.rows[i] as SqlRow));
     if (index >= 0)
       diff.misordered = { index, expected: expected.rows[index] as SqlRow, actual: actual.rows[index] as SqlRow };
   }

@@ -14,26 +14,74 @@ export interface ResultSet {
   rows: SqlRow[];
 }
 
+const float = new Float64Array(1);
+const floatHalves = new Uint16Array(float.buffer);
+const chars = String.fromCharCode;
+/** A length as two UTF-16 code units (results are far below 2^32 characters or bytes). */
+const lengthChars = (n: number) => chars(n & 0xffff, n >>> 16);
+
 /**
  * A self-delimiting key with Python's equality: equal keys ⇔ equal Python values. Numbers of
- * either storage class share one form, so INTEGER 1 and REAL 1.0 meet; a bigint that a double
- * represents exactly uses the double's form (Python compares int and float exactly).
+ * either storage class share one form, so INTEGER 1 and REAL 1.0 meet (and -0.0 meets 0); a
+ * bigint that a double represents exactly uses the double's form (Python compares int and float
+ * exactly). Keys are compact rather than readable — a tag, then a number's bits or a length and
+ * the text — since a comparison builds one per row: no decimal formatting of floats, no hex.
  */
 function cellKey(value: SqlValue): string {
-  if (value === null) return 'N';
-  if (typeof value === 'number') return `n${Object.is(value, -0) ? '0' : String(value)};`;
+  if (value === null) return '\u0000';
+  if (typeof value === 'number') {
+    if ((value | 0) === value) return chars(1, value & 0xffff, value >>> 16); // -0 too
+    float[0] = value; // a double has one bit pattern here (NaN aside: SQLite returns none)
+    return chars(
+      2,
+      floatHalves[0] as number,
+      floatHalves[1] as number,
+      floatHalves[2] as number,
+      floatHalves[3] as number,
+    );
+  }
   if (typeof value === 'bigint') {
     const asDouble = Number(value);
-    return BigInt(asDouble) === value ? cellKey(asDouble) : `i${value.toString()};`;
+    if (BigInt(asDouble) === value) return cellKey(asDouble);
+    const digits = value.toString();
+    return chars(3, digits.length) + digits;
   }
-  if (typeof value === 'string') return `s${value.length}:${value}`;
-  return `b${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')};`;
+  if (typeof value === 'string') return chars(4) + lengthChars(value.length) + value;
+  return (
+    chars(5) +
+    lengthChars(value.byteLength) +
+    Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('latin1')
+  );
 }
 
+/** The key of a row: its values' keys, one after the other (each is self-delimiting). */
 export function rowKey(row: readonly SqlValue[]): string {
   let key = '';
   for (const value of row) key += cellKey(value);
   return key;
+}
+
+/** Python's `==` on two values, as their keys decide it (`rowKey(a) === rowKey(b)`), without building them. */
+export function sameValue(a: SqlValue, b: SqlValue): boolean {
+  if (a === b) return true; // null, text, one number (0 and -0 too), one bigint
+  if (typeof a === 'number') {
+    if (typeof b === 'bigint') return Number.isInteger(a) && BigInt(a) === b;
+    return typeof b === 'number' && a !== a && b !== b; // NaN (SQLite returns none; the keys match)
+  }
+  if (typeof a === 'bigint') return typeof b === 'number' && Number.isInteger(b) && BigInt(b) === a;
+  if (a instanceof Uint8Array && b instanceof Uint8Array) {
+    if (a.byteLength !== b.byteLength) return false;
+    for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+    return true;
+  }
+  return false;
+}
+
+/** Python's `==` on two rows (tuples): as many values, each equal. */
+export function sameRow(a: readonly SqlValue[], b: readonly SqlValue[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!sameValue(a[i] as SqlValue, b[i] as SqlValue)) return false;
+  return true;
 }
 
 export type ValueKind = 'null' | 'number' | 'text' | 'blob';
