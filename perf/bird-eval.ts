@@ -10,10 +10,12 @@
  * - witness, first run: `node bin/witness.js eval bird --no-gold-cache` (whatever bin runs,
  *   start-up included);
  * - witness, re-run: the same with `--gold-cache` filled by an earlier run.
- * Workloads: small (GeoQuery-like, one ~64 kB database, 900 cheap questions) and large (BIRD-scale:
+ * Workloads: small (GeoQuery-like, one ~64 kB database, 900 cheap questions), large (BIRD-scale:
  * by default one ~25 MB database and 40 analytical questions so the script ends in a few minutes;
- * `--full` or WITNESS_PERF_BIRD_FULL=1: one ~100 MB database and 150 questions). Sizes can also be
- * set one by one: --small-questions, --large-questions, --large-rows, --large-databases.
+ * `--full` or WITNESS_PERF_BIRD_FULL=1: one ~100 MB database and 150 questions) and wide (the
+ * large database of 350,000 transactions and 12 questions whose results list 10^4–10^5 rows and
+ * more). Sizes can also be set one by one: --small-questions, --large-questions, --large-rows,
+ * --large-databases, --wide-questions, --wide-rows.
  * Cuts: the small workload again with only a few questions (--cuts, default 1,10,100), first runs
  * only, where start-up decides.
  * Where NODE_EXTRA_CA_CERTS is set (Node 20 then parses its CA bundle as every process starts;
@@ -283,4 +285,9 @@ compare('large (BIRD-scale)', {
   questions: flag('large-questions', full ? 150 : 40),
   rows: flag('large-rows', full ? 1_400_000 : 350_000),
   databases: flag('large-databases', 1),
+});
+compare('wide results (listings)', {
+  kind: 'wide',
+  questions: flag('wide-questions', 12),
+  rows: flag('wide-rows', 350_000),
 });

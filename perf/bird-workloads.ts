@@ -4,8 +4,11 @@
  * - small: a GeoQuery-like database of ~64 kB and cheap lookups (the workload where start-up and
  *   per-question overhead decide);
  * - large: BIRD-scale databases (~100 MB each, indexes on the keys as BIRD's have) and analytical
- *   questions (joins, GROUP BY, subqueries, ORDER BY … LIMIT) where SQLite's own time decides.
- * Predictions mix gold-identical SQL, the gold re-typed (case, spacing, a trailing semicolon),
+ *   questions (joins, GROUP BY, subqueries, ORDER BY … LIMIT) where SQLite's own time decides;
+ * - wide: the large databases, and questions whose results have tens to hundreds of thousands of
+ *   rows (listings without a tight filter), where moving and comparing rows decides; predictions as
+ *   a model's are, none the gold's own text (correct ones are the gold written another way).
+ * Otherwise predictions mix gold-identical SQL, the gold re-typed (case, spacing, a trailing semicolon),
  * result-changing mutations (oracles/sql/mutate.ts) and queries that fail.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -24,7 +27,7 @@ export interface Workload {
   mix: Record<PredictionKind, number>;
 }
 
-type PredictionKind = 'identical' | 'retyped' | 'mutated' | 'error';
+type PredictionKind = 'identical' | 'retyped' | 'rewritten' | 'mutated' | 'error';
 
 interface Question {
   db_id: string;
@@ -135,6 +138,24 @@ function createLedger(path: string, rows: number, rng: Rng): void {
 const day = (rng: Rng) =>
   `${rng.between(1993, 2024)}-${String(rng.between(1, 12)).padStart(2, '0')}-${String(rng.between(1, 28)).padStart(2, '0')}`;
 
+/** A question whose result lists many rows of the ledger (10^4 to 10^5 and more). */
+function listingQuestion(dbId: string, rng: Rng): Question {
+  const year = rng.between(1993, 2010);
+  const amount = rng.between(1_000, 30_000);
+  const templates: [Question['difficulty'], string][] = [
+    ['simple', `SELECT trans_id, account_id, amount FROM trans WHERE date >= '${year}-01-01'`],
+    ['simple', `SELECT account_id, date, type FROM trans WHERE amount > ${amount}`],
+    ['simple', `SELECT DISTINCT account_id FROM trans WHERE type = 'credit' AND date < '${year + 10}-01-01'`],
+    [
+      'moderate',
+      `SELECT T1.trans_id, T2.client_id FROM trans AS T1 JOIN account AS T2 ON T1.account_id = T2.account_id WHERE T2.frequency = 'monthly' AND T1.amount > ${amount}`,
+    ],
+    ['moderate', `SELECT date, type, COUNT(*) FROM trans WHERE date >= '${year}-01-01' GROUP BY date, type`],
+  ];
+  const [difficulty, SQL] = rng.pick(templates);
+  return { db_id: dbId, SQL, difficulty };
+}
+
 function ledgerQuestion(dbId: string, rng: Rng): Question {
   const year = rng.between(1995, 2022);
   const region = `'${rng.pick(['north', 'south', 'east', 'west', 'central', 'coast'])}'`;
@@ -181,10 +202,20 @@ function retype(sql: string, rng: Rng): string {
   return `${spaced}${rng.chance(0.5) ? ';' : ''}`;
 }
 
-function predict(q: Question, db: Database.Database, rng: Rng, checkResults: boolean): [PredictionKind, string] {
+/**
+ * A prediction for `q`. `modelLike`: none is the gold's own text (as a model's are not): the
+ * correct ones are the gold written another way, which only running it shows.
+ */
+function predict(
+  q: Question,
+  db: Database.Database,
+  rng: Rng,
+  { checkResults, modelLike }: { checkResults: boolean; modelLike: boolean },
+): [PredictionKind, string] {
   const roll = rng.next();
-  if (roll < 0.3) return ['identical', q.SQL];
-  if (roll < 0.45) return ['retyped', retype(q.SQL, rng)];
+  if (modelLike && roll < 0.45) return ['rewritten', `SELECT * FROM (${q.SQL}) AS answer`];
+  if (!modelLike && roll < 0.3) return ['identical', q.SQL];
+  if (!modelLike && roll < 0.45) return ['retyped', retype(q.SQL, rng)];
   if (roll < 0.85) {
     const gold = checkResults ? JSON.stringify(db.prepare(q.SQL).raw().all()) : '';
     for (const m of rng.shuffle(sqlMutants(q.SQL, readSchema(db)))) {
@@ -200,7 +231,7 @@ function predict(q: Question, db: Database.Database, rng: Rng, checkResults: boo
 }
 
 export interface WorkloadOptions {
-  kind: 'small' | 'large';
+  kind: 'small' | 'large' | 'wide';
   questions: number;
   /** Databases of the large workload, and the transactions in each (~70 bytes a row with its indexes). */
   databases?: number;
@@ -227,13 +258,20 @@ export function generateWorkload(dir: string, options: WorkloadOptions): Workloa
     handles.set(id, db);
   }
   const questions = Array.from({ length: options.questions }, () =>
-    options.kind === 'small' ? geoQuestion(rng) : ledgerQuestion(rng.pick(ids), rng),
+    options.kind === 'small'
+      ? geoQuestion(rng)
+      : options.kind === 'wide'
+        ? listingQuestion(rng.pick(ids), rng)
+        : ledgerQuestion(rng.pick(ids), rng),
   );
-  const mix: Record<PredictionKind, number> = { identical: 0, retyped: 0, mutated: 0, error: 0 };
+  const mix: Record<PredictionKind, number> = { identical: 0, retyped: 0, rewritten: 0, mutated: 0, error: 0 };
   const predictions: Record<string, string> = {};
   questions.forEach((q, i) => {
     // Executing every mutant on a 100 MB database would take longer than the benchmark: checked on the small one only.
-    const [kind, sql] = predict(q, handles.get(q.db_id) as Database.Database, rng, options.kind === 'small');
+    const [kind, sql] = predict(q, handles.get(q.db_id) as Database.Database, rng, {
+      checkResults: options.kind === 'small',
+      modelLike: options.kind === 'wide',
+    });
     mix[kind]++;
     predictions[String(i)] = `${sql}\t----- bird -----\t${q.db_id}`;
   });
