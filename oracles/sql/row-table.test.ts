@@ -1,26 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hashRow, RowTable } from './row-table.ts';
+import { fewSqlValues } from './testing.ts';
 import { rowKey, type SqlRow, type SqlValue } from './values.ts';
 
-// Few distinct values, so that equal rows of different types (1, 1.0, 1n; -0 and 0) and duplicates are common.
-const value: fc.Arbitrary<SqlValue> = fc.constantFrom<SqlValue>(
-  null,
-  0,
-  -0,
-  1,
-  1.5,
-  2 ** 53,
-  2n ** 53n,
-  2n ** 53n + 1n,
-  1n,
-  '',
-  '1',
-  'a',
-  new Uint8Array([97]),
-  new Uint8Array([]),
-);
-const rows = fc.array(fc.array(value, { minLength: 1, maxLength: 2 }), { maxLength: 40 });
+const rows = fc.array(fc.array(fewSqlValues, { minLength: 1, maxLength: 2 }), { maxLength: 40 });
 
 /** Distinct rows and their counts by the keys of values.ts (Python's equality). */
 function byKey(list: readonly SqlRow[]): Map<string, number> {

@@ -1,8 +1,10 @@
-/** Test support: temporary folders that a test file removes together when it is done; peak memory of pool children; whether a process still runs. */
+/** Test support: temporary folders that a test file removes together when it is done; peak memory of pool children; whether a process still runs; values that collide under Python's equality. */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { sampleMemory } from './process-memory.ts';
+import type { SqlValue } from './values.ts';
 
 export function temporaryFolders(): { make(prefix: string): string; removeAll(): void } {
   const made: string[] = [];
@@ -36,3 +38,24 @@ export async function stillRunning(pids: readonly number[], ms = 5000): Promise<
   while (pids.some(isRunning) && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
   return pids.filter(isRunning);
 }
+
+/**
+ * Few distinct values, so that rows equal under Python's `==` but of other types (1, 1.0 and 1n;
+ * -0 and 0; 2^53 as a double and as a bigint), duplicates and near misses are common.
+ */
+export const fewSqlValues: fc.Arbitrary<SqlValue> = fc.constantFrom<SqlValue>(
+  null,
+  0,
+  -0,
+  1,
+  1n,
+  1.5,
+  2 ** 53,
+  2n ** 53n,
+  2n ** 53n + 1n,
+  '',
+  '1',
+  'a',
+  new Uint8Array([97]),
+  new Uint8Array([]),
+);
