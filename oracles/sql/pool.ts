@@ -296,8 +296,8 @@ export class SqlPool {
       let best: Slot | undefined;
       const expectedMs = this.queue[0]?.expectedMs;
       if ((expectedMs ?? 0) >= BACKLOG_MS) this.backlogSeen = true;
-      const empty = this.slots.some((s) => !s.child);
-      const mayStart = this.backlogSeen || this.slots.every((s) => !s.child);
+      const live = this.slots.filter((s) => s.child).length;
+      const mayStart = this.backlogSeen || live === 0;
       for (const slot of this.slots) {
         if (!slot.child && !mayStart) continue;
         const depth = pipelineDepth(
@@ -307,7 +307,7 @@ export class SqlPool {
             cheap: this.cheapPipeline,
             waiting: this.queue.length,
             children: this.size,
-            spare: empty && !mayStart,
+            spare: live < this.size && !mayStart,
           },
           expectedMs,
         );

@@ -5,7 +5,7 @@
  * same slot are compared value by value — no key string per row, so nearly nothing to collect.
  * The hash is seeded per process, so no result can be built in advance to make every row collide.
  */
-import { sameRow, type SqlRow, type SqlValue } from './values.ts';
+import { exactDouble, sameRow, type SqlRow, type SqlValue } from './values.ts';
 
 const float = new Float64Array(1);
 const floatWords = new Int32Array(float.buffer);
@@ -29,9 +29,8 @@ function hashValue(hash: number, value: SqlValue): number {
     return mix(mix(mix(hash, 2), floatWords[0] as number), floatWords[1] as number);
   }
   if (typeof value === 'bigint') {
-    const asDouble = Number(value);
-    if (BigInt(asDouble) === value) return hashValue(hash, asDouble);
-    return hashText(mix(hash, 3), value.toString());
+    const asDouble = exactDouble(value);
+    return asDouble !== null ? hashValue(hash, asDouble) : hashText(mix(hash, 3), value.toString());
   }
   if (typeof value === 'string') return hashText(mix(hash, 4), value);
   hash = mix(mix(hash, 5), value.byteLength);
@@ -79,32 +78,28 @@ export class RowTable {
     this.counts = new Int32Array(rows.length);
     for (const row of rows) {
       const h = this.hash(row);
-      let slot = h & this.mask;
-      for (;;) {
-        const at = (this.slots[slot] as number) - 1;
-        if (at < 0) {
-          this.slots[slot] = this.rows.push(row);
-          this.hashes[this.rows.length - 1] = h;
-          this.counts[this.rows.length - 1] = 1;
-          break;
-        }
-        if (this.hashes[at] === h && sameRow(this.rows[at] as SqlRow, row)) {
-          this.counts[at] = (this.counts[at] as number) + 1;
-          break;
-        }
-        slot = (slot + 1) & this.mask;
+      const slot = this.slotOf(row, h);
+      const at = (this.slots[slot] as number) - 1;
+      if (at >= 0) this.counts[at] = (this.counts[at] as number) + 1;
+      else {
+        this.slots[slot] = this.rows.push(row);
+        this.hashes[this.rows.length - 1] = h;
+        this.counts[this.rows.length - 1] = 1;
       }
     }
   }
 
   /** The position in `rows` of the row equal to `row`, or -1. */
   find(row: readonly SqlValue[]): number {
-    const h = this.hash(row);
+    return (this.slots[this.slotOf(row, this.hash(row))] as number) - 1;
+  }
+
+  /** The slot holding the row equal to `row` (whose hash is `h`), or the empty slot where it would go. */
+  private slotOf(row: readonly SqlValue[], h: number): number {
     let slot = h & this.mask;
     for (;;) {
       const at = (this.slots[slot] as number) - 1;
-      if (at < 0) return -1;
-      if (this.hashes[at] === h && sameRow(this.rows[at] as SqlRow, row)) return at;
+      if (at < 0 || (this.hashes[at] === h && sameRow(this.rows[at] as SqlRow, row))) return slot;
       slot = (slot + 1) & this.mask;
     }
   }

@@ -20,6 +20,12 @@ const chars = String.fromCharCode;
 /** A length as two UTF-16 code units (results are far below 2^32 characters or bytes). */
 const lengthChars = (n: number) => chars(n & 0xffff, n >>> 16);
 
+/** The double equal to a bigint, when one is (Python compares int and float exactly), else null. */
+export function exactDouble(value: bigint): number | null {
+  const asDouble = Number(value);
+  return BigInt(asDouble) === value ? asDouble : null;
+}
+
 /**
  * A self-delimiting key with Python's equality: equal keys ⇔ equal Python values. Numbers of
  * either storage class share one form, so INTEGER 1 and REAL 1.0 meet (and -0.0 meets 0); a
@@ -41,8 +47,8 @@ function cellKey(value: SqlValue): string {
     );
   }
   if (typeof value === 'bigint') {
-    const asDouble = Number(value);
-    if (BigInt(asDouble) === value) return cellKey(asDouble);
+    const asDouble = exactDouble(value);
+    if (asDouble !== null) return cellKey(asDouble);
     const digits = value.toString();
     return chars(3, digits.length) + digits;
   }
@@ -65,10 +71,10 @@ export function rowKey(row: readonly SqlValue[]): string {
 export function sameValue(a: SqlValue, b: SqlValue): boolean {
   if (a === b) return true; // null, text, one number (0 and -0 too), one bigint
   if (typeof a === 'number') {
-    if (typeof b === 'bigint') return Number.isInteger(a) && BigInt(a) === b;
+    if (typeof b === 'bigint') return exactDouble(b) === a;
     return typeof b === 'number' && a !== a && b !== b; // NaN (SQLite returns none; the keys match)
   }
-  if (typeof a === 'bigint') return typeof b === 'number' && Number.isInteger(b) && BigInt(b) === a;
+  if (typeof a === 'bigint') return typeof b === 'number' && exactDouble(a) === b;
   if (a instanceof Uint8Array && b instanceof Uint8Array) {
     if (a.byteLength !== b.byteLength) return false;
     for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
