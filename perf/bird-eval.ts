@@ -156,6 +156,29 @@ function agree(name: string, reference: number[], other: Timed): void {
     );
 }
 
+/**
+ * Runs each variant once a round, alternating, for `n` rounds; every run's verdicts must agree
+ * with the first run's. Wall and CPU times by variant name.
+ */
+function alternate(
+  variants: [string, () => Timed][],
+  n: number,
+): { walls: Map<string, number[]>; cpu: Map<string, number[]>; reference: number[] } {
+  const walls = new Map<string, number[]>(variants.map(([name]) => [name, []]));
+  const cpu = new Map<string, number[]>(variants.map(([name]) => [name, []]));
+  let reference: number[] | null = null;
+  for (let round = 0; round < n; round++) {
+    for (const [name, run] of variants) {
+      const result = run();
+      reference ??= result.res;
+      agree(name, reference, result);
+      walls.get(name)?.push(result.wallMs);
+      if (result.cpuMs !== null) cpu.get(name)?.push(result.cpuMs);
+    }
+  }
+  return { walls, cpu, reference: reference ?? [] };
+}
+
 function compare(label: string, options: WorkloadOptions): void {
   const dir = mkdtempSync(join(tmpdir(), 'witness-perf-bird-'));
   try {
@@ -191,20 +214,9 @@ function compare(label: string, options: WorkloadOptions): void {
           ]
         : []),
     ];
-    const walls = new Map<string, number[]>(variants.map(([name]) => [name, []]));
-    const cpu = new Map<string, number[]>(variants.map(([name]) => [name, []]));
-    let reference: number[] | null = null;
     const loadBefore = load();
-    for (let round = 0; round < rounds; round++) {
-      for (const [name, run] of variants) {
-        const result = run();
-        reference ??= result.res;
-        agree(name, reference, result);
-        walls.get(name)?.push(result.wallMs);
-        if (result.cpuMs !== null) cpu.get(name)?.push(result.cpuMs);
-      }
-    }
-    const correct = (reference ?? []).filter((r) => r === 1).length;
+    const { walls, cpu, reference } = alternate(variants, rounds);
+    const correct = reference.filter((r) => r === 1).length;
     console.log(
       `  ${correct}/${w.questions} correct by every evaluator; median of ${rounds} rounds (load average ${loadBefore} before, ${load()} after):`,
     );
@@ -244,16 +256,8 @@ function cuts(sizes: number[]): void {
           ? [[`witness, no ${EXTRA_CA}`, () => witness(w, null, withoutExtraCa)] as [string, () => Timed]]
           : []),
       ];
-      const walls = runs.map(() => [] as number[]);
-      let reference: number[] | null = null;
-      for (let round = 0; round < cutRounds; round++)
-        runs.forEach(([name, run], i) => {
-          const result = run();
-          reference ??= result.res;
-          agree(name, reference, result);
-          walls[i]?.push(result.wallMs);
-        });
-      const [baseline, ...others] = walls.map(median) as [number, ...number[]];
+      const { walls } = alternate(runs, cutRounds);
+      const [baseline, ...others] = runs.map(([name]) => median(walls.get(name) ?? [])) as [number, ...number[]];
       const cells = others.map((wall, i) => `${runs[i + 1]?.[0]} ${seconds(wall)} (${(baseline / wall).toFixed(2)}×)`);
       console.log(`  ${String(questions).padStart(4)} questions: BIRD ${seconds(baseline)}; ${cells.join('; ')}`);
     } finally {
