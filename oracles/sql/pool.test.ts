@@ -383,6 +383,7 @@ describe('the warm SQLite pool', () => {
         [
           `import { SqlPool } from ${JSON.stringify(join(root, 'oracles/sql/pool.ts'))};`,
           `const pool = new SqlPool({ size: 2, orphanGuard: ${JSON.stringify(orphanGuard)} });`,
+          'pool.warm();',
           `for (let i = 0; i < 2; i++) void pool.run({ path: ${JSON.stringify(retail)} }, ${JSON.stringify(STUCK)}, 600_000);`,
           'setTimeout(() => console.log(JSON.stringify(pool.pids())), 600);',
           'setInterval(() => {}, 1000);',

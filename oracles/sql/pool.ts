@@ -8,13 +8,14 @@
  * unreferenced, and killed on dispose and at exit. Each child is fed up to `pipeline` requests at a
  * time so it never idles on the IPC round trip, and up to `cheapPipeline` while its recent requests
  * were cheap (pipeline-depth.ts). Children start as requests need them, but while one is live the
- * next only once requests have waited BACKLOG_MS for room (or by warm()).
+ * next only when it pays for its start-up (pool-growth.ts), or by warm().
  */
 import type { ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { childCommand, spawnChild, type OrphanGuard } from './child-launch.ts';
 import { childMemoryMb, resolveLimits, type QueryLimits } from './limits.ts';
 import { nextRecentMs, pipelineDepth } from './pipeline-depth.ts';
+import { DEFAULT_STARTUP_MS, mayGrow, startsChildrenAtOnce, WaitWatch } from './pool-growth.ts';
 import {
   decode,
   failure,
@@ -56,6 +57,8 @@ export interface SqlPoolOptions {
   tempFileMb?: number;
   /** How children die with their parent (default: the kernel's parent-death signal where setpriv exists, else a watchdog thread). */
   orphanGuard?: OrphanGuard;
+  /** Cores the pool may keep busy, its own process included (default: the machine's); see pool-growth.ts. */
+  cores?: number;
 }
 
 export interface PoolStats {
@@ -84,16 +87,12 @@ interface Slot {
   timer: NodeJS.Timeout | null;
   /** The child's recent time per request (pipeline-depth.ts); null until one is done. */
   recentMs: number | null;
+  /** When the child was started (performance.now()), to measure its start-up. */
+  spawnedAt: number;
 }
 
 let nextId = 1;
 const STARTUP_MS = 30_000;
-/**
- * While a child is live, another starts only once requests have waited this long for room (or one
- * waiting is expected to take this long): a child's start-up costs tens of milliseconds of a core,
- * more than a short burst of cheap requests takes on the child already there.
- */
-export const BACKLOG_MS = 25;
 
 export class SqlPool {
   readonly size: number;
@@ -107,6 +106,7 @@ export class SqlPool {
   private readonly heapMb: number;
   private readonly tempFileMb: number;
   private readonly guard: OrphanGuard | undefined;
+  private readonly cores: number;
   private readonly slots: Slot[];
   private readonly queue: Pending[] = [];
   private readonly statistics: PoolStats = { spawned: 0, adopted: 0, killed: 0, crashed: 0 };
@@ -114,9 +114,16 @@ export class SqlPool {
   private peak = 0;
   private pumpScheduled = false;
   private lastCaps: [Partial<QueryLimits>, QueryLimits] | null = null;
-  /** Requests have waited BACKLOG_MS for room: children start as requests need them. */
-  private backlogSeen = false;
-  private backlogTimer: NodeJS.Timeout | null = null;
+  /** A request expected to be slow came: children start as requests need them. */
+  private startFreely = false;
+  /** Children that may start beyond the live ones (pool-growth.ts). */
+  private grants = 0;
+  /** The last start-up measured (ms), null before one. */
+  private startupMs: number | null = null;
+  private readonly waits = new WaitWatch(
+    () => this.startupEstimate(),
+    (waitedMs, parentBusy) => this.onWait(waitedMs, parentBusy),
+  );
   private readonly onExit = () => this.killAll();
 
   constructor(options: SqlPoolOptions = {}) {
@@ -129,12 +136,14 @@ export class SqlPool {
     this.heapMb = options.heapMb ?? this.memoryMb;
     this.tempFileMb = options.tempFileMb ?? DEFAULT_TEMP_FILE_MB;
     this.guard = options.orphanGuard;
+    this.cores = Math.max(1, options.cores ?? availableParallelism());
     this.slots = Array.from({ length: this.size }, () => ({
       child: null,
       ready: false,
       inflight: [],
       timer: null,
       recentMs: null,
+      spawnedAt: 0,
     }));
     process.on('exit', this.onExit);
   }
@@ -217,8 +226,8 @@ export class SqlPool {
   }
 
   /**
-   * Starts `count` children now (default: all; the others start once requests wait for room, see
-   * BACKLOG_MS), so that their start-up overlaps the caller's own.
+   * Starts `count` children now (default: all; the others start when requests need them, see
+   * pool-growth.ts), so that their start-up overlaps the caller's own.
    */
   warm(count = this.size): void {
     if (this.disposed) return;
@@ -243,7 +252,7 @@ export class SqlPool {
   /** Kills every child and waits (at most a second) until the system has reaped them; pending requests fail. */
   async dispose(): Promise<void> {
     this.disposed = true;
-    if (this.backlogTimer) clearTimeout(this.backlogTimer);
+    this.waits.stop();
     process.off('exit', this.onExit);
     const pending = [...this.queue.splice(0), ...this.slots.flatMap((s) => s.inflight.splice(0))];
     const children = this.slots.flatMap((s) => (s.child ? [s.child] : []));
@@ -295,9 +304,9 @@ export class SqlPool {
     while (this.queue.length > 0 && !this.disposed) {
       let best: Slot | undefined;
       const expectedMs = this.queue[0]?.expectedMs;
-      if ((expectedMs ?? 0) >= BACKLOG_MS) this.backlogSeen = true;
+      if (startsChildrenAtOnce(expectedMs, this.startupEstimate())) this.startFreely = true;
       const live = this.slots.filter((s) => s.child).length;
-      const mayStart = this.backlogSeen || live === 0;
+      const mayStart = live === 0 || this.startFreely || this.grants > 0;
       for (const slot of this.slots) {
         if (!slot.child && !mayStart) continue;
         const depth = pipelineDepth(
@@ -315,13 +324,14 @@ export class SqlPool {
       }
       if (!best) break;
       const pending = this.queue.shift() as Pending;
+      if (!best.child && live > 0 && !this.startFreely) this.grants--;
       const child = best.child ?? this.spawn(best);
       best.inflight.push(pending);
       this.peak = Math.max(this.peak, best.inflight.length);
       outgoing.set(child, [...(outgoing.get(child) ?? []), pending.message]);
       if (best.inflight.length === 1) this.arm(best);
     }
-    this.watchBacklog();
+    this.watchWaits();
     // The child answers each request of a batch on its own, as it is done (deadlines stay per request).
     for (const [child, messages] of outgoing)
       child.send(
@@ -329,20 +339,29 @@ export class SqlPool {
       );
   }
 
-  /** Lets children start (BACKLOG_MS) once requests have waited that long for room while slots are empty. */
-  private watchBacklog(): void {
-    const waiting = this.queue.length > 0 && !this.backlogSeen && this.slots.some((s) => !s.child);
-    if (!waiting) {
-      if (this.backlogTimer) clearTimeout(this.backlogTimer);
-      this.backlogTimer = null;
-    } else if (!this.backlogTimer) {
-      this.backlogTimer = setTimeout(() => {
-        this.backlogTimer = null;
-        this.backlogSeen = true;
-        this.pump();
-      }, BACKLOG_MS);
-      this.backlogTimer.unref(); // the waiting requests' children keep the process alive
-    }
+  private startupEstimate(): number {
+    return this.startupMs ?? DEFAULT_STARTUP_MS;
+  }
+
+  /** Times the requests that wait for room on a ready child while another could start. */
+  private watchWaits(): void {
+    const waiting =
+      this.queue.length > 0 &&
+      !this.startFreely &&
+      this.grants === 0 &&
+      this.slots.some((s) => !s.child) &&
+      this.slots.some((s) => s.child && s.ready);
+    if (waiting) this.waits.waiting();
+    else this.waits.stop();
+  }
+
+  /** Requests have waited a start-up's time: another child starts if it pays (pool-growth.ts). */
+  private onWait(waitedMs: number, parentBusy: number): void {
+    if (this.disposed) return;
+    const liveChildren = this.slots.filter((s) => s.child).length;
+    if (mayGrow({ waitedMs, startupMs: this.startupEstimate(), parentBusy, liveChildren, cores: this.cores }))
+      this.grants = 1;
+    this.pump(); // and a new window while requests still wait
   }
 
   /** The head request's deadline runs from the moment the child starts on it. */
@@ -370,6 +389,8 @@ export class SqlPool {
     slot.child = child;
     slot.ready = adopted?.ready ?? false;
     slot.recentMs = null;
+    slot.spawnedAt = adopted?.spawnedAt ?? performance.now();
+    if (adopted?.startupMs !== undefined) this.startupMs = adopted.startupMs;
     // Start-up has its own deadline (it also keeps the parent alive while requests wait for it).
     if (!slot.ready)
       slot.timer = setTimeout(() => {
@@ -386,7 +407,9 @@ export class SqlPool {
         if (slot.timer) clearTimeout(slot.timer);
         slot.timer = null;
         slot.ready = true;
+        this.startupMs = performance.now() - slot.spawnedAt;
         this.arm(slot);
+        this.watchWaits();
         return;
       }
       if (typeof reply.part === 'number') {

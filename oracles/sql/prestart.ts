@@ -23,6 +23,9 @@ interface Started {
   child: ChildProcess;
   key: string;
   ready: boolean;
+  /** performance.now() when it was started, and how long it took to say it was ready. */
+  spawnedAt: number;
+  startupMs: number | undefined;
   onMessage: (message: unknown) => void;
   onGone: () => void;
 }
@@ -37,13 +40,18 @@ export function prestartSqlChildren(count = 1): void {
   const launch = childCommand(CHILD_SCRIPT, { memoryMb, heapMb: memoryMb, tempFileMb: DEFAULT_TEMP_FILE_MB });
   if (started.length === 0) process.on('exit', killAtExit);
   for (let i = 0; i < count; i++) {
+    const spawnedAt = performance.now();
     const child = spawnChild(launch);
     const entry: Started = {
       child,
       key: keyOf(launch),
       ready: false,
+      spawnedAt,
+      startupMs: undefined,
       onMessage: (message) => {
-        if ((message as { ready?: unknown } | null)?.ready === true) entry.ready = true;
+        if ((message as { ready?: unknown } | null)?.ready !== true) return;
+        entry.ready = true;
+        entry.startupMs = performance.now() - spawnedAt;
       },
       onGone: () => void forget(entry),
     };
@@ -67,14 +75,22 @@ function forget(entry: Started): ChildProcess | null {
   return entry.child;
 }
 
-/** A started child with `launch`'s command line, now the caller's; `ready` when it has said so already. */
-export function adoptPrestarted(launch: ChildCommand): { child: ChildProcess; ready: boolean } | null {
+/** A started child taken over by a pool: `startupMs` is known when it is ready already. */
+export interface Adopted {
+  child: ChildProcess;
+  ready: boolean;
+  spawnedAt: number;
+  startupMs: number | undefined;
+}
+
+/** A started child with `launch`'s command line, now the caller's. */
+export function adoptPrestarted(launch: ChildCommand): Adopted | null {
   const key = keyOf(launch);
   const entry = started.find((s) => s.key === key);
   if (!entry) return null;
-  const { ready } = entry;
+  const { ready, spawnedAt, startupMs } = entry;
   const child = forget(entry);
-  return child ? { child, ready } : null;
+  return child ? { child, ready, spawnedAt, startupMs } : null;
 }
 
 /** Kills the started children nobody took. */
