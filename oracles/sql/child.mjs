@@ -20,8 +20,10 @@ if (process.argv[3] === 'watchdog') {
   new Worker(watch, { eval: true, workerData: parentPid }).unref();
 }
 
-// Required, not imported: an ESM import of this CommonJS package parses its exports first (start-up time).
-const Database = createRequire(import.meta.url)('better-sqlite3');
+// Required, not imported: an ESM import of this CommonJS package parses its exports first (start-up
+// time). Loaded after "ready" (see the end), so the parent's own start-up overlaps it.
+let Database = null;
+const loadDatabase = () => (Database ??= createRequire(import.meta.url)('better-sqlite3'));
 
 const MAX_OPEN = 64;
 const open = new Map();
@@ -39,7 +41,7 @@ function database(ref) {
   if (ref.bytes) {
     const bytes = ref.bytes;
     return {
-      db: new Database(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { readonly: true }),
+      db: new (loadDatabase())(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { readonly: true }),
       transient: true,
     };
   }
@@ -47,7 +49,7 @@ function database(ref) {
   if (db) {
     open.delete(ref.path);
   } else {
-    db = new Database(ref.path, { readonly: true, fileMustExist: true });
+    db = new (loadDatabase())(ref.path, { readonly: true, fileMustExist: true });
     tune(db);
     if (open.size >= MAX_OPEN) {
       const [oldest, handle] = open.entries().next().value;
@@ -248,4 +250,4 @@ process.on('message', (message) => {
 process.on('disconnect', () => process.exit(0));
 process.send({ ready: true });
 // The native addon loads with the first connection: load it now, while the parent is still starting.
-setImmediate(() => new Database(':memory:').close());
+setImmediate(() => new (loadDatabase())(':memory:').close());
