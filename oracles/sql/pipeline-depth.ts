@@ -15,6 +15,13 @@
  * Deadlines are unaffected: each request's deadline runs from the moment its child starts on it.
  */
 
+/**
+ * Answers after which a child's recent cost counts (before, it is fed as if nothing were measured):
+ * the first few answers may all be cheap failures at the head of a run of slow queries, and a deep
+ * queue sent on their word would hold those slow queries on one child while another starts idle.
+ */
+export const KNOWN_AFTER = 4;
+
 /** A request cheaper than this (ms of the child's time) counts as cheap. */
 export const CHEAP_REQUEST_MS = 1;
 

@@ -90,6 +90,18 @@ describe('the wait watch', () => {
     expect(seen[1]).toBeLessThanOrEqual(1);
   });
 
+  it("reports at least the planned window, though the loop's clock was stale when it began", async () => {
+    const waited = await new Promise<number>((resolve) => {
+      const until = performance.now() + 30;
+      while (performance.now() < until); // the event loop's clock is now 30 ms behind
+      new WaitWatch(
+        () => 40,
+        (ms) => resolve(ms),
+      ).waiting();
+    });
+    expect(waited).toBeGreaterThanOrEqual(40);
+  });
+
   it('reports an idle parent as such, and nothing once the wait was stopped', async () => {
     const reports: number[] = [];
     const idle = await new Promise<number>((resolve) => {

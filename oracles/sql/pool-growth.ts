@@ -63,11 +63,14 @@ export class WaitWatch {
     if (this.timer) return;
     this.since = performance.now();
     this.loop = performance.eventLoopUtilization();
+    const planned = this.startupMs();
     this.timer = setTimeout(() => {
       this.timer = null;
       const busy = this.loop ? performance.eventLoopUtilization(this.loop).utilization : 0;
-      this.onWindow(performance.now() - this.since, busy);
-    }, this.startupMs());
+      // A timer runs on the event loop's clock, read when the loop last woke: it can fire a little
+      // before `planned` has passed on performance.now()'s. The wait lasted the window either way.
+      this.onWindow(Math.max(planned, performance.now() - this.since), busy);
+    }, planned);
     this.timer.unref(); // the waiting requests' children keep the process alive
   }
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CHEAP_REQUEST_MS, EXCLUSIVE_REQUEST_MS, nextRecentMs, pipelineDepth } from './pipeline-depth.ts';
+import { CHEAP_REQUEST_MS, EXCLUSIVE_REQUEST_MS, KNOWN_AFTER, nextRecentMs, pipelineDepth } from './pipeline-depth.ts';
 import { SqlPool } from './pool.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -160,6 +160,23 @@ describe('the pool feeding its children', () => {
         { ok: true, rows: [[300000]] },
       ]);
       expect(pool.stats()).toMatchObject({ killed: 1, spawned: 2 });
+    } finally {
+      await pool.dispose();
+    }
+  });
+
+  it('does not feed a child deep on the word of its first few answers, cheap failures before slow queries', async () => {
+    const pool = new SqlPool({ size: 2 });
+    try {
+      pool.warm();
+      // Both children up and their native addon loaded, so that their first answers are cheap.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const broken = Array.from({ length: KNOWN_AFTER - 1 }, () => pool.run({ path: retail }, 'SELEC 1', 5000));
+      const slow = Array.from({ length: 10 }, () => pool.run({ path: retail }, SLOW, 30_000));
+      expect(await Promise.all(broken)).toMatchObject(broken.map(() => ({ ok: false, kind: 'syntax' })));
+      expect(await Promise.all(slow)).toMatchObject(slow.map(() => ({ ok: true, rows: [[300000]] })));
+      // Each child holds at most `pipeline` (2) requests: the slow queries are spread as they come.
+      expect(pool.peakInflight()).toBe(2);
     } finally {
       await pool.dispose();
     }

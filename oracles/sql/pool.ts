@@ -14,7 +14,7 @@ import type { ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { childCommand, spawnChild, type OrphanGuard } from './child-launch.ts';
 import { childMemoryMb, resolveLimits, type QueryLimits } from './limits.ts';
-import { nextRecentMs, pipelineDepth } from './pipeline-depth.ts';
+import { KNOWN_AFTER, nextRecentMs, pipelineDepth } from './pipeline-depth.ts';
 import { DEFAULT_STARTUP_MS, mayGrow, startsChildrenAtOnce, WaitWatch } from './pool-growth.ts';
 import {
   decode,
@@ -87,6 +87,8 @@ interface Slot {
   timer: NodeJS.Timeout | null;
   /** The child's recent time per request (pipeline-depth.ts); null until one is done. */
   recentMs: number | null;
+  /** Requests the child has answered. */
+  answered: number;
   /** When the child was started (performance.now()), to measure its start-up. */
   spawnedAt: number;
 }
@@ -143,6 +145,7 @@ export class SqlPool {
       inflight: [],
       timer: null,
       recentMs: null,
+      answered: 0,
       spawnedAt: 0,
     }));
     process.on('exit', this.onExit);
@@ -310,7 +313,7 @@ export class SqlPool {
       for (const slot of this.slots) {
         if (!slot.child && !mayStart) continue;
         const depth = pipelineDepth(
-          slot.recentMs,
+          slot.answered >= KNOWN_AFTER ? slot.recentMs : null,
           {
             base: this.pipeline,
             cheap: this.cheapPipeline,
@@ -389,6 +392,7 @@ export class SqlPool {
     slot.child = child;
     slot.ready = adopted?.ready ?? false;
     slot.recentMs = null;
+    slot.answered = 0;
     slot.spawnedAt = adopted?.spawnedAt ?? performance.now();
     if (adopted?.startupMs !== undefined) this.startupMs = adopted.startupMs;
     // Start-up has its own deadline (it also keeps the parent alive while requests wait for it).
@@ -420,6 +424,7 @@ export class SqlPool {
       }
       const head = slot.inflight.shift();
       if (typeof reply.busyMs === 'number') slot.recentMs = nextRecentMs(slot.recentMs, reply.busyMs);
+      slot.answered++;
       if (slot.timer) clearTimeout(slot.timer);
       slot.timer = null;
       this.arm(slot);
