@@ -292,8 +292,9 @@ function cuts(sizes: number[]): void {
       ];
       const { walls } = alternate(runs, cutRounds);
       const [baseline, ...others] = runs.map(([name]) => median(walls.get(name) ?? [])) as [number, ...number[]];
-      const cells = others.map((wall, i) => `${runs[i + 1]?.[0]} ${seconds(wall)} (${(baseline / wall).toFixed(2)}×)`);
-      console.log(`  ${String(questions).padStart(4)} questions: BIRD ${seconds(baseline)}; ${cells.join('; ')}`);
+      const ms = (wall: number) => `${wall.toFixed(0)} ms`; // start-up differences are a few ms
+      const cells = others.map((wall, i) => `${runs[i + 1]?.[0]} ${ms(wall)} (${(baseline / wall).toFixed(2)}×)`);
+      console.log(`  ${String(questions).padStart(4)} questions: BIRD ${ms(baseline)}; ${cells.join('; ')}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
