@@ -63,7 +63,7 @@ export async function executePair(
   const combined = (predicted: string, gold: ExecResult) =>
     `${predicted}, and with the gold (${formatSeconds(gold.ms)}) the pair passes BIRD's combined deadline of ${T}`;
   const alone = async () => {
-    const gold = await pool.run({ path }, goldSql, timeoutMs, limits);
+    const gold = await pool.run({ path }, goldSql, timeoutMs, limits, { continues: true });
     if (key) cache?.put(key, gold);
     return gold;
   };
@@ -84,7 +84,7 @@ export async function executePair(
     if (left <= 0) return late(0);
     if (same) return { pred: cached, gold: cached, spentMs: 0, reused: true };
     // A prediction of a gold mostly takes about as long as the gold (pipeline-depth.ts).
-    const pred = await pool.run({ path }, predSql, left, limits, cached.ms);
+    const pred = await pool.run({ path }, predSql, left, limits, { expectedMs: cached.ms });
     if (!pred.ok && pred.kind === 'timeout') return late(pred.ms);
     // Not run for this question, a gold that fails only while running says nothing here (as when nothing is kept).
     const gold = !pred.ok && !cached.ok && !ownFailure(cached) ? null : cached;
@@ -110,7 +110,10 @@ export async function executePair(
     if (rejected && key) cache?.put(key, rejected);
     return { pred, gold: rejected, spentMs: pred.ms, reused: false };
   }
-  const paired = await pool.run({ path }, goldSql, Math.max(1, timeoutMs - pred.ms), limits, pred.ms);
+  const paired = await pool.run({ path }, goldSql, Math.max(1, timeoutMs - pred.ms), limits, {
+    expectedMs: pred.ms,
+    continues: true,
+  });
   if (paired.ok || ownFailure(paired)) {
     if (key) cache?.put(key, paired);
     return { pred, gold: paired, spentMs: pred.ms + paired.ms, reused: false };

@@ -124,7 +124,9 @@ describe('the pool feeding its children', () => {
     const pool = new SqlPool({ size: 2 });
     try {
       pool.warm(1);
-      const hinted = [1, 2].map((n) => pool.run({ path: retail }, `SELECT ${n}`, 5000, undefined, 10_000));
+      const hinted = [1, 2].map((n) =>
+        pool.run({ path: retail }, `SELECT ${n}`, 5000, undefined, { expectedMs: 10_000 }),
+      );
       expect(pool.stats().spawned).toBe(1); // requests are handed out once the current job is done
       await Promise.resolve();
       expect(pool.stats().spawned).toBe(2);
@@ -198,7 +200,7 @@ describe('the pool feeding its children', () => {
         await Promise.all([
           track('long', pool.run({ path: retail }, counter(4_000_000), 30_000)),
           track('short', pool.run({ path: retail }, counter(100_000), 30_000)),
-          track('third', pool.run({ path: retail }, 'SELECT 3', 30_000, undefined, hint)),
+          track('third', pool.run({ path: retail }, 'SELECT 3', 30_000, undefined, { expectedMs: hint })),
         ]);
         expect(order).toEqual(hint === undefined ? ['short', 'long', 'third'] : ['short', 'third', 'long']);
       }
@@ -206,6 +208,26 @@ describe('the pool feeding its children', () => {
       await pool.dispose();
     }
   }, 60_000);
+
+  it('runs a request that continues work under way before the waiting ones that start new work', async () => {
+    const pool = new SqlPool({ size: 1, pipeline: 1 });
+    try {
+      const order: string[] = [];
+      const track = (name: string, result: Promise<unknown>) => result.then(() => order.push(name));
+      const first = track('slow', pool.run({ path: retail }, SLOW, 30_000));
+      await new Promise((resolve) => setTimeout(resolve, 0)); // handed to the child
+      await Promise.all([
+        first,
+        ...[1, 2, 3].map((n) => track(`new ${n}`, pool.run({ path: retail }, `SELECT ${n}`, 5000))),
+        track('continued a', pool.run({ path: retail }, 'SELECT 8', 5000, undefined, { continues: true })),
+        track('continued b', pool.run({ path: retail }, 'SELECT 9', 5000, undefined, { continues: true })),
+      ]);
+      // In order among themselves, and before the new ones queued earlier.
+      expect(order).toEqual(['slow', 'continued a', 'continued b', 'new 1', 'new 2', 'new 3']);
+    } finally {
+      await pool.dispose();
+    }
+  });
 
   it('reaps its children on dispose: no process, not even a zombie, is left when it resolves', async () => {
     const pool = new SqlPool({ size: 2 });

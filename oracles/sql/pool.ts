@@ -8,7 +8,8 @@
  * unreferenced, and killed on dispose and at exit. Each child is fed up to `pipeline` requests at a
  * time so it never idles on the IPC round trip, and up to `cheapPipeline` while its recent requests
  * were cheap (pipeline-depth.ts). Children start as requests need them, but while one is live the
- * next only when it pays for its start-up (pool-growth.ts), or by warm().
+ * next only when it pays for its start-up (pool-growth.ts), or by warm(). Requests wait in the
+ * order they came, except that one continuing work under way goes before those that start new work.
  */
 import type { ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -61,6 +62,17 @@ export interface SqlPoolOptions {
   cores?: number;
 }
 
+/** What the caller knows of a request. */
+export interface RequestHints {
+  /** Its estimated time in ms (e.g. the time its gold took): keeps a slow request off a busy child (pipeline-depth.ts). */
+  expectedMs?: number;
+  /**
+   * It continues work already under way (a gold after its prediction): it goes before the waiting
+   * requests that start new work, so that a question's first result is not held while others start.
+   */
+  continues?: boolean;
+}
+
 export interface PoolStats {
   spawned: number;
   /** Children taken over from those the launcher started (prestart.ts), not counted in `spawned`. */
@@ -74,6 +86,8 @@ interface Pending {
   deadlineMs: number;
   /** The caller's estimate of the request's time (pipeline-depth.ts), if it has one. */
   expectedMs: number | undefined;
+  /** It continues work under way (RequestHints). */
+  continues: boolean;
   settle: (outcome: Outcome) => void;
   /** Results of a sequence's statements that are done, by position. */
   parts: ExecResult[];
@@ -151,21 +165,18 @@ export class SqlPool {
     process.on('exit', this.onExit);
   }
 
-  /**
-   * Runs one statement through the gate and returns its rows or the failure. `expectedMs`, the
-   * caller's estimate of its time, keeps a slow request off a child that is busy (pipeline-depth.ts).
-   */
+  /** Runs one statement through the gate and returns its rows or the failure. */
   async run(
     db: DbRef,
     sql: string,
     deadlineMs: number,
     limits?: Partial<QueryLimits>,
-    expectedMs?: number,
+    hints: RequestHints = {},
   ): Promise<ExecResult> {
     const caps = this.capsFor(limits);
     const refused = textRefusal(sql, caps);
     if (refused) return refused;
-    const { outcome } = await this.request({ op: 'run', db, sql, limits: caps }, deadlineMs, expectedMs);
+    const { outcome } = await this.request({ op: 'run', db, sql, limits: caps }, deadlineMs, hints);
     return 'reply' in outcome ? this.decode(outcome.reply.result as WireResult) : failure(outcome, deadlineMs);
   }
 
@@ -280,13 +291,16 @@ export class SqlPool {
   private request(
     message: Record<string, unknown>,
     deadlineMs: number,
-    expectedMs?: number,
+    { expectedMs, continues = false }: RequestHints = {},
   ): Promise<{ outcome: Outcome; parts: ExecResult[] }> {
     const parts: ExecResult[] = [];
     return new Promise((resolve) => {
       const settle = (outcome: Outcome) => resolve({ outcome, parts });
       if (this.disposed) return settle({ crash: 'the SQL pool was disposed', kind: 'runtime' });
-      this.queue.push({ message: { ...message, id: nextId++ }, deadlineMs, expectedMs, settle, parts });
+      const pending = { message: { ...message, id: nextId++ }, deadlineMs, expectedMs, continues, settle, parts };
+      const before = continues ? this.queue.findIndex((p) => !p.continues) : -1;
+      if (before === -1) this.queue.push(pending);
+      else this.queue.splice(before, 0, pending);
       this.schedulePump();
     });
   }
