@@ -447,7 +447,8 @@ export class SqlPool {
           head.settle({ crash: `the SQLite process failed: ${reply.failure}`, kind: 'runtime' });
         else head.settle({ reply });
       }
-      this.pump();
+      // Replies read together are all handled before the children are fed: one message each, not one per reply.
+      this.schedulePump();
     });
     child.on('exit', (code, signal) => {
       if (slot.child !== child) return;
