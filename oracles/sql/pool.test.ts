@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SqlPool } from './pool.ts';
-import { isRunning, peakRss, stillRunning, temporaryFolders } from './testing.ts';
+import { isRunning, stillRunning } from '../../core/process-testing.ts';
+import { peakRss, temporaryFolders } from './testing.ts';
 
 const folders = temporaryFolders();
 afterAll(() => folders.removeAll());

@@ -1,5 +1,5 @@
-/** Test support: temporary folders that a test file removes together when it is done; peak memory of pool children; whether a process still runs; values that collide under Python's equality. */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+/** Test support: temporary folders that a test file removes together when it is done; peak memory of pool children; values that collide under Python's equality. */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -22,22 +22,6 @@ export function temporaryFolders(): { make(prefix: string): string; removeAll():
 
 /** Samples the peak resident memory of the processes `pids()` names until `stop()` (bytes; see process-memory.ts). */
 export const peakRss = (pids: () => number[]): { stop(): number } => sampleMemory(pids);
-
-/** Whether a process runs: present and not a zombie waiting to be reaped. */
-export function isRunning(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
-/** Waits up to `ms` for every process of `pids` to be gone (signals arrive asynchronously); the ones still running. */
-export async function stillRunning(pids: readonly number[], ms = 5000): Promise<number[]> {
-  const until = performance.now() + ms;
-  while (pids.some(isRunning) && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
-  return pids.filter(isRunning);
-}
 
 /**
  * Few distinct values, so that rows equal under Python's `==` but of other types (1, 1.0 and 1n;

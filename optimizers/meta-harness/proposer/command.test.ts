@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { stillRunning } from '../../../core/process-testing.ts';
 import { commandProposer, COMMAND_OUTPUT_BYTES, type CommandTranscript } from './command.ts';
 import { DEFAULT_SKILL_FILE } from './skill.ts';
 import { SEED_ID, seededStore } from './testing.ts';
@@ -24,21 +25,6 @@ const input = (s: ReturnType<typeof store>, ids: string[]) => ({
   skillFile: DEFAULT_SKILL_FILE,
   candidateIds: ids,
 });
-
-/** Whether a process still runs (a zombie waiting to be reaped does not). */
-const running = (pid: number) => {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-};
-
-/** Waits up to 2 s for a killed process to be gone (signals are delivered asynchronously). */
-async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 40 && running(pid); i++) await new Promise((r) => setTimeout(r, 50));
-  return !running(pid);
-}
 
 // A small "coding agent": copies the seed into the first candidate folder with a rule added, writes its proposal and report.
 const WRITER = `
@@ -90,7 +76,7 @@ describe('commandProposer', () => {
     expect(run.stdout).toBe('waiting\n');
     const sleeper = Number(readFileSync(pidFile, 'utf8'));
     expect(sleeper).toBeGreaterThan(0);
-    expect(await gone(sleeper)).toBe(true);
+    expect(await stillRunning([sleeper], 2000)).toEqual([]);
     expect(existsSync(join(s.proposerDir(1), 'command.json'))).toBe(true);
   }, 20_000);
 

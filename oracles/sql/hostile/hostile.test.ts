@@ -14,7 +14,8 @@ import { BIRD_FIXTURES, loadBird } from '../loader.ts';
 import { sqlOracle } from '../oracle.ts';
 import { SqlPool } from '../pool.ts';
 import { sampleMemory } from '../process-memory.ts';
-import { stillRunning, temporaryFolders } from '../testing.ts';
+import { stillRunning } from '../../../core/process-testing.ts';
+import { temporaryFolders } from '../testing.ts';
 import { HOSTILE_ANSWERS, HOSTILE_TASK_ID } from './corpus.ts';
 
 const folders = temporaryFolders();
