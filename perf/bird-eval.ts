@@ -36,6 +36,7 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync,
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { staleness } from '../scripts/freshness.mjs';
 import { generateWorkload, type Workload, type WorkloadOptions } from './bird-workloads.ts';
 
 const argv = process.argv.slice(2);
@@ -129,15 +130,7 @@ function bird(w: Workload, processes: number, out: string): Timed {
  * (bin/witness.js, dist/, package.json), its dependencies this checkout's. dist/ must be current.
  */
 function installedPackage(): string {
-  const stale = spawnSync(
-    process.execPath,
-    [
-      '--input-type=module',
-      '-e',
-      `import { staleness } from './scripts/freshness.mjs'; console.log(staleness('.') ?? '')`,
-    ],
-    { cwd: ROOT, encoding: 'utf8' },
-  ).stdout.trim();
+  const stale = staleness(ROOT);
   if (stale) throw new Error(`${stale}: run \`npm run build\` first, so that the installed command is this code`);
   const dir = mkdtempSync(join(tmpdir(), 'witness-perf-installed-'));
   cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });

@@ -13,7 +13,7 @@
  * expected to take at least a start-up's time starts the children at once (the pool's caller knows
  * it from the time its gold took).
  */
-import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 
 /** A child's start-up assumed until the pool has seen one (ms). */
 export const DEFAULT_STARTUP_MS = 50;
@@ -50,8 +50,6 @@ export const startsChildrenAtOnce = (expectedMs: number | undefined, startupMs: 
  */
 export class WaitWatch {
   private timer: NodeJS.Timeout | null = null;
-  private since = 0;
-  private loop: EventLoopUtilization | null = null;
 
   constructor(
     private readonly startupMs: () => number,
@@ -61,15 +59,15 @@ export class WaitWatch {
   /** Requests are waiting: starts a window unless one runs. */
   waiting(): void {
     if (this.timer) return;
-    this.since = performance.now();
-    this.loop = performance.eventLoopUtilization();
+    const since = performance.now();
+    const loop = performance.eventLoopUtilization();
     const planned = this.startupMs();
     this.timer = setTimeout(() => {
       this.timer = null;
-      const busy = this.loop ? performance.eventLoopUtilization(this.loop).utilization : 0;
+      const busy = performance.eventLoopUtilization(loop).utilization;
       // A timer runs on the event loop's clock, read when the loop last woke: it can fire a little
       // before `planned` has passed on performance.now()'s. The wait lasted the window either way.
-      this.onWindow(Math.max(planned, performance.now() - this.since), busy);
+      this.onWindow(Math.max(planned, performance.now() - since), busy);
     }, planned);
     this.timer.unref(); // the waiting requests' children keep the process alive
   }

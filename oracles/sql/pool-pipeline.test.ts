@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CHEAP_REQUEST_MS, EXCLUSIVE_REQUEST_MS, KNOWN_AFTER, nextRecentMs, pipelineDepth } from './pipeline-depth.ts';
-import { SqlPool } from './pool.ts';
+import { SqlPool, type SqlPoolOptions } from './pool.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const retail = join(root, 'fixtures/bird/dev_databases/retail_shop/retail_shop.sqlite');
@@ -10,6 +10,16 @@ const STUCK = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) S
 const SLOW = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 300000) SELECT COUNT(*) FROM c';
 /** About ten times SLOW: long enough for the pool to decide on another child while it runs. */
 const SLOWER = SLOW.replace('300000', '3000000');
+
+/** Runs `use` with a new pool, disposed afterwards whatever happens. */
+async function withPool(options: SqlPoolOptions, use: (pool: SqlPool) => Promise<void>): Promise<void> {
+  const pool = new SqlPool(options);
+  try {
+    await use(pool);
+  } finally {
+    await pool.dispose();
+  }
+}
 
 /** True while a process with this id exists, zombies included (kill 0 succeeds on a zombie). */
 function exists(pid: number): boolean {
@@ -68,8 +78,7 @@ describe('how many requests a SQLite child is fed', () => {
 
 describe('the pool feeding its children', () => {
   it('starts every child on warm(), before any request', async () => {
-    const pool = new SqlPool({ size: 2 });
-    try {
+    await withPool({ size: 2 }, async (pool) => {
       expect(pool.pids()).toEqual([]);
       pool.warm();
       expect(pool.pids()).toHaveLength(2);
@@ -77,14 +86,11 @@ describe('the pool feeding its children', () => {
       const results = await Promise.all([1, 2, 3, 4].map((n) => pool.run({ path: retail }, `SELECT ${n}`, 5000)));
       expect(results.map((r) => r.ok && r.rows)).toEqual([[[1]], [[2]], [[3]], [[4]]]);
       expect(pool.stats().spawned).toBe(2);
-    } finally {
-      await pool.dispose();
-    }
+    });
   });
 
   it('starts only as many children as warm() is asked for, and the others once requests wait for room', async () => {
-    const pool = new SqlPool({ size: 2 });
-    try {
+    await withPool({ size: 2 }, async (pool) => {
       pool.warm(1);
       expect(pool.pids()).toHaveLength(1);
       // One request at a time never needs a second child, nor does a burst of cheap ones.
@@ -103,26 +109,20 @@ describe('the pool feeding its children', () => {
         { ok: true, rows: [[3000000]] },
       ]);
       expect(pool.stats().spawned).toBe(2);
-    } finally {
-      await pool.dispose();
-    }
+    });
   });
 
   it('starts no other child where no core is left for it, however long requests wait', async () => {
-    const pool = new SqlPool({ size: 2, cores: 1 });
-    try {
+    await withPool({ size: 2, cores: 1 }, async (pool) => {
       pool.warm(1);
       const slow = await Promise.all([SLOWER, SLOWER].map((sql) => pool.run({ path: retail }, sql, 60_000)));
       expect(slow).toMatchObject([{ ok: true }, { ok: true }]);
       expect(pool.stats().spawned).toBe(1);
-    } finally {
-      await pool.dispose();
-    }
+    });
   });
 
   it('starts the other children at once for a request expected to take longer than a start-up', async () => {
-    const pool = new SqlPool({ size: 2 });
-    try {
+    await withPool({ size: 2 }, async (pool) => {
       pool.warm(1);
       const hinted = [1, 2].map((n) =>
         pool.run({ path: retail }, `SELECT ${n}`, 5000, undefined, { expectedMs: 10_000 }),
@@ -131,14 +131,11 @@ describe('the pool feeding its children', () => {
       await Promise.resolve();
       expect(pool.stats().spawned).toBe(2);
       expect(await Promise.all(hinted)).toMatchObject([{ rows: [[1]] }, { rows: [[2]] }]);
-    } finally {
-      await pool.dispose();
-    }
+    });
   });
 
   it('feeds a child deeper once its requests prove cheap, and every request keeps its own result and deadline', async () => {
-    const pool = new SqlPool({ size: 1, pipeline: 1, cheapPipeline: 16 });
-    try {
+    await withPool({ size: 1, pipeline: 1, cheapPipeline: 16 }, async (pool) => {
       // Nothing measured yet: one request at a time.
       const first = await Promise.all([1, 2, 3].map((n) => pool.run({ path: retail }, `SELECT ${n}`, 5000)));
       expect(first.map((r) => r.ok && r.rows)).toEqual([[[1]], [[2]], [[3]]]);
@@ -162,14 +159,11 @@ describe('the pool feeding its children', () => {
         { ok: true, rows: [[300000]] },
       ]);
       expect(pool.stats()).toMatchObject({ killed: 1, spawned: 2 });
-    } finally {
-      await pool.dispose();
-    }
+    });
   });
 
   it('does not feed a child deep on the word of its first few answers, cheap failures before slow queries', async () => {
-    const pool = new SqlPool({ size: 2 });
-    try {
+    await withPool({ size: 2 }, async (pool) => {
       pool.warm();
       // Both children up and their native addon loaded, so that their first answers are cheap.
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -179,16 +173,13 @@ describe('the pool feeding its children', () => {
       expect(await Promise.all(slow)).toMatchObject(slow.map(() => ({ ok: true, rows: [[300000]] })));
       // Each child holds at most `pipeline` (2) requests: the slow queries are spread as they come.
       expect(pool.peakInflight()).toBe(2);
-    } finally {
-      await pool.dispose();
-    }
+    });
   });
 
   it('never queues a request expected to be slow behind another one while a child is about to be free', async () => {
     const counter = (n: number) =>
       `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT ${n}) SELECT COUNT(*) FROM c`;
-    const pool = new SqlPool({ size: 2 });
-    try {
+    await withPool({ size: 2 }, async (pool) => {
       pool.warm();
       await Promise.all([pool.run({ path: retail }, 'SELECT 1', 5000), pool.run({ path: retail }, 'SELECT 2', 5000)]);
       const order: string[] = [];
@@ -204,14 +195,11 @@ describe('the pool feeding its children', () => {
         ]);
         expect(order).toEqual(hint === undefined ? ['short', 'long', 'third'] : ['short', 'third', 'long']);
       }
-    } finally {
-      await pool.dispose();
-    }
+    });
   }, 60_000);
 
   it('runs a request that continues work under way before the waiting ones that start new work', async () => {
-    const pool = new SqlPool({ size: 1, pipeline: 1 });
-    try {
+    await withPool({ size: 1, pipeline: 1 }, async (pool) => {
       const order: string[] = [];
       const track = (name: string, result: Promise<unknown>) => result.then(() => order.push(name));
       const first = track('slow', pool.run({ path: retail }, SLOW, 30_000));
@@ -224,9 +212,7 @@ describe('the pool feeding its children', () => {
       ]);
       // In order among themselves, and before the new ones queued earlier.
       expect(order).toEqual(['slow', 'continued a', 'continued b', 'new 1', 'new 2', 'new 3']);
-    } finally {
-      await pool.dispose();
-    }
+    });
   });
 
   it('reaps its children on dispose: no process, not even a zombie, is left when it resolves', async () => {

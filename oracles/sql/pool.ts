@@ -404,7 +404,7 @@ export class SqlPool {
     const child = adopted?.child ?? spawnChild(launch);
     this.statistics[adopted ? 'adopted' : 'spawned']++;
     slot.child = child;
-    slot.ready = adopted?.ready ?? false;
+    slot.ready = adopted?.startupMs !== undefined;
     slot.recentMs = null;
     slot.answered = 0;
     slot.spawnedAt = adopted?.spawnedAt ?? performance.now();

@@ -22,8 +22,7 @@ export const DEFAULT_TEMP_FILE_MB = 1024;
 interface Started {
   child: ChildProcess;
   key: string;
-  ready: boolean;
-  /** performance.now() when it was started, and how long it took to say it was ready. */
+  /** performance.now() when it was started, and how long it took to say it was ready (undefined: not yet). */
   spawnedAt: number;
   startupMs: number | undefined;
   onMessage: (message: unknown) => void;
@@ -45,13 +44,10 @@ export function prestartSqlChildren(count = 1): void {
     const entry: Started = {
       child,
       key: keyOf(launch),
-      ready: false,
       spawnedAt,
       startupMs: undefined,
       onMessage: (message) => {
-        if ((message as { ready?: unknown } | null)?.ready !== true) return;
-        entry.ready = true;
-        entry.startupMs = performance.now() - spawnedAt;
+        if ((message as { ready?: unknown } | null)?.ready === true) entry.startupMs = performance.now() - spawnedAt;
       },
       onGone: () => void forget(entry),
     };
@@ -75,10 +71,9 @@ function forget(entry: Started): ChildProcess | null {
   return entry.child;
 }
 
-/** A started child taken over by a pool: `startupMs` is known when it is ready already. */
+/** A started child taken over by a pool: `startupMs` is known when it said it was ready already. */
 export interface Adopted {
   child: ChildProcess;
-  ready: boolean;
   spawnedAt: number;
   startupMs: number | undefined;
 }
@@ -88,9 +83,9 @@ export function adoptPrestarted(launch: ChildCommand): Adopted | null {
   const key = keyOf(launch);
   const entry = started.find((s) => s.key === key);
   if (!entry) return null;
-  const { ready, spawnedAt, startupMs } = entry;
+  const { spawnedAt, startupMs } = entry;
   const child = forget(entry);
-  return child ? { child, ready, spawnedAt, startupMs } : null;
+  return child ? { child, spawnedAt, startupMs } : null;
 }
 
 /** Kills the started children nobody took. */
