@@ -13,19 +13,46 @@ export type Neo4jAuth = Pick<Neo4jSettings, 'username' | 'password'>;
 // auth.none() exists at runtime but is missing from neo4j-driver's own index.d.ts.
 const noAuth = (): AuthToken => (neo4j.auth as unknown as { none(): AuthToken }).none();
 
+/**
+ * Where each driver made here connects, so that whether its server still answers can be asked on a
+ * connection of its own: the driver's pool may be full of slow queries, and a question queued behind
+ * them is not an answer from the server.
+ */
+const endpoints = new WeakMap<Driver, { uri: string; credentials: Neo4jAuth }>();
+
 /** A driver for `uri`, with the configured credentials when given. */
 export function createDriver(uri: string, credentials: Neo4jAuth = processLoadedConfig().config.neo4j): Driver {
   const auth =
     credentials.username && credentials.password
       ? neo4j.auth.basic(credentials.username, credentials.password)
       : noAuth();
-  return neo4j.driver(uri, auth, {
+  const driver = neo4j.driver(uri, auth, {
     userAgent: 'witness-cypher-oracle',
     maxConnectionPoolSize: 32,
     connectionAcquisitionTimeout: 120_000,
     connectionTimeout: 15_000,
     notificationFilter: { minimumSeverityLevel: 'OFF' },
   });
+  endpoints.set(driver, { uri, credentials });
+  return driver;
+}
+
+/**
+ * True when the server behind `driver` accepts a new connection and answers within `timeoutMs`
+ * (tried every half second: a heap a neighbour fills can refuse one handshake). The question goes
+ * on a connection of its own, never through the driver's pool, which slow queries may hold.
+ */
+export async function serverAnswersWithin(driver: Driver, timeoutMs: number): Promise<boolean> {
+  const endpoint = endpoints.get(driver);
+  if (!endpoint)
+    return driver.verifyConnectivity().then(
+      () => true,
+      () => false,
+    );
+  return waitForBolt(endpoint.uri, timeoutMs, endpoint.credentials).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Resolves when Bolt answers at `uri` (retrying until `timeoutMs`), else rejects with the driver's last error. */

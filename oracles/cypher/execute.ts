@@ -7,10 +7,12 @@
  * connection closed or its transaction terminated: the launcher's reaper ends a query filling the
  * heap that way) is a `timeout` after the timeout, before it is tried once more, and stopped again
  * on a server that still answers it is what fills the server's memory (`too-large`). A server that
- * no longer answers is not the query's fault: Neo4jUnreachableError.
+ * no longer answers (asked on a connection of its own, not behind the pool's slow queries) is not the
+ * query's fault: Neo4jUnreachableError.
  */
 import neo4j, { type Driver, type ManagedTransaction, type Transaction } from 'neo4j-driver';
 import type { VerdictError } from '../../core/types.ts';
+import { serverAnswersWithin } from './driver.ts';
 import { classifyError, Neo4jUnreachableError } from './errors.ts';
 import { failureCause, noRetries, retryDelayMs, sleep } from './retry.ts';
 import { cellBytes, fromNeo4j, type ResultTable } from './values.ts';
@@ -44,13 +46,9 @@ export const CONNECTION_DROPPED: VerdictError = {
     'Neo4j stopped the query twice while it ran (it closed the connection or terminated the transaction), and answers other queries: the server stops queries that fill its memory',
 };
 
-/** True when the server still accepts connections and answers. */
+/** True when the server still accepts connections and answers (on a connection of its own, not the driver's pool). */
 export async function serverAnswers(driver: Driver): Promise<boolean> {
-  const check = driver.verifyConnectivity().then(
-    () => true,
-    () => false,
-  );
-  return (await withDeadline(check, HEALTH_CHECK_MS, () => {})) === true;
+  return (await withDeadline(serverAnswersWithin(driver, HEALTH_CHECK_MS), HEALTH_CHECK_MS + 1_000, () => {})) === true;
 }
 
 export interface ResultLimits {
