@@ -6,10 +6,11 @@
  * BY, and as multisets otherwise.
  */
 import { isTrivia, tokenize } from './sql-text.mjs';
-import { RowTable } from './row-table.ts';
-import { rowKey, sameRow, valueKind, type ResultSet, type SqlRow, type ValueKind } from './values.ts';
+import { resultsEqual, RowTable, sameRow, type CompareMode } from './result-equality.mjs';
+import { rowKey, valueKind, type ResultSet, type SqlRow, type ValueKind } from './values.ts';
 
-export type CompareMode = 'set' | 'multiset' | 'ordered';
+export type { CompareMode };
+export { resultsEqual };
 export const COMPARE_MODES: readonly CompareMode[] = ['set', 'multiset', 'ordered'];
 
 /** A row whose count differs: how often the gold result holds it, and how often the candidate's. */
@@ -71,55 +72,6 @@ function counts(rows: readonly SqlRow[]): Map<string, { row: SqlRow; n: number }
     else map.set(key, { row, n: 1 });
   }
   return map;
-}
-
-/**
- * The same rows in the same order, value for value under `===` (numbers, text, big integers, NULL):
- * equal in every mode, and decided without building keys. Blobs never pass (they are compared by key).
- */
-function identicalRows(actual: readonly SqlRow[], expected: readonly SqlRow[]): boolean {
-  if (actual.length !== expected.length) return false;
-  for (let r = 0; r < actual.length; r++) {
-    const a = actual[r] as SqlRow;
-    const e = expected[r] as SqlRow;
-    if (a.length !== e.length) return false;
-    for (let c = 0; c < a.length; c++) if (a[c] !== e[c]) return false;
-  }
-  return true;
-}
-
-/** Does the candidate's result count as correct? (`goldOrdered` only matters in `ordered` mode.) */
-export function resultsEqual(
-  actual: readonly SqlRow[],
-  expected: readonly SqlRow[],
-  mode: CompareMode,
-  goldOrdered = false,
-): boolean {
-  if (identicalRows(actual, expected)) return true;
-  if (mode !== 'set' && actual.length !== expected.length) return false;
-  if (mode === 'ordered' && goldOrdered) return actual.every((row, i) => sameRow(row, expected[i] as SqlRow));
-  // The candidate's rows are looked up among the gold's as they come: the first one the gold lacks ends it.
-  const gold = new RowTable(expected);
-  if (mode === 'set') {
-    const seen = new Uint8Array(gold.rows.length);
-    let matched = 0;
-    for (const row of actual) {
-      const at = gold.find(row);
-      if (at < 0) return false;
-      if (seen[at] === 0) {
-        seen[at] = 1;
-        matched++;
-      }
-    }
-    return matched === gold.rows.length;
-  }
-  const left = gold.counts.slice();
-  for (const row of actual) {
-    const at = gold.find(row);
-    if (at < 0 || left[at] === 0) return false;
-    left[at] = (left[at] as number) - 1;
-  }
-  return true; // as many rows on each side, each of the candidate's matched one of the gold's
 }
 
 /** The kinds of the non-NULL values of one column (0-based). */

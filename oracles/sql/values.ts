@@ -4,10 +4,10 @@
  * `'1' != 1`, bytes never equal text, integers beyond 2^53 compare exactly.
  */
 import type { Json } from '../../core/types.ts';
+import { exactDouble, type SqlRow, type SqlValue } from './result-equality.mjs';
 
-/** INTEGER outside ±2^53 arrives as bigint; BLOB as bytes. */
-export type SqlValue = null | number | bigint | string | Uint8Array;
-export type SqlRow = SqlValue[];
+export type { SqlRow, SqlValue };
+export { sameRow } from './result-equality.mjs';
 
 export interface ResultSet {
   columns: string[];
@@ -19,12 +19,6 @@ const floatHalves = new Uint16Array(float.buffer);
 const chars = String.fromCharCode;
 /** A length as two UTF-16 code units (results are far below 2^32 characters or bytes). */
 const lengthChars = (n: number) => chars(n & 0xffff, n >>> 16);
-
-/** The double equal to a bigint, when one is (Python compares int and float exactly), else null. */
-export function exactDouble(value: bigint): number | null {
-  const asDouble = Number(value);
-  return BigInt(asDouble) === value ? asDouble : null;
-}
 
 /**
  * A self-delimiting key with Python's equality: equal keys ⇔ equal Python values. Numbers of
@@ -65,29 +59,6 @@ export function rowKey(row: readonly SqlValue[]): string {
   let key = '';
   for (const value of row) key += cellKey(value);
   return key;
-}
-
-/** Python's `==` on two values, as their keys decide it (`rowKey(a) === rowKey(b)`), without building them. */
-export function sameValue(a: SqlValue, b: SqlValue): boolean {
-  if (a === b) return true; // null, text, one number (0 and -0 too), one bigint
-  if (typeof a === 'number') {
-    if (typeof b === 'bigint') return exactDouble(b) === a;
-    return typeof b === 'number' && a !== a && b !== b; // NaN (SQLite returns none; the keys match)
-  }
-  if (typeof a === 'bigint') return typeof b === 'number' && exactDouble(a) === b;
-  if (a instanceof Uint8Array && b instanceof Uint8Array) {
-    if (a.byteLength !== b.byteLength) return false;
-    for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
-    return true;
-  }
-  return false;
-}
-
-/** Python's `==` on two rows (tuples): as many values, each equal. */
-export function sameRow(a: readonly SqlValue[], b: readonly SqlValue[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (!sameValue(a[i] as SqlValue, b[i] as SqlValue)) return false;
-  return true;
 }
 
 export type ValueKind = 'null' | 'number' | 'text' | 'blob';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hashRow, RowTable } from './row-table.ts';
+import { hashRow, RowTable } from './result-equality.mjs';
 import { fewSqlValues } from './testing.ts';
 import { rowKey, type SqlRow, type SqlValue } from './values.ts';
 
