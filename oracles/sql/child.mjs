@@ -6,8 +6,10 @@
 // materialised beyond them. The parent enforces deadlines by SIGKILL (SQLite cannot be interrupted
 // from JS), so nothing here needs to watch the clock.
 import { createRequire } from 'node:module';
+import { serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { prepareFailureKind, stepFailureKind, tooManyBytes, tooManyRows, valueBytes } from './engine-limits.mjs';
+import { flatRows, resultsEqual } from './result-equality.mjs';
 import { prepareStatement, SEVERAL_STATEMENTS, settingPragma, unsafeReason } from './sql-text.mjs';
 
 // argv: the parent's pid, and 'watchdog' when no parent-death signal was set for this process.
@@ -164,6 +166,30 @@ function execute(db, sql, limits) {
   }
 }
 
+// A result without its rows (their count stays): what the parent needs of a result compared here.
+function counted(result) {
+  if (!result.ok) return result;
+  const { chunks: _rows, ...rest } = result;
+  return rest;
+}
+
+// BIRD's pair scored where it is read: the prediction, then, if it ran, the gold, on one database;
+// then the comparison (BIRD's timeout covers it too). Only the verdict and the row counts go back,
+// and the gold's result, serialized, when the parent keeps it (the gold cache). The prediction's result goes to
+// the parent as soon as it is ready, so it knows which statement a deadline or a crash interrupted.
+function score(db, message) {
+  const pred = execute(db, message.pred, message.limits);
+  if (!pred.ok) return { part: 0, result: pred, done: true };
+  process.send({ id: message.id, part: 0, result: counted(pred) });
+  const gold = execute(db, message.gold, message.limits);
+  if (!gold.ok) return { part: 1, result: gold, done: true };
+  const rowsOf = ({ width, chunks, rowCount }) => flatRows(width, chunks, rowCount);
+  const equal = resultsEqual(rowsOf(pred), rowsOf(gold), message.mode, message.goldOrdered);
+  // Kept, the gold travels serialized here, and the parent stores the bytes without reading them.
+  const kept = message.keepGold ? { goldBlob: serialize(gold) } : {};
+  return { part: 1, result: counted(gold), equal, ...kept, done: true };
+}
+
 // VES timing: prepare + first step ('first-row', what Python's cursor.execute covers) or prepare +
 // every row ('all-rows', R-VES's execute + fetchall), predicted then gold, interleaved. Rows are
 // stepped but not kept; both queries already ran within the caps.
@@ -219,6 +245,10 @@ function handle(message) {
         return { part: last, result: execute(db, message.sqls[last], message.limits), done: true };
       });
       return failure ? { results: message.sqls.map(() => failure) } : value;
+    }
+    case 'score': {
+      const { value, failure } = withDatabase(message.db, (db) => score(db, message));
+      return failure ? { part: 0, result: failure, done: true } : value;
     }
     case 'time': {
       const { value, failure } = withDatabase(message.db, (db) => time(db, message));

@@ -7,6 +7,7 @@ import { evaluateBird, type QuestionResult } from './evaluate.ts';
 import { BIRD_FIXTURES, birdDatabasePath, readBirdQuestions, resolveBirdLayout } from './loader.ts';
 import { sqlMutants } from './mutate.ts';
 import { SqlPool } from './pool.ts';
+import { resultsEqual } from './result-equality.mjs';
 import { readSchema } from './schema.ts';
 import { tokenize } from './sql-text.mjs';
 import { temporaryFolders } from './testing.ts';
@@ -56,7 +57,7 @@ const verdicts = (results: QuestionResult[]) =>
   results.map((r) => ({ index: r.index, res: r.res, status: r.status, rows: r.rows }));
 
 describe('the fast paths of eval bird', () => {
-  it('give every question the verdict of the plain path (predicted then gold, both run), first run and gold-cache re-run alike', async () => {
+  it('give every question the verdict of the plain path (predicted then gold, both run), first run and gold-cache re-run alike, and the verdict of the rows compared in this process', async () => {
     const dir = folders.make('witness-eval-paths-');
     symlinkSync(layout.databases, join(dir, 'dev_databases'));
     writeFileSync(join(dir, 'dev.json'), JSON.stringify(questions.map(({ index: _index, ...q }) => q)));
@@ -83,6 +84,16 @@ describe('the fast paths of eval bird', () => {
         expect(verdicts(cold.questions)).toEqual(verdicts(plain.questions));
         expect(verdicts(warm.questions)).toEqual(verdicts(plain.questions));
         expect(fast.accuracy).toEqual(plain.accuracy);
+        // The pairs are compared in the SQLite process that read them: the rows compared here agree.
+        for (const q of plain.questions.filter((r) => r.status === 'correct' || r.status === 'wrong')) {
+          const path = birdDatabasePath(layout.databases, q.db_id as string);
+          const [p, g] = [
+            await pool.run({ path }, sqls[q.index] as string, 10_000),
+            await pool.run({ path }, questions[q.index]?.SQL as string, 10_000),
+          ];
+          if (!p.ok || !g.ok) throw new Error(`question ${q.index}: a query that ran in the pair failed alone`);
+          expect(q.res, `question ${q.index}: ${sqls[q.index]}`).toBe(resultsEqual(p.rows, g.rows, 'set') ? 1 : 0);
+        }
       }),
       { numRuns: 8 },
     );

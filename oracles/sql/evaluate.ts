@@ -23,12 +23,12 @@ import {
   type BirdDifficulty,
   type BirdQuestion,
 } from './loader.ts';
-import { executePair } from './bird-execution.ts';
-import { resultsEqual, hasTopLevelOrderBy, type CompareMode } from './compare.ts';
+import { executePair, rowCountOf, type PairResult } from './bird-execution.ts';
+import { hasTopLevelOrderBy, type CompareMode } from './compare.ts';
 import { formatBytes } from './engine-limits.mjs';
 import type { GoldCache } from './gold-cache.ts';
 import { resolveLimits, type QueryLimits } from './limits.ts';
-import { formatSeconds, SqlPool, type ExecFailure, type ExecResult, type TimingScope } from './pool.ts';
+import { formatSeconds, SqlPool, type ExecFailure, type TimingScope } from './pool.ts';
 import { readPredictions } from './predictions.ts';
 import { longestFirst } from './question-order.ts';
 import { DEFAULT_VES_ITERATIONS, rvesTerm, timeRatio, vesTerm } from './ves.ts';
@@ -136,7 +136,7 @@ function byDifficulty(
 }
 
 const statusOf = (r: ExecFailure): QuestionStatus => (r.kind === 'syntax' || r.kind === 'runtime' ? 'error' : r.kind);
-const failedPrediction = (pred: ExecResult) =>
+const failedPrediction = (pred: PairResult) =>
   pred.ok
     ? { status: 'error' as const, message: 'the gold query was not run' }
     : { status: statusOf(pred), message: pred.message };
@@ -241,6 +241,7 @@ async function evaluateOn(
     const {
       pred,
       gold,
+      equal,
       combinedTimeout,
       spentMs,
       reused: fromCache,
@@ -249,6 +250,7 @@ async function evaluateOn(
       q.SQL,
       prediction.sql,
       path,
+      { mode, goldOrdered: mode === 'ordered' && hasTopLevelOrderBy(q.SQL) },
     );
     sqliteMs += spentMs;
     if (fromCache) reused++;
@@ -262,15 +264,14 @@ async function evaluateOn(
         status: 'gold-error',
         predicted,
         message,
-        ...(pred.ok ? { rows: { predicted: pred.rows.length, gold: 0 } } : {}),
+        ...(pred.ok ? { rows: { predicted: rowCountOf(pred), gold: 0 } } : {}),
       };
     }
     if (combinedTimeout) return { ...base, status: 'timeout', predicted, message: combinedTimeout };
     // A failed prediction scores 0 whatever the gold gives (its gold was not run: bird-execution.ts).
     if (!pred.ok || !gold) return { ...base, ...failedPrediction(pred), predicted };
-    const rows = { predicted: pred.rows.length, gold: gold.rows.length };
-    if (!resultsEqual(pred.rows, gold.rows, mode, mode === 'ordered' && hasTopLevelOrderBy(q.SQL)))
-      return { ...base, status: 'wrong', predicted, rows };
+    const rows = { predicted: rowCountOf(pred), gold: rowCountOf(gold) };
+    if (equal !== true) return { ...base, status: 'wrong', predicted, rows };
     const result: QuestionResult = { ...base, res: 1, status: 'correct', predicted, rows };
     if (options.ves) result.timeRatio = await ratio(path, predicted, q.SQL, 'first-row');
     if (options.rves) result.rvesRatio = await ratio(path, predicted, q.SQL, 'all-rows');

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { serialize } from 'node:v8';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GoldCache } from './gold-cache.ts';
@@ -21,7 +22,8 @@ describe('the gold cache', () => {
   it('writes results out as they pile up, so a dev set’s gold results never all sit in memory', () => {
     const file = join(folders.make('witness-gold-cache-'), 'gold.sqlite');
     const cache = new GoldCache(file);
-    const big: ExecResult = { ok: true, columns: ['x'], rows: [['x'.repeat(1000)]], ms: 1, bytes: 20 * 1024 * 1024 };
+    const text = 'x'.repeat(20 * 1024 * 1024);
+    const big: ExecResult = { ok: true, columns: ['x'], rows: [[text]], ms: 1, bytes: text.length + 16 };
     cache.put('a', big);
     expect(rows(file)).toBe(0);
     cache.put('b', big);
@@ -31,6 +33,34 @@ describe('the gold cache', () => {
     expect(cache.get('small-299')).toMatchObject({ ok: true, rows: [[299]] });
     cache.close();
     expect(rows(file)).toBe(302);
+  });
+
+  it('keeps a result as a SQLite process serialized it (values flat in chunks) and gives it back as rows', () => {
+    const file = join(folders.make('witness-gold-cache-'), 'gold.sqlite');
+    const cache = new GoldCache(file);
+    const wire = {
+      ok: true,
+      columns: ['a', 'b'],
+      width: 2,
+      chunks: [
+        [1, 'x'],
+        [2n ** 60n, null],
+      ],
+      rowCount: 2,
+      bytes: 64,
+      ms: 3.5,
+    };
+    cache.putSerialized('w', serialize(wire), wire.ms);
+    const rows = [
+      [1, 'x'],
+      [2n ** 60n, null],
+    ];
+    expect(cache.get('w')).toEqual({ ok: true, columns: ['a', 'b'], rows, ms: 3.5, bytes: 64 });
+    cache.close();
+    const again = new GoldCache(file);
+    expect(again.get('w')).toEqual({ ok: true, columns: ['a', 'b'], rows, ms: 3.5, bytes: 64 });
+    expect(again.recordedMs('w')).toBe(3.5);
+    again.close();
   });
 
   it('keeps no outcome that depends on the run rather than the query: timeouts, crashes, the caps', () => {

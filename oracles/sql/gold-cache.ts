@@ -14,6 +14,8 @@ import { deserialize, serialize } from 'node:v8';
 import type Database from 'better-sqlite3';
 import { betterSqlite3 } from './better-sqlite3.ts';
 import type { ExecResult } from './pool.ts';
+import type { WireResult } from './pool-results.ts';
+import { flatRows } from './result-equality.mjs';
 
 const VERSION = 1;
 const MAX_PENDING_BYTES = 32 * 1024 * 1024;
@@ -22,8 +24,9 @@ const MAX_PENDING = 256;
 export class GoldCache {
   private readonly db: Database.Database;
   private readonly identities = new Map<string, string>();
-  private readonly pending = new Map<string, ExecResult>();
-  /** Estimated bytes of the pending results: written once past 32 MiB, so a dev set's golds never pile up in memory. */
+  /** Results not yet written, serialized (v8) as they will be stored. */
+  private readonly pending = new Map<string, { blob: Uint8Array; ms: number }>();
+  /** Bytes of the pending results: written once past 32 MiB, so a dev set's golds never pile up in memory. */
   private pendingBytes = 0;
   private readonly select: Database.Statement<[string], { result: Buffer }>;
   private readonly insert: Database.Statement<[string, Buffer, number]>;
@@ -55,10 +58,13 @@ export class GoldCache {
   }
 
   get(key: string): ExecResult | undefined {
-    const pending = this.pending.get(key);
-    if (pending) return pending;
-    const row = this.select.get(key);
-    return row ? (deserialize(row.result) as ExecResult) : undefined;
+    const stored = this.pending.get(key)?.blob ?? this.select.get(key)?.result;
+    if (!stored) return undefined;
+    // Stored as the command had it (rows), or as a SQLite process sent it (values flat in chunks: putSerialized).
+    const result = deserialize(stored) as ExecResult | WireResult;
+    if (!result.ok || !('chunks' in result)) return result as ExecResult;
+    const { columns, width, chunks = [], rowCount, ms, bytes } = result;
+    return { ok: true, columns, rows: flatRows(width, chunks, rowCount), ms, bytes };
   }
 
   /** The recorded time of a kept gold result in ms, without reading the result; undefined when none is kept (or the file predates times). */
@@ -73,15 +79,25 @@ export class GoldCache {
     if (!result.ok && (result.kind === 'timeout' || result.kind === 'too-large' || result.kind === 'too-complex'))
       return;
     if (!result.ok && result.message.startsWith('the SQLite process')) return;
-    this.pending.set(key, result);
-    this.pendingBytes += result.ok ? (result.bytes ?? 0) : 0;
+    this.keep(key, serialize(result), result.ms);
+  }
+
+  /** Remembers a successful result as a SQLite process serialized it (a WireResult), without reading it here. */
+  putSerialized(key: string, blob: Uint8Array, ms: number): void {
+    this.keep(key, blob, ms);
+  }
+
+  private keep(key: string, blob: Uint8Array, ms: number): void {
+    this.pending.set(key, { blob, ms });
+    this.pendingBytes += blob.byteLength;
     if (this.pendingBytes > MAX_PENDING_BYTES || this.pending.size >= MAX_PENDING) this.flush();
   }
 
   flush(): void {
     if (this.pending.size === 0) return;
     this.db.transaction(() => {
-      for (const [key, result] of this.pending) this.insert.run(key, serialize(result), result.ms);
+      for (const [key, { blob, ms }] of this.pending)
+        this.insert.run(key, Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength), ms);
     })();
     this.pending.clear();
     this.pendingBytes = 0;

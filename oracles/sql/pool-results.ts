@@ -1,6 +1,7 @@
 /** What the SQLite pool's requests give back: results and failures, as they travel from a child and as callers see them. */
 import { tooLongText } from './engine-limits.mjs';
 import type { QueryLimits } from './limits.ts';
+import { flatRows } from './result-equality.mjs';
 import type { SqlRow } from './values.ts';
 
 export type ExecFailureKind = 'syntax' | 'runtime' | 'timeout' | 'unsafe' | 'too-complex' | 'too-large';
@@ -17,12 +18,16 @@ export type ExecResult =
 
 export type ExecFailure = Extract<ExecResult, { ok: false }>;
 
+/** A result whose rows were compared where they were read: their count, and the rows only when asked for. */
+export type CountedResult =
+  { ok: true; columns: string[]; rowCount: number; rows?: SqlRow[]; ms: number; bytes: number } | ExecFailure;
+
 export type Outcome = { reply: Record<string, unknown> } | { timeout: true } | { crash: string; kind: ExecFailureKind };
 
 /** A result as the child sends it: values flat, in chunks of whole rows. */
 export type WireResult =
   | ExecFailure
-  | { ok: true; columns: string[]; width: number; chunks: SqlRow[]; rowCount: number; bytes: number; ms: number };
+  | { ok: true; columns: string[]; width: number; chunks?: SqlRow[]; rowCount: number; bytes: number; ms: number };
 
 /** SQL text over the cap never goes to a child: it is refused as too complex. */
 export function textRefusal(sql: string, limits: QueryLimits): ExecFailure | null {
@@ -34,6 +39,15 @@ export function textRefusal(sql: string, limits: QueryLimits): ExecFailure | nul
 }
 
 export function decode(result: WireResult, tempFileMb: number): ExecResult {
+  const counted = decodeCounted(result, tempFileMb);
+  if (!counted.ok) return counted;
+  const { columns, rows, ms, bytes } = counted;
+  if (!rows) throw new Error('the SQLite process sent a result without its rows');
+  return { ok: true, columns, rows, ms, bytes };
+}
+
+/** A result as the child sent it, its rows decoded when it sent them. */
+export function decodeCounted(result: WireResult, tempFileMb: number): CountedResult {
   if (!result.ok) {
     // On read-only databases SQLite writes only temporary files (sorts, temporary b-trees): a failed write hit their limit.
     const full = result.kind === 'too-large' && /^(disk I\/O error|database or disk is full)/.test(result.message);
@@ -45,10 +59,8 @@ export function decode(result: WireResult, tempFileMb: number): ExecResult {
       : result;
   }
   const { columns, width, chunks, rowCount, bytes, ms } = result;
-  const rows: SqlRow[] = [];
-  if (width === 0) for (let r = 0; r < rowCount; r++) rows.push([]);
-  else for (const chunk of chunks) for (let i = 0; i < chunk.length; i += width) rows.push(chunk.slice(i, i + width));
-  return { ok: true, columns, rows, ms, bytes };
+  if (!chunks) return { ok: true, columns, rowCount, ms, bytes };
+  return { ok: true, columns, rowCount, rows: flatRows(width, chunks, rowCount), ms, bytes };
 }
 
 export function failure(outcome: Outcome, deadlineMs: number): ExecFailure {

@@ -4,8 +4,10 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { deserialize } from 'node:v8';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SqlPool } from './pool.ts';
+import { flatRows, resultsEqual, type SqlRow } from './result-equality.mjs';
 import { isRunning, stillRunning } from '../../core/process-testing.ts';
 import { peakRss, temporaryFolders } from './testing.ts';
 
@@ -27,6 +29,60 @@ function pythonError(sql: string): string {
 const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 const COUNTER = (n: number) => `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT ${n})`;
 const STUCK = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c';
+
+describe('a BIRD pair scored in the SQLite process', () => {
+  const pool = new SqlPool({ size: 2 });
+  afterAll(() => pool.dispose());
+  const compare = { mode: 'set' as const, goldOrdered: false, keepGold: false };
+  const db = { path: retail };
+
+  it('gives the verdict of the rows compared here, with the row counts, and the gold serialized when kept', async () => {
+    const pairs: [string, string][] = [
+      ['SELECT customer_id FROM customers', 'SELECT customer_id FROM customers ORDER BY customer_id DESC'],
+      ['SELECT customer_id FROM customers WHERE customer_id > 3', 'SELECT customer_id FROM customers'],
+      ['SELECT 1.0, NULL', 'SELECT 1, NULL UNION ALL SELECT 1, NULL'],
+      ["SELECT 'a'", "SELECT X'61'"],
+    ];
+    for (const [pred, gold] of pairs) {
+      const [p, g] = [await pool.run(db, pred, 5000), await pool.run(db, gold, 5000)];
+      if (!p.ok || !g.ok) throw new Error('a query of the test failed');
+      const scored = await pool.score(db, pred, gold, 5000, { ...compare, keepGold: true });
+      expect(scored).toMatchObject({
+        pred: { ok: true, rowCount: p.rows.length },
+        gold: { ok: true, rowCount: g.rows.length },
+        equal: resultsEqual(p.rows, g.rows, 'set'),
+      });
+      const kept = deserialize(scored?.goldBlob as Uint8Array) as { width: number; chunks: SqlRow[]; rowCount: number };
+      expect(flatRows(kept.width, kept.chunks, kept.rowCount)).toEqual(g.rows);
+      expect((await pool.score(db, pred, gold, 5000, compare))?.goldBlob).toBeUndefined();
+    }
+  });
+
+  it('runs no gold after a failed or unfinished prediction, and tells which statement the deadline stopped', async () => {
+    const failed = await pool.score(db, 'SELECT nope FROM customers', 'SELECT 1', 5000, compare);
+    expect(failed).toEqual({ pred: expect.objectContaining({ ok: false, kind: 'syntax' }), gold: null });
+    const stuckPred = await pool.score(db, STUCK, 'SELECT 1', 500, compare);
+    expect(stuckPred).toEqual({ pred: expect.objectContaining({ ok: false, kind: 'timeout' }), gold: null });
+    const stuckGold = await pool.score(db, 'SELECT 1', STUCK, 500, compare);
+    expect(stuckGold).toEqual({
+      pred: expect.objectContaining({ ok: true, rowCount: 1 }),
+      gold: expect.objectContaining({ ok: false, kind: 'timeout' }),
+    });
+    const missing = await pool.score(
+      { path: join(tmpdir(), 'witness-no-such.sqlite') },
+      'SELECT 1',
+      'SELECT 1',
+      5000,
+      compare,
+    );
+    expect(missing).toMatchObject({
+      pred: { ok: false, kind: 'runtime', message: /cannot open the database/ },
+      gold: null,
+    });
+    // A text over the cap never reaches a process: the caller runs the pair apart.
+    expect(await pool.score(db, `SELECT '${'x'.repeat(2 * 1024 * 1024)}'`, 'SELECT 1', 5000, compare)).toBeNull();
+  });
+});
 
 describe('the warm SQLite pool', () => {
   const pool = new SqlPool({ size: 2 });

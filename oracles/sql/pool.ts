@@ -17,13 +17,16 @@ import { childCommand, spawnChild, type OrphanGuard } from './child-launch.ts';
 import { childMemoryMb, resolveLimits, type QueryLimits } from './limits.ts';
 import { KNOWN_AFTER, nextRecentMs, pipelineDepth } from './pipeline-depth.ts';
 import { DEFAULT_STARTUP_MS, mayGrow, startsChildrenAtOnce, WaitWatch } from './pool-growth.ts';
+import type { CompareMode } from './result-equality.mjs';
 import {
   decode,
+  decodeCounted,
   failure,
   formatSeconds,
   textRefusal,
   type ExecFailure,
   type ExecFailureKind,
+  type CountedResult,
   type ExecResult,
   type Outcome,
   type WireResult,
@@ -33,7 +36,16 @@ import { adoptPrestarted, CHILD_SCRIPT, DEFAULT_TEMP_FILE_MB, releasePrestarted 
 /** A database file (kept open by the child) or an in-memory image (opened read-only for one request). */
 export type DbRef = { path: string } | { bytes: Uint8Array };
 
-export type { ExecFailure, ExecFailureKind, ExecResult } from './pool-results.ts';
+export type { CountedResult, ExecFailure, ExecFailureKind, ExecResult } from './pool-results.ts';
+
+/** A pair scored by SqlPool.score(). */
+export interface ScoredPair {
+  pred: CountedResult;
+  gold: CountedResult | null;
+  equal?: boolean;
+  /** The gold's result as the child sent it, serialized (v8), when both ran and it was asked to keep it. */
+  goldBlob?: Uint8Array;
+}
 export { formatSeconds } from './pool-results.ts';
 
 export type TimingScope = 'first-row' | 'all-rows';
@@ -90,7 +102,7 @@ interface Pending {
   continues: boolean;
   settle: (outcome: Outcome) => void;
   /** Results of a sequence's statements that are done, by position. */
-  parts: ExecResult[];
+  parts: WireResult[];
 }
 
 interface Slot {
@@ -217,9 +229,44 @@ export class SqlPool {
         ? { ok: false, kind: 'runtime', message: 'the SQLite process sent no result', ms: 0 }
         : failure(outcome, deadlineMs);
     runnable.forEach(({ i }, k) => {
-      results[i] = whole?.[k] ?? parts[k] ?? failed;
+      const part = parts[k];
+      results[i] = whole?.[k] ?? (part ? this.decode(part) : failed);
     });
     return results as ExecResult[];
+  }
+
+  /**
+   * BIRD's pair scored in the SQLite process that reads it: the prediction, then, if it ran, the gold,
+   * under one deadline, then the comparison (result-equality.mjs) — only the verdict and the row
+   * counts travel, and the gold's result serialized (v8) when `keepGold`. The gold is null when the prediction failed
+   * or did not finish (it was not run); `equal` is set when both ran. Null when a text is over the cap
+   * (refused before any process sees it): the caller runs the pair its own way.
+   */
+  async score(
+    db: DbRef,
+    pred: string,
+    gold: string,
+    deadlineMs: number,
+    compare: { mode: CompareMode; goldOrdered: boolean; keepGold: boolean },
+    limits?: Partial<QueryLimits>,
+  ): Promise<ScoredPair | null> {
+    const caps = this.capsFor(limits);
+    if (textRefusal(pred, caps) || textRefusal(gold, caps)) return null;
+    const { outcome, parts } = await this.request(
+      { op: 'score', db, pred, gold, ...compare, limits: caps },
+      deadlineMs,
+    );
+    const decoded = (part: WireResult | undefined) => (part ? decodeCounted(part, this.tempFileMb) : undefined);
+    const stopped: ExecFailure =
+      'reply' in outcome
+        ? { ok: false, kind: 'runtime', message: 'the SQLite process sent no result', ms: 0 }
+        : failure(outcome, deadlineMs);
+    const predicted = decoded(parts[0]) ?? stopped;
+    if (!predicted.ok) return { pred: predicted, gold: null };
+    const goldResult = decoded(parts[1]) ?? stopped;
+    if (!('reply' in outcome) || typeof outcome.reply.equal !== 'boolean') return { pred: predicted, gold: goldResult };
+    const { equal, goldBlob } = outcome.reply as { equal: boolean; goldBlob?: Uint8Array };
+    return { pred: predicted, gold: goldResult, equal, ...(goldBlob ? { goldBlob } : {}) };
   }
 
   /** VES timing: `iterations` interleaved runs of predicted, then gold. */
@@ -292,8 +339,8 @@ export class SqlPool {
     message: Record<string, unknown>,
     deadlineMs: number,
     { expectedMs, continues = false }: RequestHints = {},
-  ): Promise<{ outcome: Outcome; parts: ExecResult[] }> {
-    const parts: ExecResult[] = [];
+  ): Promise<{ outcome: Outcome; parts: WireResult[] }> {
+    const parts: WireResult[] = [];
     return new Promise((resolve) => {
       const settle = (outcome: Outcome) => resolve({ outcome, parts });
       if (this.disposed) return settle({ crash: 'the SQL pool was disposed', kind: 'runtime' });
@@ -433,7 +480,7 @@ export class SqlPool {
       if (typeof reply.part === 'number') {
         // One statement of a sequence is done; the sequence's deadline keeps running.
         const head = slot.inflight[0];
-        if (head) head.parts[reply.part] = this.decode(reply.result as WireResult);
+        if (head) head.parts[reply.part] = reply.result as WireResult;
         if (reply.done !== true) return; // the last statement's result ends the request
       }
       const head = slot.inflight.shift();

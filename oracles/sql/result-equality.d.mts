@@ -5,6 +5,8 @@ export type SqlValue = null | number | bigint | string | Uint8Array;
 export type SqlRow = SqlValue[];
 export type CompareMode = 'set' | 'multiset' | 'ordered';
 
+/** Rows out of values held flat, in chunks of whole rows of `width` values (as the SQLite process sends them). */
+export function flatRows(width: number, chunks: readonly (readonly SqlValue[])[], rowCount: number): SqlRow[];
 /** The double equal to a bigint, when one is (Python compares int and float exactly), else null. */
 export function exactDouble(value: bigint): number | null;
 /** Python's `==` on two values, as their keys decide it (`rowKey(a) === rowKey(b)`), without building them. */

@@ -1,7 +1,15 @@
 // Whether two query results are equal under Python's equality (BIRD's evaluator compares Python
-// tuples): values, rows, a table of a result's distinct rows, and the comparison of whole results
-// in each mode. Plain JS: the SQLite child process compares a prediction's rows with its gold's
-// where it read them, and the command compares the same way (result-equality.d.mts).
+// tuples): values, rows (and rows out of the flat values a SQLite process sends), a table of a
+// result's distinct rows, and the comparison of whole results in each mode. Plain JS: the SQLite
+// child process compares a prediction's rows with its gold's where it read them, and the command
+// compares the same way (result-equality.d.mts).
+
+export function flatRows(width, chunks, rowCount) {
+  const rows = [];
+  if (width === 0) for (let r = 0; r < rowCount; r++) rows.push([]);
+  else for (const chunk of chunks) for (let i = 0; i < chunk.length; i += width) rows.push(chunk.slice(i, i + width));
+  return rows;
+}
 
 export function exactDouble(value) {
   const asDouble = Number(value);
