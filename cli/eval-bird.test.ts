@@ -9,7 +9,7 @@ import { birdDatabasePath } from '../oracles/sql/loader.ts';
 import { Command } from 'commander';
 import { evaluateBird } from '../oracles/sql/evaluate.ts';
 import { GoldCache } from '../oracles/sql/gold-cache.ts';
-import type { ExecResult } from '../oracles/sql/pool.ts';
+import { SqlPool, type ExecResult } from '../oracles/sql/pool.ts';
 import { registerEvalBird } from './eval-bird.ts';
 import { progressLine } from './options.ts';
 import { temporaryFolders } from '../oracles/sql/testing.ts';
@@ -396,6 +396,27 @@ describe('gold errors and BIRD’s combined deadline', () => {
     ]);
     expect(result.issues.map((i) => i.item)).toEqual(['question 2 (position 2, db_id "hand")']);
   }, 30_000);
+
+  it('scores a pair whose SQLite process runs out of memory holding both results by running the two apart', async () => {
+    // Each result fits in a process's 36 MiB heap (with room: 28 MiB do); both, with the rows compared, need over 56 MiB.
+    const listing = (x: string) =>
+      `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 150000) SELECT ${x}, printf('%.80c', 'a') || x FROM c`;
+    const dir = dataset([
+      [listing('x'), listing('x + 0')],
+      [listing('x'), listing('x + 1')],
+    ]);
+    const pool = new SqlPool({ size: 1, heapMb: 36, memoryMb: 400 });
+    try {
+      const result = await evaluateBird({ data: dir, predictions: join(dir, 'pred.json'), timeoutMs: 20_000, pool });
+      expect(result.questions.map((q) => [q.status, q.rows])).toEqual([
+        ['correct', { predicted: 150_000, gold: 150_000 }],
+        ['wrong', { predicted: 150_000, gold: 150_000 }],
+      ]);
+      expect(pool.stats().crashed).toBeGreaterThanOrEqual(2);
+    } finally {
+      await pool.dispose();
+    }
+  }, 60_000);
 
   it('names a gold that fails while running on the questions whose prediction ran, whatever the order and the gold cache', async () => {
     const OVERFLOW = 'SELECT abs(-9223372036854775808)'; // prepares, then fails while running: integer overflow
