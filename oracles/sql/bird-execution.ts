@@ -1,9 +1,9 @@
 /**
  * One BIRD question's execution, as BIRD's `evaluation.py` does it: the predicted query, then the
- * gold, on one database under one combined deadline (the gold gets what the prediction left of it).
- * As in BIRD, a prediction that fails or does not finish ends the pair: the question scores 0
- * whatever the gold gives, so the gold is not run — it is only prepared, so that a gold SQLite
- * rejects is still named. Beyond BIRD, when the gold did not finish within what the prediction
+ * gold, on one database under one combined deadline, both in one SQLite process, which compares
+ * the two results itself (SqlPool.score) so that no row travels. As in BIRD, a prediction that
+ * fails or does not finish ends the pair: the question scores 0 whatever the gold gives, so the
+ * gold is not run — it is only prepared, so that a gold SQLite rejects is still named. Beyond BIRD, when the gold did not finish within what the prediction
  * left (or its process died), it runs again on its own under the whole deadline, so a gold that
  * never ends, or one over the caps, is named as the dataset's problem instead of passing for the
  * prediction's timeout. Scores stay BIRD's: a pair over the deadline scores 0 either way. Gold
@@ -147,7 +147,6 @@ export async function executePair(
     const equal = scored.equal === undefined ? {} : { equal: scored.equal };
     return { pred, gold: paired, ...equal, spentMs: pred.ms + paired.ms, reused: false };
   }
-
   const gold = await alone();
   if (gold.ok && paired.kind === 'timeout') {
     const late = combined(`the predicted query took ${formatSeconds(pred.ms)}`, gold);
@@ -160,10 +159,22 @@ export async function executePair(
   /** The two statements as two requests, compared here: for a text over the cap, or after the pair's process died. */
   async function executeApart(): Promise<PairOutcome> {
     const pred = await pool.run({ path }, predSql, timeoutMs, limits);
-    if (!pred.ok)
-      return { pred, gold: await pool.prepare({ path }, goldSql, timeoutMs, limits), spentMs: pred.ms, reused: false };
-    const gold = await pool.run({ path }, goldSql, Math.max(1, timeoutMs - pred.ms), limits);
-    const equal = gold.ok ? { equal: resultsEqual(pred.rows, gold.rows, mode, goldOrdered) } : {};
-    return { pred, gold, ...equal, spentMs: pred.ms + gold.ms, reused: false };
+    if (!pred.ok) {
+      const rejected = await pool.prepare({ path }, goldSql, timeoutMs, limits);
+      return { pred, gold: rejected, spentMs: pred.ms, reused: false };
+    }
+    const paired = await pool.run({ path }, goldSql, Math.max(1, timeoutMs - pred.ms), limits, { continues: true });
+    const compared = (gold: ExecResult) =>
+      gold.ok ? { equal: resultsEqual(pred.rows, gold.rows, mode, goldOrdered) } : {};
+    if (paired.ok || ownFailure(paired)) {
+      if (key) cache?.put(key, paired);
+      return { pred, gold: paired, ...compared(paired), spentMs: pred.ms + paired.ms, reused: false };
+    }
+    const gold = await alone();
+    const late =
+      gold.ok && paired.kind === 'timeout'
+        ? { combinedTimeout: combined(`the predicted query took ${formatSeconds(pred.ms)}`, gold) }
+        : compared(gold);
+    return { pred, gold, ...late, spentMs: pred.ms + gold.ms, reused: false };
   }
 }
