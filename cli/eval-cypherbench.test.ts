@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from '../oracles/cypher/fixture-paths.ts';
 import { readCypherBenchItems, type CypherBenchItem } from '../oracles/cypher/loader.ts';
-import { acquireNeo4j } from '../oracles/cypher/server/acquire.ts';
+import { neo4jUri } from '../oracles/cypher/server/acquire.ts';
 
 const bin = fileURLToPath(new URL('../bin/witness.js', import.meta.url));
 const witness = (args: string[], env: NodeJS.ProcessEnv = process.env) =>
@@ -36,9 +36,7 @@ const unexpected = (out: { items: OutItem[] }, expected: Record<string, string> 
 
 let uri = '';
 beforeAll(async () => {
-  const neo = await acquireNeo4j(SKYWAYS_GRAPH_FILE);
-  if (!neo.ok) throw new Error(neo.reason);
-  uri = neo.uri;
+  uri = await neo4jUri(SKYWAYS_GRAPH_FILE);
 }, 600_000);
 
 describe('witness eval cypherbench', () => {

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withoutSuiteData } from '../core/child-env.ts';
 import { startTestModelServer, type TestModelServer } from '../core/models/test-server.ts';
-import { acquireNeo4j } from '../oracles/cypher/server/acquire.ts';
+import { neo4jUri } from '../oracles/cypher/server/acquire.ts';
 import { SKYWAYS_GRAPH_FILE } from '../oracles/cypher/fixture-paths.ts';
 import { storedComparisons } from '../optimizers/meta-harness/search-heldout.ts';
 import { MetaHarnessStore } from '../optimizers/meta-harness/store.ts';
@@ -198,9 +198,7 @@ describe.concurrent('witness optimize meta-harness with the sim on every other s
       const extra: Record<string, string> = {};
       if (suite === 'cypherbench') {
         // This run's Neo4j (the global setup's broker), holding the fixture's graph: no JVM of our own.
-        const neo = await acquireNeo4j(SKYWAYS_GRAPH_FILE);
-        if (!neo.ok) throw new Error(neo.reason);
-        extra.NEO4J_URI = neo.uri;
+        extra.NEO4J_URI = await neo4jUri(SKYWAYS_GRAPH_FILE);
       }
       const run = await search(suite, ['--candidates', '1', '--seeds', 'zero-shot,self-verify', '--limit', '2'], extra);
       expect(run.code, run.stderr).toBe(0);

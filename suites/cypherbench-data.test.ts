@@ -20,7 +20,7 @@ import { loadCypherBenchData } from '../oracles/cypher/dataset.ts';
 import { createDriver } from '../oracles/cypher/driver.ts';
 import { ensureGraph, LOADER_VERSION, sourceMarker, sourceMarkers } from '../oracles/cypher/load-graph.ts';
 import { harborGraph, orchardGraph, writeCypherBenchFolder } from '../oracles/cypher/official-layout.ts';
-import { acquireNeo4j } from '../oracles/cypher/server/acquire.ts';
+import { acquireNeo4j, neo4jUri } from '../oracles/cypher/server/acquire.ts';
 import { requestFromBroker, startBroker } from '../oracles/cypher/server/broker.ts';
 import { claimGraphStore, storeDirName } from '../oracles/cypher/server/graph-store.ts';
 import { startLauncher } from '../oracles/cypher/server/launcher.ts';
@@ -36,9 +36,7 @@ let orchardDriver: Driver;
 
 beforeAll(async () => {
   for (const [graph, file] of Object.entries(folder.graphFiles)) {
-    const neo = await acquireNeo4j(file);
-    if (!neo.ok) throw new Error(neo.reason);
-    uris[graph] = neo.uri;
+    uris[graph] = await neo4jUri(file);
   }
   orchardDriver = createDriver(uris.orchard as string);
 }, 600_000);

@@ -16,7 +16,7 @@ import { graphChecksum } from '../oracles/cypher/checksum.ts';
 import { createDriver } from '../oracles/cypher/driver.ts';
 import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from '../oracles/cypher/fixture-paths.ts';
 import { readCypherBenchItems, type CypherBenchItem } from '../oracles/cypher/loader.ts';
-import { acquireNeo4j } from '../oracles/cypher/server/acquire.ts';
+import { neo4jUri } from '../oracles/cypher/server/acquire.ts';
 import { readResultsFile } from '../reports/results-file.ts';
 import { withoutSuiteData } from '../core/child-env.ts';
 
@@ -142,8 +142,7 @@ describe('the cypherbench benchmark suite', () => {
   }, 240_000);
 
   it('turns a model’s huge query and result bombs into failed verdicts with named kinds, over real HTTP, leaving the rest of the run and the graph as they were', async () => {
-    const neo = await acquireNeo4j(SKYWAYS_GRAPH_FILE);
-    if (!neo.ok) throw new Error(neo.reason);
+    const uri = await neo4jUri(SKYWAYS_GRAPH_FILE);
     const items = readCypherBenchItems(SKYWAYS_QUESTIONS_FILE) as CypherBenchItem[];
     const hostile: Record<string, { query: string; kind: string }> = {
       'skyways-001': { query: `RETURN '${'a'.repeat(1_000_000)}' AS s`, kind: 'too-complex' },
@@ -160,12 +159,12 @@ describe('the cypherbench benchmark suite', () => {
       const query = item ? (hostile[item.qid]?.query ?? item.gold_cypher) : 'RETURN 1';
       return { content: '```cypher\n' + query + '\n```' };
     });
-    const driver = createDriver(neo.uri);
+    const driver = createDriver(uri);
     try {
       const before = await graphChecksum(driver);
       const { run, dir } = await benchInBackground(
         {
-          NEO4J_URI: neo.uri,
+          NEO4J_URI: uri,
           WITNESS_MODEL: 'scripted-cypher',
           OPENAI_BASE_URL: server.baseURL,
           OPENAI_API_KEY: 'test-key',

@@ -12,7 +12,7 @@ import { createDriver } from './driver.ts';
 import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from './fixture-paths.ts';
 import { cypherOracle, type CypherPrepared } from './oracle.ts';
 import { loadCypherBenchQuestions } from './loader.ts';
-import { acquireNeo4j } from './server/acquire.ts';
+import { neo4jUri } from './server/acquire.ts';
 import { readSimpleKG } from './simplekg.ts';
 
 const kg = readSimpleKG(SKYWAYS_GRAPH_FILE);
@@ -23,9 +23,7 @@ let before: GraphChecksum;
 let prepared: CypherPrepared;
 
 beforeAll(async () => {
-  const neo = await acquireNeo4j(SKYWAYS_GRAPH_FILE);
-  if (!neo.ok) throw new Error(neo.reason);
-  uri = neo.uri;
+  uri = await neo4jUri(SKYWAYS_GRAPH_FILE);
   oracle = cypherOracle({ uri, graphs: [kg], timeoutMs: 10_000 });
   prepared = await oracle.prepare(questions.find((q) => q.id === 'skyways-017') as Task);
   const driver = createDriver(uri);

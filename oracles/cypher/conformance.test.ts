@@ -3,7 +3,7 @@ import { describeOracleConformance } from '../conformance.ts';
 import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from './fixture-paths.ts';
 import { cypherOracle } from './oracle.ts';
 import { loadCypherBenchQuestions } from './loader.ts';
-import { acquireNeo4j } from './server/acquire.ts';
+import { neo4jUri } from './server/acquire.ts';
 import { readSimpleKG } from './simplekg.ts';
 
 /** An average, an earliest date, a sum of deaths: computed results the schema's sample values do not show. */
@@ -12,9 +12,11 @@ const TASK_IDS = ['skyways-019', 'skyways-022', 'skyways-018'];
 describeOracleConformance(
   'cypher',
   async () => {
-    const neo = await acquireNeo4j(SKYWAYS_GRAPH_FILE);
-    if (!neo.ok) throw new Error(neo.reason);
-    const oracle = cypherOracle({ uri: neo.uri, graphs: [readSimpleKG(SKYWAYS_GRAPH_FILE)], timeoutMs: 5_000 });
+    const oracle = cypherOracle({
+      uri: await neo4jUri(SKYWAYS_GRAPH_FILE),
+      graphs: [readSimpleKG(SKYWAYS_GRAPH_FILE)],
+      timeoutMs: 5_000,
+    });
     const maxQueryBytes = Number(oracle.settings().maxQueryBytes);
     return {
       oracle,

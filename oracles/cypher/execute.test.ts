@@ -9,16 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDriver, serverAnswersWithin } from './driver.ts';
 import { serverAnswers } from './execute.ts';
 import { SKYWAYS_GRAPH_FILE } from './fixture-paths.ts';
-import { acquireNeo4j } from './server/acquire.ts';
+import { neo4jUri } from './server/acquire.ts';
 
 /** createDriver's maxConnectionPoolSize. */
 const POOL_SIZE = 32;
 let uri = '';
 
 beforeAll(async () => {
-  const neo = await acquireNeo4j(SKYWAYS_GRAPH_FILE);
-  if (!neo.ok) throw new Error(neo.reason);
-  uri = neo.uri;
+  uri = await neo4jUri(SKYWAYS_GRAPH_FILE);
 }, 600_000);
 
 /** A port on this machine where nothing listens. */

@@ -15,7 +15,7 @@ import { ensureGraph } from './load-graph.ts';
 import { cypherOracle, type CypherPrepared } from './oracle.ts';
 import { applyVariant, type GraphVariant } from './perturb.ts';
 import { loadCypherBenchQuestions } from './loader.ts';
-import { acquireNeo4j } from './server/acquire.ts';
+import { neo4jUri } from './server/acquire.ts';
 import { parseSimpleKG, readSimpleKG } from './simplekg.ts';
 
 const kg = readSimpleKG(SKYWAYS_GRAPH_FILE);
@@ -26,10 +26,9 @@ let oracle: Oracle<CypherPrepared>;
 let before: GraphChecksum;
 
 beforeAll(async () => {
-  const neo = await acquireNeo4j(SKYWAYS_GRAPH_FILE);
-  if (!neo.ok) throw new Error(neo.reason);
-  driver = createDriver(neo.uri);
-  oracle = cypherOracle({ uri: neo.uri, graphs: [kg] });
+  const uri = await neo4jUri(SKYWAYS_GRAPH_FILE);
+  driver = createDriver(uri);
+  oracle = cypherOracle({ uri, graphs: [kg] });
   before = await graphChecksum(driver);
 }, 600_000);
 

@@ -13,7 +13,7 @@ import { createDriver } from './driver.ts';
 import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from './fixture-paths.ts';
 import { cypherOracle, type CypherPrepared } from './oracle.ts';
 import { loadCypherBenchQuestions } from './loader.ts';
-import { acquireNeo4j } from './server/acquire.ts';
+import { neo4jUri } from './server/acquire.ts';
 import { readSimpleKG } from './simplekg.ts';
 
 const kg = readSimpleKG(SKYWAYS_GRAPH_FILE);
@@ -25,9 +25,7 @@ let oracle: Oracle<CypherPrepared>;
 let before: GraphChecksum;
 
 beforeAll(async () => {
-  const neo = await acquireNeo4j(SKYWAYS_GRAPH_FILE);
-  if (!neo.ok) throw new Error(neo.reason);
-  uri = neo.uri;
+  uri = await neo4jUri(SKYWAYS_GRAPH_FILE);
   oracle = cypherOracle({ uri, graphs: [kg], timeoutMs: 2_000 });
   const driver = createDriver(uri);
   before = await graphChecksum(driver);

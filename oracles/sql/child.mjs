@@ -175,8 +175,9 @@ function counted(result) {
 
 // BIRD's pair scored where it is read: the prediction, then, if it ran, the gold, on one database;
 // then the comparison (BIRD's timeout covers it too). Only the verdict and the row counts go back,
-// and the gold's result, serialized, when the parent keeps it (the gold cache). The prediction's result goes to
-// the parent as soon as it is ready, so it knows which statement a deadline or a crash interrupted.
+// and the gold's result, serialized, when the parent keeps it (the gold cache). The prediction's
+// counts go to the parent as soon as they are ready, so it knows which statement a deadline or a
+// crash interrupted.
 function score(db, message) {
   const pred = execute(db, message.pred, message.limits);
   if (!pred.ok) return { part: 0, result: pred, done: true };

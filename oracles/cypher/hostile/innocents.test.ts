@@ -12,7 +12,7 @@ import { createDriver } from '../driver.ts';
 import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from '../fixture-paths.ts';
 import { cypherOracle, type CypherPrepared } from '../oracle.ts';
 import { loadCypherBenchQuestions } from '../loader.ts';
-import { acquireNeo4j } from '../server/acquire.ts';
+import { neo4jUri } from '../server/acquire.ts';
 import { readSimpleKG } from '../simplekg.ts';
 
 const kg = readSimpleKG(SKYWAYS_GRAPH_FILE);
@@ -40,9 +40,7 @@ let bombTask: CypherPrepared;
 let held = 0;
 
 beforeAll(async () => {
-  const neo = await acquireNeo4j(SKYWAYS_GRAPH_FILE);
-  if (!neo.ok) throw new Error(neo.reason);
-  uri = neo.uri;
+  uri = await neo4jUri(SKYWAYS_GRAPH_FILE);
   driver = createDriver(uri);
   bombOracle = cypherOracle({ uri, graphs: [kg], timeoutMs: 4_000 });
   bombTask = await bombOracle.prepare({

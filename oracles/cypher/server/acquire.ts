@@ -13,6 +13,13 @@ import { requestFromBroker } from './broker.ts';
 
 export type Acquired = { ok: true; uri: string; way: string; pid?: number } | { ok: false; reason: string };
 
+/** For tests: the URI of this run's Neo4j (holding the graph at `graphFile` when given); throws with the reason when there is none. */
+export async function neo4jUri(graphFile?: string): Promise<string> {
+  const neo = await acquireNeo4j(graphFile);
+  if (!neo.ok) throw new Error(neo.reason);
+  return neo.uri;
+}
+
 /** This run's Neo4j, holding the SimpleKG graph at `graphFile` when given. */
 export async function acquireNeo4j(graphFile?: string): Promise<Acquired> {
   const broker = inject('witnessNeo4jBroker');
