@@ -213,6 +213,43 @@ defineBenchmark({
     expect(bird.status, bird.stderr).toBe(0);
     expect(bird.stdout).toMatch(new RegExp(`${questions.length} questions: correct ${questions.length}\\b`));
     expect(bird.stderr).not.toMatch(/tsx/);
+
+    // The SQLite child the installed command runs is the build's one-file bundle; hostile answers get
+    // the same named verdicts from it as from the sources' child.mjs.
+    expect(existsSync(join(installed, 'dist', 'oracles', 'sql', 'child.cjs'))).toBe(true);
+    const [first] = questions;
+    if (!first) throw new Error('the BIRD fixtures have no question');
+    const hostile = [
+      first.SQL,
+      'SELEC 1',
+      `DELETE FROM ${/\bFROM\s+([A-Za-z_][\w]*)/i.exec(first.SQL)?.[1] ?? 'x'}`,
+      'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c',
+      'SELECT 1; SELECT 2',
+    ];
+    writeFileSync(
+      join(project, 'hostile.json'),
+      JSON.stringify(
+        Object.fromEntries(hostile.map((sql, i) => [String(i), `${sql}\t----- bird -----\t${first.db_id}`])),
+      ),
+    );
+    writeFileSync(
+      join(project, 'hostile-dev.json'),
+      JSON.stringify(hostile.map((_, i) => ({ ...first, question_id: i }))),
+    );
+    const scored = run(
+      'npx',
+      [
+        'witness',
+        'eval',
+        'bird',
+        ...['--data', fixtures, '--questions', 'hostile-dev.json', '--predictions', 'hostile.json'],
+        ...['--timeout', '2', '--no-gold-cache', '--json'],
+      ],
+      project,
+    );
+    expect(scored.status, scored.stderr).toBe(0);
+    const statuses = (JSON.parse(scored.stdout) as { questions: { status: string }[] }).questions.map((q) => q.status);
+    expect(statuses).toEqual(['correct', 'error', 'unsafe', 'timeout', 'unsafe']);
   });
 
   it('holds every file a compiled module reads by path: next to it (import.meta.url) or from the package root', () => {

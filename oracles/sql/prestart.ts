@@ -10,12 +10,19 @@
  * kill at exit) and is forgotten if it exits on its own.
  */
 import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { childCommand, spawnChild, type ChildCommand } from './child-launch.ts';
 import { childMemoryMb, DEFAULT_QUERY_LIMITS } from './limits.ts';
 
-/** The script every SQLite child runs. */
-export const CHILD_SCRIPT = fileURLToPath(new URL('./child.mjs', import.meta.url));
+const BUNDLED_CHILD = fileURLToPath(new URL('./child.cjs', import.meta.url));
+/**
+ * The script every SQLite child runs: child.mjs, or in dist/ the same code bundled into one CommonJS
+ * file by the build (scripts/bundle-child.mjs), which Node starts sooner.
+ */
+export const CHILD_SCRIPT = existsSync(BUNDLED_CHILD)
+  ? BUNDLED_CHILD
+  : fileURLToPath(new URL('./child.mjs', import.meta.url));
 /** Largest temporary file of a child in MiB when a pool names none. */
 export const DEFAULT_TEMP_FILE_MB = 1024;
 
