@@ -137,7 +137,8 @@ export async function executePair(
   if (!scored) return executeApart();
   const { pred, gold: paired } = scored;
   if (!pred.ok || !paired) {
-    const rejected = await pool.prepare({ path }, goldSql, timeoutMs, limits);
+    const rejected =
+      scored.goldRefusal !== undefined ? scored.goldRefusal : await pool.prepare({ path }, goldSql, timeoutMs, limits);
     if (rejected && key) cache?.put(key, rejected);
     return { pred, gold: rejected, spentMs: pred.ms, reused: false };
   }
