@@ -6,7 +6,8 @@
  * side in one run, alternating, N rounds (default 3, median):
  * - BIRD: perf/bird_reference_eval.py, BIRD's algorithm in Python (multiprocessing.Pool, a fresh
  *   sqlite3 connection per pair, predicted then gold with fetchall, set comparison, a per-pair
- *   timeout), with 2 processes and with its run script's 16 capped by the cores;
+ *   timeout through func_timeout when installed, as BIRD's script), with 2 processes and with its
+ *   run script's 16 capped by the cores;
  * - witness, first run: `node bin/witness.js eval bird --no-gold-cache`, start-up included, run
  *   from the package as a user installs it (bin/, dist/ and package.json copied to a folder of
  *   their own, dependencies from this checkout's node_modules): dist/ as built, without the
@@ -25,6 +26,8 @@
  * Python does not), witness's first run is timed both with the environment as it is and without
  * that variable, and the start-up of a bare Node and Python process is printed.
  * Every run's per-question verdicts must agree with BIRD's, or the script fails.
+ * Also printed once: the start-up floor of any design like witness's — two Node processes, a parent
+ * and a child that loads better-sqlite3 and answers one query, with nothing else.
  * Printed: wall times and the ratios BIRD / witness (targets: ≥ 1 everywhere, ≥ 3 on the large
  * first run, ≥ 10 on the large re-run), and next to them the CPU time (user + system) of each
  * evaluator's whole process tree, as /usr/bin/time reports it (children the evaluator waited for:
@@ -34,6 +37,7 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { staleness } from '../scripts/freshness.mjs';
@@ -144,6 +148,22 @@ const INSTALLED = installedPackage();
 process.on('exit', () => rmSync(INSTALLED, { recursive: true, force: true }));
 /** `witness` as a user who installed the package runs it. */
 const BIN = join(INSTALLED, 'bin/witness.js');
+
+/**
+ * The start-up floor of any evaluator built like witness (a Node command and a SQLite child process
+ * it talks to over IPC): a parent that starts a child with an empty environment, sends it one query,
+ * prints the rows and kills it; the child loads better-sqlite3, opens the database read-only and runs
+ * the query. No CLI, no checks, no limits. `node -e FLOOR_PARENT <database> <sql>`.
+ */
+const FLOOR_PARENT = `
+const { spawn } = require('node:child_process');
+const [db, sql] = process.argv.slice(1);
+const child = spawn(process.execPath, ['-e', ${JSON.stringify(
+  `process.on('message', ({ db, sql, driver }) => { const Database = require(driver); process.send(new Database(db, { readonly: true }).prepare(sql).raw().all()); });`,
+)}], { env: {}, stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'advanced' });
+child.send({ db, sql, driver: ${JSON.stringify(createRequire(import.meta.url).resolve('better-sqlite3'))} });
+child.on('message', (rows) => { process.stdout.write(JSON.stringify(rows) + '\\n'); child.kill('SIGKILL'); });
+`;
 
 function witness(w: Workload, goldCache: string | null, env?: NodeJS.ProcessEnv, bin = BIN): Timed {
   const cache = goldCache ? ['--gold-cache', goldCache] : ['--no-gold-cache'];
@@ -309,7 +329,35 @@ const bare = [
     : []),
   `python3 -c 0 ${startup(PYTHON, ['-c', '0']).toFixed(0)} ms`,
 ];
+const funcTimeout = spawnSync(PYTHON, ['-c', 'import func_timeout; print(func_timeout.__version__)'], {
+  encoding: 'utf8',
+}).stdout.trim();
+console.log(
+  funcTimeout
+    ? `BIRD's per-pair timeout through func_timeout ${funcTimeout}, as its script does`
+    : "BIRD's per-pair timeout through func_timeout's mechanism (a thread and join): func_timeout is not installed for this python3 (pip install func_timeout==4.3.5 times BIRD's script exactly: it imports the library, a few ms of start-up)",
+);
 console.log(`start-up of a bare process: ${bare.join('; ')}`);
+const floorDir = mkdtempSync(join(tmpdir(), 'witness-perf-bird-floor-'));
+try {
+  const w = generateWorkload(floorDir, { kind: 'small', questions: 1 });
+  const [question] = JSON.parse(readFileSync(join(w.dir, 'dev.json'), 'utf8')) as { SQL: string; db_id: string }[];
+  if (!question) throw new Error('the one-question workload has no question');
+  const args = [join(w.dir, 'dev_databases', question.db_id, `${question.db_id}.sqlite`), question.SQL];
+  const floors = [
+    `${startup(process.execPath, ['-e', FLOOR_PARENT, ...args]).toFixed(0)} ms`,
+    ...(withoutExtraCa
+      ? [
+          `without ${EXTRA_CA} ${startup(process.execPath, ['-e', FLOOR_PARENT, ...args], withoutExtraCa).toFixed(0)} ms`,
+        ]
+      : []),
+  ];
+  console.log(
+    `the least two Node processes can take to answer one question (a parent starts a child, which loads better-sqlite3 and runs the gold): ${floors.join('; ')}`,
+  );
+} finally {
+  rmSync(floorDir, { recursive: true, force: true });
+}
 if (cutSizes.length > 0) cuts(cutSizes);
 compare('small (GeoQuery-like)', { kind: 'small', questions: flag('small-questions', 900) });
 compare('large (BIRD-scale)', {
