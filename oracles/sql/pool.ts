@@ -31,6 +31,7 @@ import {
   type Outcome,
   type WireResult,
 } from './pool-results.ts';
+import { DeadlineTimer } from './deadline-timer.ts';
 import { adoptPrestarted, CHILD_SCRIPT, DEFAULT_TEMP_FILE_MB, releasePrestarted } from './prestart.ts';
 
 /** A database file (kept open by the child) or an in-memory image (opened read-only for one request). */
@@ -115,7 +116,10 @@ interface Slot {
   /** The child has started (its start-up does not count against a deadline). */
   ready: boolean;
   inflight: Pending[];
-  timer: NodeJS.Timeout | null;
+  /** The child's start-up deadline, while it starts. */
+  startupTimer: NodeJS.Timeout | null;
+  /** The deadline of the request the child works on (its head). */
+  deadline: DeadlineTimer;
   /** The child's recent time per request (pipeline-depth.ts); null until one is done. */
   recentMs: number | null;
   /** Requests the child has answered. */
@@ -170,15 +174,24 @@ export class SqlPool {
     this.tempFileMb = options.tempFileMb ?? DEFAULT_TEMP_FILE_MB;
     this.guard = options.orphanGuard;
     this.cores = Math.max(1, options.cores ?? availableParallelism());
-    this.slots = Array.from({ length: this.size }, () => ({
-      child: null,
-      ready: false,
-      inflight: [],
-      timer: null,
-      recentMs: null,
-      answered: 0,
-      spawnedAt: 0,
-    }));
+    this.slots = Array.from({ length: this.size }, () => {
+      const slot: Slot = {
+        child: null,
+        ready: false,
+        inflight: [],
+        startupTimer: null,
+        deadline: new DeadlineTimer(() => {
+          const child = slot.child;
+          this.statistics.killed++;
+          this.retire(slot, { timeout: true });
+          child?.kill('SIGKILL');
+        }),
+        recentMs: null,
+        answered: 0,
+        spawnedAt: 0,
+      };
+      return slot;
+    });
     process.on('exit', this.onExit);
   }
 
@@ -440,14 +453,8 @@ export class SqlPool {
   /** The head request's deadline runs from the moment the child starts on it. */
   private arm(slot: Slot): void {
     const head = slot.inflight[0];
-    if (!head || !slot.ready) return;
-    slot.timer = setTimeout(() => {
-      slot.timer = null;
-      const child = slot.child;
-      this.statistics.killed++;
-      this.retire(slot, { timeout: true });
-      child?.kill('SIGKILL');
-    }, head.deadlineMs);
+    if (head && slot.ready) slot.deadline.set(head.deadlineMs);
+    else slot.deadline.clear();
   }
 
   private spawn(slot: Slot): ChildProcess {
@@ -467,8 +474,8 @@ export class SqlPool {
     if (adopted?.startupMs !== undefined) this.startupMs = adopted.startupMs;
     // Start-up has its own deadline (it also keeps the parent alive while requests wait for it).
     if (!slot.ready)
-      slot.timer = setTimeout(() => {
-        slot.timer = null;
+      slot.startupTimer = setTimeout(() => {
+        slot.startupTimer = null;
         this.retire(slot, {
           crash: `the SQLite process did not start within ${formatSeconds(STARTUP_MS)}`,
           kind: 'runtime',
@@ -478,8 +485,8 @@ export class SqlPool {
     child.on('message', (reply: Record<string, unknown>) => {
       if (slot.child !== child) return;
       if (reply.ready === true) {
-        if (slot.timer) clearTimeout(slot.timer);
-        slot.timer = null;
+        if (slot.startupTimer) clearTimeout(slot.startupTimer);
+        slot.startupTimer = null;
         slot.ready = true;
         this.startupMs = performance.now() - slot.spawnedAt;
         this.arm(slot);
@@ -495,8 +502,6 @@ export class SqlPool {
       const head = slot.inflight.shift();
       if (typeof reply.busyMs === 'number') slot.recentMs = nextRecentMs(slot.recentMs, reply.busyMs);
       slot.answered++;
-      if (slot.timer) clearTimeout(slot.timer);
-      slot.timer = null;
       this.arm(slot);
       if (head) {
         if (typeof reply.failure === 'string')
@@ -531,10 +536,15 @@ export class SqlPool {
     return child;
   }
 
+  private stopTimers(slot: Slot): void {
+    if (slot.startupTimer) clearTimeout(slot.startupTimer);
+    slot.startupTimer = null;
+    slot.deadline.clear();
+  }
+
   /** Drops a slot's child: its head request gets `outcome`, the rest go back to the front of the queue. */
   private retire(slot: Slot, outcome: Outcome): void {
-    if (slot.timer) clearTimeout(slot.timer);
-    slot.timer = null;
+    this.stopTimers(slot);
     slot.child = null;
     const [head, ...rest] = slot.inflight.splice(0);
     this.queue.unshift(...rest);
@@ -544,8 +554,7 @@ export class SqlPool {
 
   private killAll(): void {
     for (const slot of this.slots) {
-      if (slot.timer) clearTimeout(slot.timer);
-      slot.timer = null;
+      this.stopTimers(slot);
       slot.child?.kill('SIGKILL');
       slot.child = null;
     }
