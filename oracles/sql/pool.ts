@@ -1,28 +1,28 @@
 /**
- * A pool of warm SQLite child processes (child.mjs). better-sqlite3 cannot be interrupted (no
- * progress handler; a worker thread stuck in SQLite cannot be terminated), so every request has a
- * deadline at which its child is SIGKILLed and later replaced; requests queued behind it on that
- * child go back to the queue. Children run with an empty environment, keep databases open
- * read-only, stop results at the caps while stepping, and live under memory and temporary-file
- * limits and a parent-death guard (child-launch.ts); they never keep the parent alive: they are
- * unreferenced, and killed on dispose and at exit. Each child is fed up to `pipeline` requests at a
- * time so it never idles on the IPC round trip, and up to `cheapPipeline` while its recent requests
- * were cheap (pipeline-depth.ts). Children start as requests need them, but while one is live the
- * next only when it pays for its start-up (pool-growth.ts), or by warm(). Requests wait in the
- * order they came, except that one continuing work under way goes before those that start new work.
+ * A pool of warm SQLite child processes (child.mjs; one ChildSlot each, pool-slot.ts). better-sqlite3
+ * cannot be interrupted (no progress handler; a worker thread stuck in SQLite cannot be terminated),
+ * so every request has a deadline at which its child is SIGKILLed and later replaced; requests queued
+ * behind it on that child go back to the queue. Children run with an empty environment, keep
+ * databases open read-only, stop results at the caps while stepping, and live under memory and
+ * temporary-file limits and a parent-death guard (child-launch.ts); they never keep the parent
+ * alive: they are unreferenced, and killed on dispose and at exit. Each child is fed up to
+ * `pipeline` requests at a time so it never idles on the IPC round trip, and up to `cheapPipeline`
+ * while its recent requests were cheap (pipeline-depth.ts). Children start as requests need them,
+ * but while one is live the next only when it pays for its start-up (pool-growth.ts), or by warm().
+ * Requests wait in the order they came, except that one continuing work under way goes before those
+ * that start new work.
  */
 import type { ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { childCommand, spawnChild, type OrphanGuard } from './child-launch.ts';
+import { childCommand, type OrphanGuard } from './child-launch.ts';
 import { childMemoryMb, resolveLimits, type QueryLimits } from './limits.ts';
-import { KNOWN_AFTER, nextRecentMs, pipelineDepth } from './pipeline-depth.ts';
+import { KNOWN_AFTER, pipelineDepth } from './pipeline-depth.ts';
 import { DEFAULT_STARTUP_MS, mayGrow, startsChildrenAtOnce, WaitWatch } from './pool-growth.ts';
 import type { CompareMode } from './result-equality.mjs';
 import {
   decode,
   decodeCounted,
   failure,
-  formatSeconds,
   textRefusal,
   type ExecFailure,
   type ExecFailureKind,
@@ -31,8 +31,8 @@ import {
   type Outcome,
   type WireResult,
 } from './pool-results.ts';
-import { DeadlineTimer } from './deadline-timer.ts';
-import { adoptPrestarted, CHILD_SCRIPT, DEFAULT_TEMP_FILE_MB, releasePrestarted } from './prestart.ts';
+import { ChildSlot, reaped, type Pending, type SlotEvents } from './pool-slot.ts';
+import { CHILD_SCRIPT, DEFAULT_TEMP_FILE_MB, releasePrestarted } from './prestart.ts';
 
 /** A database file (kept open by the child) or an in-memory image (opened read-only for one request). */
 export type DbRef = { path: string } | { bytes: Uint8Array };
@@ -99,37 +99,7 @@ export interface PoolStats {
   crashed: number;
 }
 
-interface Pending {
-  message: Record<string, unknown>;
-  deadlineMs: number;
-  /** The caller's estimate of the request's time (pipeline-depth.ts), if it has one. */
-  expectedMs: number | undefined;
-  /** It continues work under way (RequestHints). */
-  continues: boolean;
-  settle: (outcome: Outcome) => void;
-  /** Results of a sequence's statements that are done, by position. */
-  parts: WireResult[];
-}
-
-interface Slot {
-  child: ChildProcess | null;
-  /** The child has started (its start-up does not count against a deadline). */
-  ready: boolean;
-  inflight: Pending[];
-  /** The child's start-up deadline, while it starts. */
-  startupTimer: NodeJS.Timeout | null;
-  /** The deadline of the request the child works on (its head). */
-  deadline: DeadlineTimer;
-  /** The child's recent time per request (pipeline-depth.ts); null until one is done. */
-  recentMs: number | null;
-  /** Requests the child has answered. */
-  answered: number;
-  /** When the child was started (performance.now()), to measure its start-up. */
-  spawnedAt: number;
-}
-
 let nextId = 1;
-const STARTUP_MS = 30_000;
 
 export class SqlPool {
   readonly size: number;
@@ -144,7 +114,7 @@ export class SqlPool {
   private readonly tempFileMb: number;
   private readonly guard: OrphanGuard | undefined;
   private readonly cores: number;
-  private readonly slots: Slot[];
+  private readonly slots: ChildSlot[];
   private readonly queue: Pending[] = [];
   private readonly statistics: PoolStats = { spawned: 0, adopted: 0, killed: 0, crashed: 0 };
   private disposed = false;
@@ -174,24 +144,20 @@ export class SqlPool {
     this.tempFileMb = options.tempFileMb ?? DEFAULT_TEMP_FILE_MB;
     this.guard = options.orphanGuard;
     this.cores = Math.max(1, options.cores ?? availableParallelism());
-    this.slots = Array.from({ length: this.size }, () => {
-      const slot: Slot = {
-        child: null,
-        ready: false,
-        inflight: [],
-        startupTimer: null,
-        deadline: new DeadlineTimer(() => {
-          const child = slot.child;
-          this.statistics.killed++;
-          this.retire(slot, { timeout: true });
-          child?.kill('SIGKILL');
-        }),
-        recentMs: null,
-        answered: 0,
-        spawnedAt: 0,
-      };
-      return slot;
-    });
+    const events: SlotEvents = {
+      ready: (startupMs) => {
+        this.startupMs = startupMs;
+        this.watchWaits();
+      },
+      // Replies read together are all handled before the children are fed: one message each, not one per reply.
+      answered: () => this.schedulePump(),
+      retired: (rest) => {
+        this.queue.unshift(...rest);
+        this.pump();
+      },
+      lost: (how) => void this.statistics[how]++,
+    };
+    this.slots = Array.from({ length: this.size }, () => new ChildSlot(events, this.memoryMb));
     process.on('exit', this.onExit);
   }
 
@@ -388,7 +354,7 @@ export class SqlPool {
   private pump(): void {
     const outgoing = new Map<ChildProcess, Record<string, unknown>[]>();
     while (this.queue.length > 0 && !this.disposed) {
-      let best: Slot | undefined;
+      let best: ChildSlot | undefined;
       const expectedMs = this.queue[0]?.expectedMs;
       if (startsChildrenAtOnce(expectedMs, this.startupEstimate())) this.startFreely = true;
       const live = this.slots.filter((s) => s.child).length;
@@ -415,7 +381,7 @@ export class SqlPool {
       best.inflight.push(pending);
       this.peak = Math.max(this.peak, best.inflight.length);
       outgoing.set(child, [...(outgoing.get(child) ?? []), pending.message]);
-      if (best.inflight.length === 1) this.arm(best);
+      if (best.inflight.length === 1) best.arm();
     }
     this.watchWaits();
     // The child answers each request of a batch on its own, as it is done (deadlines stay per request).
@@ -450,125 +416,19 @@ export class SqlPool {
     this.pump(); // and a new window while requests still wait
   }
 
-  /** The head request's deadline runs from the moment the child starts on it. */
-  private arm(slot: Slot): void {
-    const head = slot.inflight[0];
-    if (head && slot.ready) slot.deadline.set(head.deadlineMs);
-    else slot.deadline.clear();
-  }
-
-  private spawn(slot: Slot): ChildProcess {
+  private spawn(slot: ChildSlot): ChildProcess {
     const launch = childCommand(
       CHILD_SCRIPT,
       { memoryMb: this.memoryMb, heapMb: this.heapMb, tempFileMb: this.tempFileMb },
       this.guard,
     );
-    const adopted = adoptPrestarted(launch);
-    const child = adopted?.child ?? spawnChild(launch);
+    const { child, adopted, startupMs } = slot.start(launch);
     this.statistics[adopted ? 'adopted' : 'spawned']++;
-    slot.child = child;
-    slot.ready = adopted?.startupMs !== undefined;
-    slot.recentMs = null;
-    slot.answered = 0;
-    slot.spawnedAt = adopted?.spawnedAt ?? performance.now();
-    if (adopted?.startupMs !== undefined) this.startupMs = adopted.startupMs;
-    // Start-up has its own deadline (it also keeps the parent alive while requests wait for it).
-    if (!slot.ready)
-      slot.startupTimer = setTimeout(() => {
-        slot.startupTimer = null;
-        this.retire(slot, {
-          crash: `the SQLite process did not start within ${formatSeconds(STARTUP_MS)}`,
-          kind: 'runtime',
-        });
-        child.kill('SIGKILL');
-      }, STARTUP_MS);
-    child.on('message', (reply: Record<string, unknown>) => {
-      if (slot.child !== child) return;
-      if (reply.ready === true) {
-        if (slot.startupTimer) clearTimeout(slot.startupTimer);
-        slot.startupTimer = null;
-        slot.ready = true;
-        this.startupMs = performance.now() - slot.spawnedAt;
-        this.arm(slot);
-        this.watchWaits();
-        return;
-      }
-      if (typeof reply.part === 'number') {
-        // One statement of a sequence is done; the sequence's deadline keeps running.
-        const head = slot.inflight[0];
-        if (head) head.parts[reply.part] = reply.result as WireResult;
-        if (reply.done !== true) return; // the last statement's result ends the request
-      }
-      const head = slot.inflight.shift();
-      if (typeof reply.busyMs === 'number') slot.recentMs = nextRecentMs(slot.recentMs, reply.busyMs);
-      slot.answered++;
-      this.arm(slot);
-      if (head) {
-        if (typeof reply.failure === 'string')
-          head.settle({ crash: `the SQLite process failed: ${reply.failure}`, kind: 'runtime' });
-        else head.settle({ reply });
-      }
-      // Replies read together are all handled before the children are fed: one message each, not one per reply.
-      this.schedulePump();
-    });
-    child.on('exit', (code, signal) => {
-      if (slot.child !== child) return;
-      this.statistics.crashed++;
-      // V8 and Node abort when an allocation fails: the query's result did not fit in the child's memory.
-      const aborted = signal === 'SIGABRT' || code === 134;
-      this.retire(
-        slot,
-        aborted
-          ? {
-              crash: `the SQLite process ran out of memory while running the query (it may use ${this.memoryMb} MiB)`,
-              kind: 'too-large',
-            }
-          : { crash: `the SQLite process died (${signal ?? `exit code ${code}`})`, kind: 'runtime' },
-      );
-    });
-    child.on('error', () => {
-      // A failed send to a dying child: 'exit' follows and is handled there. A child that could not start at all:
-      if (slot.child === child && child.pid === undefined)
-        this.retire(slot, { crash: `cannot start the SQLite process (${launch.command})`, kind: 'runtime' });
-    });
-    child.unref();
-    child.channel?.unref();
+    if (startupMs !== undefined) this.startupMs = startupMs;
     return child;
   }
 
-  private stopTimers(slot: Slot): void {
-    if (slot.startupTimer) clearTimeout(slot.startupTimer);
-    slot.startupTimer = null;
-    slot.deadline.clear();
-  }
-
-  /** Drops a slot's child: its head request gets `outcome`, the rest go back to the front of the queue. */
-  private retire(slot: Slot, outcome: Outcome): void {
-    this.stopTimers(slot);
-    slot.child = null;
-    const [head, ...rest] = slot.inflight.splice(0);
-    this.queue.unshift(...rest);
-    head?.settle(outcome);
-    this.pump();
-  }
-
   private killAll(): void {
-    for (const slot of this.slots) {
-      this.stopTimers(slot);
-      slot.child?.kill('SIGKILL');
-      slot.child = null;
-    }
+    for (const slot of this.slots) slot.kill();
   }
-}
-
-/** Resolves once `child` has exited and been reaped (or after a second, should it not). */
-function reaped(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, 1000); // referenced: the process waits for the reaping
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 }
