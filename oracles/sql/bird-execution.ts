@@ -3,13 +3,15 @@
  * gold, on one database under one combined deadline, both in one SQLite process, which compares
  * the two results itself (SqlPool.score) so that no row travels. As in BIRD, a prediction that
  * fails or does not finish ends the pair: the question scores 0 whatever the gold gives, so the
- * gold is not run — it is only prepared, so that a gold SQLite rejects is still named. Beyond
+ * gold is not run — it only passes the gate (prepared, not stepped: in the same request, by the
+ * process where the prediction failed), so that a gold SQLite rejects is still named. Beyond
  * BIRD, when the gold did not finish within what the prediction left (or its process died), it
  * runs again on its own under the whole deadline, so a gold that never ends, or one over the caps,
- * is named as the dataset's problem instead of passing for the prediction's timeout. Scores stay BIRD's: a pair over the deadline scores 0 either way. Gold
- * results kept from earlier runs are reused (the prediction gets what the gold's recorded time left
- * of the deadline), and a prediction that is a deterministic gold written differently
- * (same-query.ts) runs once, under half of it, unless `shortcut` is off.
+ * is named as the dataset's problem instead of passing for the prediction's timeout. Scores stay
+ * BIRD's: a pair over the deadline scores 0 either way. Gold results kept from earlier runs are
+ * reused (the prediction gets what the gold's recorded time left of the deadline), and a
+ * prediction that is a deterministic gold written differently (same-query.ts) runs once, under
+ * half of it, unless `shortcut` is off.
  */
 import type { GoldCache } from './gold-cache.ts';
 import type { QueryLimits } from './limits.ts';
