@@ -96,6 +96,13 @@ function gate(db, sql) {
   return { stmt };
 }
 
+// The gate alone: whether the statement would run, without stepping it (null), else the failure, timed.
+function refusal(db, sql) {
+  const started = performance.now();
+  const refused = gate(db, sql).failure;
+  return refused ? { ...refused, ms: performance.now() - started } : null;
+}
+
 // Values travel flat, in chunks of whole rows (a row array costs ~200 bytes in V8; a flat slot 8).
 const CHUNK = 65536;
 const LIMIT = 9007199254740991n;
@@ -182,12 +189,7 @@ function counted(result) {
 // parent a request.
 function score(db, message) {
   const pred = execute(db, message.pred, message.limits);
-  if (!pred.ok) {
-    const started = performance.now();
-    const refused = gate(db, message.gold).failure;
-    const goldRefusal = refused ? { ...refused, ms: performance.now() - started } : null;
-    return { part: 0, result: pred, goldRefusal, done: true };
-  }
+  if (!pred.ok) return { part: 0, result: pred, goldRefusal: refusal(db, message.gold), done: true };
   process.send({ id: message.id, part: 0, result: counted(pred) });
   const gold = execute(db, message.gold, message.limits);
   if (!gold.ok) return { part: 1, result: gold, done: true };
@@ -233,12 +235,7 @@ function handle(message) {
       return { result: failure ?? value };
     }
     case 'prepare': {
-      // The gate alone: whether the statement would run, without stepping it.
-      const { value, failure } = withDatabase(message.db, (db) => {
-        const started = performance.now();
-        const checked = gate(db, message.sql).failure;
-        return checked ? { ...checked, ms: performance.now() - started } : null;
-      });
+      const { value, failure } = withDatabase(message.db, (db) => refusal(db, message.sql));
       return { result: failure ?? value };
     }
     case 'pair': {

@@ -63,7 +63,12 @@ export function decodeCounted(result: WireResult, tempFileMb: number): CountedRe
   return { ok: true, columns, rowCount, rows: flatRows(width, chunks, rowCount), ms, bytes };
 }
 
+/**
+ * The failure of a statement whose result a request's outcome does not carry: the deadline, the
+ * crash, or a reply without it.
+ */
 export function failure(outcome: Outcome, deadlineMs: number): ExecFailure {
+  if ('reply' in outcome) return { ok: false, kind: 'runtime', message: 'the SQLite process sent no result', ms: 0 };
   if ('timeout' in outcome)
     return {
       ok: false,
@@ -71,8 +76,7 @@ export function failure(outcome: Outcome, deadlineMs: number): ExecFailure {
       message: `the query did not finish within ${formatSeconds(deadlineMs)}`,
       ms: deadlineMs,
     };
-  if ('crash' in outcome) return { ok: false, kind: outcome.kind, message: outcome.crash, ms: 0 };
-  throw new Error('unreachable');
+  return { ok: false, kind: outcome.kind, message: outcome.crash, ms: 0 };
 }
 
 export function formatSeconds(ms: number): string {

@@ -208,10 +208,7 @@ export class SqlPool {
       'reply' in outcome && Array.isArray(outcome.reply.results)
         ? (outcome.reply.results as WireResult[]).map((r) => this.decode(r))
         : null;
-    const failed: ExecFailure =
-      'reply' in outcome
-        ? { ok: false, kind: 'runtime', message: 'the SQLite process sent no result', ms: 0 }
-        : failure(outcome, deadlineMs);
+    const failed = failure(outcome, deadlineMs);
     runnable.forEach(({ i }, k) => {
       const part = parts[k];
       results[i] = whole?.[k] ?? (part ? this.decode(part) : failed);
@@ -242,10 +239,7 @@ export class SqlPool {
       deadlineMs,
     );
     const decoded = (part: WireResult | undefined) => (part ? decodeCounted(part, this.tempFileMb) : undefined);
-    const stopped: ExecFailure =
-      'reply' in outcome
-        ? { ok: false, kind: 'runtime', message: 'the SQLite process sent no result', ms: 0 }
-        : failure(outcome, deadlineMs);
+    const stopped = failure(outcome, deadlineMs);
     const predicted = decoded(parts[0]) ?? stopped;
     if (!predicted.ok) {
       const checked = 'reply' in outcome ? (outcome.reply.goldRefusal as ExecFailure | null | undefined) : undefined;
