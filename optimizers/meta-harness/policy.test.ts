@@ -184,7 +184,7 @@ describe('publicFields', () => {
 
 describe('the sandbox command', () => {
   it('starts node with the permission model inside bwrap, no network, a clean environment, under limits', () => {
-    const args = sandboxCommand({ code: '/staged/code', work: '/staged/job' }, DEFAULT_LIMITS, '/usr/bin/node');
+    const args = sandboxCommand({ code: '/staged/code' }, DEFAULT_LIMITS, '/usr/bin/node');
     const bwrap = args.indexOf('bwrap');
     const node = args.indexOf('/usr/bin/node');
     expect(args.slice(0, bwrap)).toEqual(
@@ -207,15 +207,16 @@ describe('the sandbox command', () => {
       '--no-warnings',
       '/code/runner.mjs',
     ]);
-    // The only host folders in the sandbox: /usr, the staged code (read-only) and the job folder.
+    // The only host folders in the sandbox, both read-only: /usr and the staged code; the job folder is a capped tmpfs.
     const binds = args.flatMap((a, i) =>
       a === '--bind' || a === '--ro-bind' ? [`${a} ${args[i + 1]} ${args[i + 2]}`] : [],
     );
-    expect(binds).toEqual(['--ro-bind /usr /usr', '--ro-bind /staged/code /code', '--bind /staged/job /job']);
+    expect(binds).toEqual(['--ro-bind /usr /usr', '--ro-bind /staged/code /code']);
+    expect(args.join(' ')).toContain(`--size ${DEFAULT_LIMITS.jobBytes} --tmpfs /job`);
   });
 
   it('binds a node installed outside /usr read-only at its own path', () => {
-    const args = sandboxCommand({ code: '/c', work: '/j' }, DEFAULT_LIMITS, '/opt/node-v20/bin/node');
+    const args = sandboxCommand({ code: '/c' }, DEFAULT_LIMITS, '/opt/node-v20/bin/node');
     expect(args.join(' ')).toContain('--ro-bind /opt/node-v20 /opt/node-v20');
   });
 });
