@@ -88,7 +88,10 @@ export function validationRecord(outcome: ValidationOutcome): ValidationRecord {
         'smoke',
         c.smoke.ran && c.smoke.ok,
         c.smoke.ran
-          ? c.smoke.episodes.flatMap((e) => (e.failure ? [`${e.taskId}: ${e.failure}`] : []))
+          ? c.smoke.episodes.flatMap((e) => [
+              ...(e.failure ? [`${e.taskId}: ${e.failure}`] : []),
+              ...(e.harnessError ? [`${e.taskId}: harness error: ${e.harnessError}`] : []),
+            ])
           : ['not run: a static check failed'],
       ),
     ],
