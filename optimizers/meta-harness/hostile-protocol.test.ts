@@ -59,7 +59,7 @@ const CASES: Case[] = [
   {
     name: 'deep-log',
     header: STDOUT,
-    body: `    out.write('{"type":"log","entry":' + ${deepArray} + '}\\n');\n    await new Promise((r) => setTimeout(r, 2000));`,
+    body: `    out.write('{"type":"log","entry":{"a":' + ${deepArray} + '}}\\n');\n    await new Promise((r) => setTimeout(r, 2000));`,
     kind: 'protocol',
     reason: /nested more than 64 levels deep/,
   },
