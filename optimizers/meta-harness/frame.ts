@@ -1,10 +1,11 @@
 /**
  * The host's framing of a child's output: newline-delimited lines cut from raw byte chunks, each
- * chunk scanned once (the pending partial line is kept as a list of chunks and never re-scanned),
- * with a cap on one line and on all bytes read in an episode; and a linear check of a JSON text's
- * nesting depth that runs before `JSON.parse`, so no message can be deep enough to overflow a
- * recursive serializer later. Pure: no streams, no timers.
+ * chunk decoded and scanned once (the pending partial line is kept as a list of pieces and never
+ * re-scanned), with a cap on one line and on all bytes read in an episode; and a linear check of a
+ * JSON text's nesting depth that runs before `JSON.parse`, so no message can be deep enough to
+ * overflow a recursive serializer later. Pure: no streams, no timers.
  */
+import { StringDecoder } from 'node:string_decoder';
 
 export interface FrameLimits {
   /** Longest line, in bytes, newline excluded. */
@@ -19,38 +20,43 @@ export interface Framed {
   overflow?: string;
 }
 
-const NEWLINE = 0x0a;
+/** Whether `pendingBytes` and `piece` fit in `cap` bytes (UTF-8 takes at most 3 bytes per UTF-16 unit: the exact count is needed only near the cap). */
+const fits = (pendingBytes: number, piece: string, cap: number) =>
+  pendingBytes + piece.length * 3 <= cap || pendingBytes + Buffer.byteLength(piece) <= cap;
 
 /** Cuts a byte stream into lines under FrameLimits. */
 export class LineFramer {
-  private pending: Buffer[] = [];
+  private readonly decoder = new StringDecoder('utf8');
+  private pending: string[] = [];
   private pendingBytes = 0;
   private total = 0;
-  private broken: string | undefined;
+  private broken = false;
 
   constructor(private readonly limits: FrameLimits) {}
 
   /** The lines completed by `chunk`; after an overflow every later call yields nothing. */
   push(chunk: Buffer): Framed {
     if (this.broken) return { lines: [] };
+    const cap = this.limits.maxLineBytes;
     const lines: string[] = [];
     this.total += chunk.length;
+    // Decoded once (a character cut between chunks waits in the decoder), each unit scanned once.
+    const text = this.decoder.write(chunk);
     let start = 0;
     let newline: number;
-    while ((newline = chunk.indexOf(NEWLINE, start)) >= 0) {
-      const length = this.pendingBytes + newline - start;
-      if (length > this.limits.maxLineBytes) return this.overflow(lines, this.lineTooLong());
-      const piece = chunk.subarray(start, newline);
-      const line = this.pending.length === 0 ? piece : Buffer.concat([...this.pending, piece], length);
-      lines.push(line.toString('utf8'));
+    while ((newline = text.indexOf('\n', start)) >= 0) {
+      const piece = text.slice(start, newline);
+      if (!fits(this.pendingBytes, piece, cap)) return this.overflow(lines, this.lineTooLong());
+      lines.push(this.pending.length === 0 ? piece : this.pending.join('') + piece);
       this.pending = [];
       this.pendingBytes = 0;
       start = newline + 1;
     }
-    if (start < chunk.length) {
-      this.pendingBytes += chunk.length - start;
-      if (this.pendingBytes > this.limits.maxLineBytes) return this.overflow(lines, this.lineTooLong());
-      this.pending.push(chunk.subarray(start));
+    if (start < text.length) {
+      const piece = text.slice(start);
+      this.pendingBytes += Buffer.byteLength(piece);
+      if (this.pendingBytes > cap) return this.overflow(lines, this.lineTooLong());
+      this.pending.push(piece);
     }
     // Lines already complete in this chunk are kept: they were sent within the cap.
     if (this.total > this.limits.maxTotalBytes)
@@ -63,7 +69,7 @@ export class LineFramer {
   }
 
   private overflow(lines: string[], reason: string): Framed {
-    this.broken = reason;
+    this.broken = true;
     this.pending = [];
     this.pendingBytes = 0;
     return { lines, overflow: reason };
