@@ -140,6 +140,32 @@ describe('the host owns the protocol: misbehaviour is the candidate failure, nam
   }, 30_000);
 });
 
+describe("a harness that leaves the host's replies unread", () => {
+  it('fails (protocol) once 8 MiB of them wait, instead of the host queueing them without bound', async () => {
+    // An oracle of one's own whose description is 1 MiB: twenty unread ones would queue 20 MiB.
+    const regex = regexOracle();
+    const wordy = { ...regex, observer: { ...regex.observer!, describe: async () => 'x'.repeat(1 << 20) } };
+    const body = [
+      '    (globalThis as any).process.stdin.pause();',
+      "    for (let id = 1000; id < 1020; id++) out.write(JSON.stringify({ id, type: 'describe' }) + '\\n');",
+      '    await new Promise((r) => setTimeout(r, 5000));',
+    ].join('\n');
+    const evaluation = await evaluateHarness({
+      harnessFile: writeHarness(folder(), 'unread-replies', body, STDOUT),
+      oracle: wordy,
+      tasks: tasks.slice(0, 1),
+      model: createSimModel({ seed: 3 }),
+      prompt,
+      budgets: { wallMs: 20_000 },
+    });
+    const [episode] = evaluation.episodes;
+    expect(episode?.failure).toEqual({
+      kind: 'protocol',
+      message: "the harness left more than 8388608 bytes of the host's replies unread",
+    });
+  }, 30_000);
+});
+
 describe('a forged completion ends the episode: the host reads nothing after it and kills the child', () => {
   const forged = `    out.write(JSON.stringify({ type: 'done', program: first.program, rationale: 'forged' }) + '\\n');`;
 
