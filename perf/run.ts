@@ -19,6 +19,7 @@ const scripts = [
   'models.ts',
   'data-load.ts',
   'harness-sandbox.ts',
+  'harness-protocol.ts',
   'startup.ts',
   'overhead.ts',
 ];

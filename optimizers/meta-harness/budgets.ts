@@ -23,6 +23,8 @@ export interface HarnessBudgets {
   logBytes: number;
   /** Messages of any kind the child may send per episode (default 1,000). */
   messages: number;
+  /** Bytes the child may write to its stdout per episode, every message together (default 8 MiB). */
+  outputBytes: number;
 }
 
 export const DEFAULT_BUDGETS: HarnessBudgets = {
@@ -34,6 +36,7 @@ export const DEFAULT_BUDGETS: HarnessBudgets = {
   messageChars: 100_000,
   logBytes: 256 * 1024,
   messages: 1000,
+  outputBytes: 8 * 1024 * 1024,
 };
 
 export interface SandboxLimits {
@@ -45,6 +48,8 @@ export interface SandboxLimits {
   cpuSeconds: number;
   /** Largest file the child may write, bytes (default 8 MiB). */
   fileSizeBytes: number;
+  /** Size of the job folder, a tmpfs that lives as long as the child (default 64 MiB). */
+  jobBytes: number;
 }
 
 export const DEFAULT_LIMITS: SandboxLimits = {
@@ -52,6 +57,7 @@ export const DEFAULT_LIMITS: SandboxLimits = {
   heapMiB: 256,
   cpuSeconds: 30,
   fileSizeBytes: 8 * 1024 ** 2,
+  jobBytes: 64 * 1024 ** 2,
 };
 
 export type BudgetResource = 'calls' | 'tokens' | 'observes' | 'message';

@@ -3,7 +3,15 @@
  * child's end (its exit, its last `error` message, its stderr).
  */
 
-export const HARNESS_FAILURE_KINDS = ['timeout', 'memory', 'budget', 'crash', 'protocol', 'sandbox-violation'] as const;
+export const HARNESS_FAILURE_KINDS = [
+  'timeout',
+  'memory',
+  'budget',
+  'oversize',
+  'crash',
+  'protocol',
+  'sandbox-violation',
+] as const;
 export type HarnessFailureKind = (typeof HARNESS_FAILURE_KINDS)[number];
 
 export interface HarnessFailure {
@@ -24,6 +32,9 @@ const SANDBOX_CODES = new Set([
   'ERR_UNKNOWN_BUILTIN_MODULE',
 ]);
 
+/** Error codes of a write past a size cap: the job folder is full, or a file is over its limit. */
+const OVERSIZE_CODES = new Set(['ENOSPC', 'EFBIG', 'ERR_FS_FILE_TOO_LARGE']);
+
 const MEMORY_TEXT =
   /heap out of memory|allocation failed|out of memory|Cannot allocate|ERR_MEMORY_ALLOCATION_FAILED|Invalid array length|ERR_STRING_TOO_LONG|Cannot create a string longer/i;
 
@@ -34,6 +45,7 @@ export function classifyChildError(error: {
   name: string | null;
 }): HarnessFailure {
   const first = error.message.split('\n')[0] ?? error.message;
+  if (error.code && OVERSIZE_CODES.has(error.code)) return { kind: 'oversize', message: `${error.code}: ${first}` };
   if (error.code && SANDBOX_CODES.has(error.code))
     return { kind: 'sandbox-violation', message: `${error.code}: ${first}` };
   if (/fetch failed/.test(first)) return { kind: 'sandbox-violation', message: `network: ${first}` };
@@ -46,6 +58,7 @@ export function classifyChildError(error: {
 export function classifyExit(exit: { code: number | null; signal: string | null }, stderr: string): HarnessFailure {
   const tail = stderr.trim().split('\n').slice(-3).join(' | ').slice(0, 400);
   if (exit.signal === 'SIGXCPU') return { kind: 'timeout', message: 'the CPU time limit was reached' };
+  if (exit.signal === 'SIGXFSZ') return { kind: 'oversize', message: 'a file went over the size limit' };
   if (MEMORY_TEXT.test(stderr) || exit.code === 134)
     return { kind: 'memory', message: `the memory limit was reached${tail ? `: ${tail}` : ''}` };
   if (exit.signal === 'SIGKILL') return { kind: 'timeout', message: 'killed by a resource limit (SIGKILL)' };

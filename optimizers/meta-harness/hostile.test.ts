@@ -7,36 +7,36 @@
  * on a real regex task with the sim; the evaluation goes on after each (validate.test.ts: validation
  * rejects them before they would be evaluated).
  */
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimModel } from '../../core/models/sim.ts';
-import { processesWith, waitFor } from '../../oracles/python/pool/process-scan.ts';
 import { sandboxTempDir } from '../../oracles/python/sandbox/identity.ts';
 import { regexOracle } from '../../oracles/regex/oracle.ts';
 import { evaluateHarness, type HarnessEpisode } from './evaluate.ts';
 import type { HarnessFailureKind } from './failure.ts';
-import { REGEX_PROMPT as prompt, REGEX_TASKS as tasks, writeHarness } from './testing.ts';
+import {
+  REGEX_PROMPT as prompt,
+  REGEX_TASKS as tasks,
+  sandboxLeftovers,
+  sandboxTempFolder,
+  writeHarness,
+} from './testing.ts';
 
 const FAKE_KEY = 'sk-witness-canary-7f3e2a91c4';
 const CANARY_TEXT = 'host canary: must stay exactly like this';
 const oracle = regexOracle();
+const folder = sandboxTempFolder('witness-hostile-harness-');
 let dir = '';
 let server: Server;
 let port = 0;
 let connections = 0;
 let canary = '';
 let savedKey: string | undefined;
-let savedTmp: string | undefined;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'witness-hostile-harness-'));
-  // The sandboxes' job folders go here, so this file finds exactly its own leftovers.
-  chmodSync(dir, 0o755);
-  savedTmp = process.env.TMPDIR;
-  process.env.TMPDIR = dir;
+  dir = folder();
   canary = join(dir, 'canary.txt');
   writeFileSync(canary, CANARY_TEXT);
   savedKey = process.env.OPENAI_API_KEY;
@@ -49,12 +49,9 @@ beforeAll(async () => {
   port = (server.address() as { port: number }).port;
 });
 afterAll(async () => {
-  if (savedTmp === undefined) delete process.env.TMPDIR;
-  else process.env.TMPDIR = savedTmp;
   if (savedKey === undefined) delete process.env.OPENAI_API_KEY;
   else process.env.OPENAI_API_KEY = savedKey;
   await new Promise((resolve) => server.close(resolve));
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const harness = (name: string, body: string, header = '') => writeHarness(dir, name, body, header);
@@ -261,13 +258,6 @@ describe('hostile harnesses are stopped, named, and the evaluation goes on', () 
 
   it('left no sandbox process and no job folder behind', async () => {
     expect(sandboxTempDir()).toBe(dir);
-    expect(
-      await waitFor(
-        () => processesWith(`${dir}/witness-harness-`),
-        (pids) => pids.length === 0,
-        5000,
-      ),
-    ).toEqual([]);
-    expect(readdirSync(dir).filter((name) => name.startsWith('witness-harness-'))).toEqual([]);
+    expect(await sandboxLeftovers(dir)).toEqual({ processes: [], folders: [] });
   });
 });

@@ -6,6 +6,7 @@
  * a protocol violation.
  */
 import type { ChatMessage, Json, JsonObject } from '../../core/types.ts';
+import { nestsDeeperThan } from './frame.ts';
 
 export const CHAT_PURPOSES = ['refine', 'judge', 'reflect', 'memory'] as const;
 export type HarnessCallPurpose = (typeof CHAT_PURPOSES)[number];
@@ -37,6 +38,12 @@ export type HostMessage =
 /** Longest line the host accepts from a child (1 MiB). */
 export const MAX_LINE_BYTES = 1024 * 1024;
 
+/** Deepest nesting of arrays and objects a child's message may have (a log entry, the memory). */
+export const MAX_MESSAGE_DEPTH = 64;
+
+/** Longest name a harness may declare; a longer one is cut. */
+const MAX_NAME_CHARS = 200;
+
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -45,8 +52,9 @@ const isMessage = (value: unknown): value is ChatMessage =>
   (value.role === 'system' || value.role === 'user' || value.role === 'assistant') &&
   typeof value.content === 'string';
 
-/** Parses one line from the child; a string result says what is wrong with it. */
+/** Parses one line from the child; a string result says what is wrong with it. The depth is checked before JSON.parse. */
 export function parseChildLine(line: string): ChildMessage | string {
+  if (nestsDeeperThan(line, MAX_MESSAGE_DEPTH)) return `a message nested more than ${MAX_MESSAGE_DEPTH} levels deep`;
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -86,7 +94,11 @@ export function parseChildLine(line: string): ChildMessage | string {
     case 'hello':
       return { type: 'hello' };
     case 'ready':
-      return { type: 'ready', name: String(value.name), memory: value.memory === true };
+      return {
+        type: 'ready',
+        name: typeof value.name === 'string' ? value.name.slice(0, MAX_NAME_CHARS) : '',
+        memory: value.memory === true,
+      };
     case 'log':
       return {
         type: 'log',

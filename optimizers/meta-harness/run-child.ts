@@ -1,42 +1,21 @@
 /**
- * One harness episode in its sandboxed child, seen from the host: start it, answer its requests
- * through a `HarnessHost` (the model, the observer), meter and bound them, and end with the
- * harness's program or a named failure. The child is always killed and its folder removed.
+ * One harness episode in its sandboxed child, seen from the host, which owns the protocol: it
+ * frames the child's output itself (a line cap, a cap on all output, a nesting-depth limit checked
+ * before parsing), answers requests through a `HarnessHost` (the model, the observer), meters and
+ * bounds them, and ends the episode at the first `done` or failure — then it stops reading and
+ * kills the child's process group, whatever the child does next. The wall time is enforced the
+ * same way. The staged code folder is removed when the episode ends.
  */
-import type { Observation } from '../../core/oracle.ts';
-import type { ChatMessage, Json, JsonObject } from '../../core/types.ts';
-import { estimateTokens } from '../../core/models/model.ts';
-import {
-  promptTokens,
-  refuseCall,
-  refuseObserve,
-  remaining,
-  type BudgetResource,
-  type HarnessBudgets,
-  type SandboxLimits,
-  type Usage,
-} from './budgets.ts';
+import type { JsonObject } from '../../core/types.ts';
+import type { HarnessBudgets, SandboxLimits, Usage } from './budgets.ts';
 import { classifyChildError, classifyExit, type HarnessFailure, type HarnessFailureKind } from './failure.ts';
-import {
-  MAX_LINE_BYTES,
-  parseChildLine,
-  type ChildRequest,
-  type HarnessCallPurpose,
-  type HostMessage,
-} from './protocol.ts';
-import { launchChild, stageJob } from './sandbox.ts';
+import { LineFramer } from './frame.ts';
+import { requestDesk, type HarnessHost } from './host-requests.ts';
+import { MAX_LINE_BYTES, parseChildLine, type HostMessage } from './protocol.ts';
+import { stageJob } from './job-folder.ts';
+import { launchChild } from './sandbox.ts';
 
-/** What the harness's requests are answered with; the strategy adapter implements it over a refinement session. */
-export interface HarnessHost {
-  /** The episode's first turn; the program the oracle extracted, or null. */
-  answer(system: string | null): Promise<{ program: string | null }>;
-  /** A further model call; null text when the call failed. */
-  chat(messages: ChatMessage[], purpose: HarnessCallPurpose): Promise<string | null>;
-  observe(program: string): Promise<Observation>;
-  describe(): Promise<string>;
-  extract(reply: string): string | null;
-  log(entry: JsonObject): void;
-}
+export type { HarnessHost };
 
 /** The task as the child sees it: no id, no gold. */
 export interface HarnessTaskView {
@@ -82,15 +61,21 @@ export class SandboxStartError extends Error {
   }
 }
 
+/** Bytes the host may have queued for a child that does not read its input. */
+const MAX_PENDING_INPUT = 8 * 1024 * 1024;
+/** Longest failure message kept (the child may send a long one). */
+const MAX_FAILURE_CHARS = 2000;
+/** After the child is killed, how long the host waits for its pipes to close before it moves on. */
+const CLOSE_GRACE_MS = 5000;
+
+type Exit = { code: number | null; signal: string | null };
+
 /** Runs one episode of a compiled harness in the sandbox. Never throws for anything the harness does; throws SandboxStartError when the sandbox cannot start, and the host's own errors (an observer that throws). */
 export async function runHarnessChild(input: ChildEpisodeInput): Promise<ChildEpisodeResult> {
-  const { budgets, host } = input;
+  const { budgets } = input;
   const job = stageJob(input.code);
   const started = performance.now();
-  const used: Usage = { calls: 0, tokens: 0, observes: 0 };
   let name = '';
-  let answered = false;
-  let refusals = 0;
   let messages = 0;
   let hello = false;
   let hostError: Error | undefined;
@@ -111,112 +96,94 @@ export async function runHarnessChild(input: ChildEpisodeInput): Promise<ChildEp
       // already gone
     }
   };
-  const fail = (kind: HarnessFailureKind, message: string) => {
-    if (finished) return;
-    failure ??= { kind, message };
-    finished = true;
-    kill();
-  };
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+  let settle: (exit: Exit) => void = () => {};
+  const exited = new Promise<Exit>((resolve) => {
+    settle = resolve;
     // 'close', not 'exit': the last lines on stdout may still be unread when the process exits.
     child.once('close', (code, signal) => resolve({ code, signal }));
     child.once('error', (error) => resolve({ code: null, signal: `spawn failed: ${error.message}` }));
   });
+  let grace: NodeJS.Timeout | undefined;
+  /** The episode's end: nothing the child writes from now on is read, and its process group dies. */
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    child.stdin?.destroy();
+    kill();
+    grace = setTimeout(() => settle({ code: null, signal: 'SIGKILL' }), CLOSE_GRACE_MS);
+  };
+  const fail = (kind: HarnessFailureKind, message: string) => {
+    if (finished) return;
+    failure ??= { kind, message: message.slice(0, MAX_FAILURE_CHARS) };
+    finish();
+  };
   const send = (message: HostMessage) => {
-    if (!finished && child.stdin?.writable) child.stdin.write(`${JSON.stringify(message)}\n`);
+    if (finished || !child.stdin?.writable) return;
+    child.stdin.write(`${JSON.stringify(message)}\n`);
+    if (child.stdin.writableLength > MAX_PENDING_INPUT)
+      fail('protocol', `the harness left more than ${MAX_PENDING_INPUT} bytes of the host's replies unread`);
   };
-  const wall = setTimeout(
-    () => fail('timeout', `the episode's wall time of ${budgets.wallMs} ms ran out`),
-    budgets.wallMs,
-  );
+  // The host's deadline, whatever the child says or does.
+  const wall = setTimeout(() => {
+    fail('timeout', `the episode's wall time of ${budgets.wallMs} ms ran out`);
+    kill();
+  }, budgets.wallMs);
+  const desk = requestDesk({
+    budgets,
+    host: input.host,
+    send,
+    fail,
+    elapsedMs: () => performance.now() - started,
+  });
 
-  const refuse = (id: number, refusal: { resource: BudgetResource; message: string }) => {
-    host.log({ op: 'refused', resource: refusal.resource, message: refusal.message });
-    if (++refusals > 1) return fail('budget', `${refusal.message} (after an earlier budget error)`);
-    send({ id, type: 'error', error: { kind: 'budget', message: refusal.message, resource: refusal.resource } });
-  };
-  const usage = (id: number, message: string) => send({ id, type: 'error', error: { kind: 'usage', message } });
-
-  async function handle(request: ChildRequest): Promise<void> {
-    const reply = (value: Json) => send({ id: request.id, type: 'result', value });
-    switch (request.type) {
-      case 'answer': {
-        if (answered) return usage(request.id, 'ctx.model.answer() may be called once per episode');
-        const refusal = refuseCall(budgets, used, [{ role: 'system', content: request.system ?? '' }]);
-        if (refusal) return refuse(request.id, refusal);
-        answered = true;
-        used.calls++;
-        const { program } = await host.answer(request.system);
-        used.tokens += estimateTokens(request.system ?? '') + estimateTokens(program ?? '');
-        return reply({ program });
-      }
-      case 'chat': {
-        if (!answered) return usage(request.id, 'call ctx.model.answer() before ctx.model.chat()');
-        const refusal = refuseCall(budgets, used, request.messages);
-        if (refusal) return refuse(request.id, refusal);
-        used.calls++;
-        used.tokens += promptTokens(request.messages);
-        const text = await host.chat(request.messages, request.purpose);
-        if (text === null)
-          return send({ id: request.id, type: 'error', error: { kind: 'model', message: 'the model call failed' } });
-        used.tokens += estimateTokens(text);
-        return reply({ text, program: host.extract(text) });
-      }
-      case 'observe': {
-        const refusal = refuseObserve(budgets, used);
-        if (refusal) return refuse(request.id, refusal);
-        used.observes++;
-        return reply((await host.observe(request.program)) as unknown as Json);
-      }
-      case 'describe':
-        return reply(await host.describe());
-      case 'extract':
-        return reply(host.extract(request.reply));
-      case 'remaining':
-        return reply(remaining(budgets, used, performance.now() - started));
-    }
-  }
-
-  let buffer = '';
-  child.stdout?.setEncoding('utf8');
-  child.stdout?.on('data', (chunk: string) => {
-    buffer += chunk;
-    if (buffer.length > MAX_LINE_BYTES && !buffer.includes('\n'))
-      return fail('protocol', `a message longer than ${MAX_LINE_BYTES} bytes`);
-    let newline: number;
-    while ((newline = buffer.indexOf('\n')) >= 0 && !finished) {
-      const line = buffer.slice(0, newline);
-      buffer = buffer.slice(newline + 1);
-      if (!line.trim()) continue;
-      if (line.length > MAX_LINE_BYTES) return fail('protocol', `a message longer than ${MAX_LINE_BYTES} bytes`);
-      const message = parseChildLine(line);
-      if (typeof message === 'string') return fail('protocol', message);
-      if (++messages > budgets.messages)
-        return fail('budget', `more than ${budgets.messages} messages from the harness`);
-      if (message.type === 'hello') hello = true;
-      else if (message.type === 'ready') name = message.name;
-      else if (message.type === 'log') {
-        logBytes += line.length;
+  const onLine = (line: string) => {
+    if (!line.trim()) return;
+    const message = parseChildLine(line);
+    if (typeof message === 'string') return fail('protocol', message);
+    if (++messages > budgets.messages) return fail('budget', `more than ${budgets.messages} messages from the harness`);
+    switch (message.type) {
+      case 'hello':
+        hello = true;
+        return;
+      case 'ready':
+        name = message.name;
+        return;
+      case 'log':
+        logBytes += Buffer.byteLength(line);
         if (logBytes > budgets.logBytes)
           return fail('budget', `the harness logged more than ${budgets.logBytes} bytes`);
-        host.log({ op: 'log', entry: message.entry });
-      } else if (message.type === 'done') {
+        return input.host.log({ op: 'log', entry: message.entry });
+      case 'done':
+        // The one completion of the episode: anything after it is never read.
         done = message;
-        finished = true;
-      } else if (message.type === 'error') {
+        return finish();
+      case 'error': {
         const classified = classifyChildError(message);
-        fail(classified.kind, classified.message);
-      } else {
+        return fail(classified.kind, classified.message);
+      }
+      default: {
         // A failure of our side (the oracle's observer, the model plumbing) is not the harness's doing.
-        const answering = handle(message).catch((error: unknown) => {
+        const answering = desk.handle(message).catch((error: unknown) => {
           hostError ??= new Error(`the host could not answer ${message.type}: ${(error as Error).message}`);
-          finished = true;
-          kill();
+          finish();
         });
         inflight.add(answering);
         void answering.finally(() => inflight.delete(answering));
       }
     }
+  };
+
+  const framer = new LineFramer({ maxLineBytes: MAX_LINE_BYTES, maxTotalBytes: budgets.outputBytes });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    if (finished) return;
+    const framed = framer.push(chunk);
+    for (const line of framed.lines) {
+      if (finished) return;
+      onLine(line);
+    }
+    if (framed.overflow) fail('oversize', framed.overflow);
   });
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (chunk: string) => {
@@ -234,6 +201,7 @@ export async function runHarnessChild(input: ChildEpisodeInput): Promise<ChildEp
 
   const exit = await exited;
   clearTimeout(wall);
+  clearTimeout(grace);
   kill();
   await Promise.allSettled([...inflight]);
   job.remove();
@@ -254,9 +222,9 @@ export async function runHarnessChild(input: ChildEpisodeInput): Promise<ChildEp
     rationale: done?.rationale ?? '',
     ...(done?.memory !== undefined && !failure ? { memory: done.memory } : {}),
     name,
-    answered,
+    answered: desk.answered,
     ...(failure ? { failure } : {}),
-    used,
+    used: desk.used,
     durationMs,
   };
 }

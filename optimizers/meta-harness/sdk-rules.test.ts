@@ -84,7 +84,7 @@ export default defineHarness({
     });
     expect(episode.failure).toEqual({
       kind: 'protocol',
-      message: 'the harness returned a program without calling ctx.model.answer()',
+      message: 'the harness ended without calling ctx.model.answer()',
     });
     expect(episode.trajectory.turns).toHaveLength(1);
     expect(episode.pass).toBe(false);

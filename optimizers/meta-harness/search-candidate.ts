@@ -4,8 +4,6 @@
  * frontier.json. A candidate already fully evaluated (a resumed search) is not run again; a
  * missing evolution row (a kill between scores.json and the row) is appended from what is stored.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ChatModel } from '../../core/models/model.ts';
 import type { Oracle, PreparedTask } from '../../core/oracle.ts';
 import type { PromptTemplate } from '../../core/prompt.ts';
@@ -40,12 +38,6 @@ export interface CandidateSpend {
   usd: number;
 }
 
-function writeJsonAtomic(file: string, value: unknown): void {
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(value, null, 2)}\n`);
-  renameSync(temp, file);
-}
-
 /** Episodes' tokens and USD at the model's price (0 USD without one). */
 export function spendOf(episodes: readonly HarnessEpisode[], price: Price | null): CandidateSpend {
   let tokens = 0;
@@ -55,14 +47,6 @@ export function spendOf(episodes: readonly HarnessEpisode[], price: Price | null
     if (price) usd += callCost(price, { promptTokens: e.tokens.prompt, completionTokens: e.tokens.completion });
   }
   return { tokens, usd };
-}
-
-/** The stored spend of a candidate (zero when it was not evaluated). */
-export function readSpend(store: MetaHarnessStore, id: string): CandidateSpend {
-  const file = join(store.candidateDir(id), 'spend.json');
-  if (!existsSync(file)) return { tokens: 0, usd: 0 };
-  const value = JSON.parse(readFileSync(file, 'utf8')) as Partial<CandidateSpend>;
-  return { tokens: Number(value.tokens) || 0, usd: Number(value.usd) || 0 };
 }
 
 /** validation.json's form of a validation outcome: one check per kind, with its first problems. */
@@ -88,7 +72,10 @@ export function validationRecord(outcome: ValidationOutcome): ValidationRecord {
         'smoke',
         c.smoke.ran && c.smoke.ok,
         c.smoke.ran
-          ? c.smoke.episodes.flatMap((e) => (e.failure ? [`${e.taskId}: ${e.failure}`] : []))
+          ? c.smoke.episodes.flatMap((e) => [
+              ...(e.failure ? [`${e.taskId}: ${e.failure}`] : []),
+              ...(e.harnessError ? [`${e.taskId}: harness error: ${e.harnessError}`] : []),
+            ])
           : ['not run: a static check failed'],
       ),
     ],
@@ -171,9 +158,9 @@ export async function runCandidate<P extends PreparedTask>(
   const done = store.evaluationState().evaluated.includes(id);
   if (done) {
     const row = recordEvolution(store, id, iteration, storedOutcome(store.readValidation(id)));
-    return { row, spend: readSpend(store, id), reused: true };
+    return { row, spend: store.readSpend(id), reused: true };
   }
-  const harnessFile = join(store.candidateDir(id), 'harness.ts');
+  const harnessFile = store.harnessFile(id);
   const extra = {
     ...(ctx.budgets ? { budgets: ctx.budgets } : {}),
     ...(ctx.limits ? { limits: ctx.limits } : {}),
@@ -210,7 +197,7 @@ export async function runCandidate<P extends PreparedTask>(
   });
   evaluation.episodes.forEach((e, i) => store.writeTrace(id, traceName(e.taskId, e.trial, i), e.trajectory));
   const spend = spendOf(evaluation.episodes, ctx.price);
-  writeJsonAtomic(join(store.candidateDir(id), 'spend.json'), spend);
+  store.writeSpend(id, spend);
   store.writeScores(id, scoresRecord(evaluation.episodes));
   // validation.json last: evaluationState() counts a candidate done only once it and scores.json exist.
   store.writeValidation(id, validation);

@@ -4,7 +4,6 @@
  * sign test over tasks, cluster-bootstrap interval of Δ Pass@final). Written to the store's
  * held-out folder, which the proposer never sees, only once the search is marked finished.
  */
-import { join } from 'node:path';
 import type { JsonObject, Task } from '../../core/types.ts';
 import type { PreparedTask } from '../../core/oracle.ts';
 import { comparePairs, type Pair } from '../../reports/paired.ts';
@@ -91,7 +90,7 @@ export async function evaluateHeldOut<P extends PreparedTask>(
   const episodes = new Map<string, HarnessEpisode[]>();
   for (const id of ids) {
     const evaluation = await evaluateHarness({
-      harnessFile: join(ctx.store.candidateDir(id), 'harness.ts'),
+      harnessFile: ctx.store.harnessFile(id),
       oracle: ctx.oracle,
       tasks: testTasks,
       model: ctx.model,

@@ -62,7 +62,7 @@ export const candidateId = (iteration: number, index: number) => `i${iteration}-
 function writeSeed<P extends PreparedTask>(ctx: CandidateContext<P>, seed: SeedName | SourceSeed): string {
   const name = typeof seed === 'string' ? seed : seed.name;
   const id = seedId(name);
-  const file = join(ctx.store.candidateDir(id), 'harness.ts');
+  const file = ctx.store.harnessFile(id);
   if (!existsSync(file)) {
     mkdirSync(ctx.store.candidateDir(id), { recursive: true });
     if (typeof seed === 'string') copyFileSync(seedHarnessFile(seed), file);
@@ -123,7 +123,7 @@ export async function runSearch<P extends PreparedTask>(input: SearchInput<P>): 
       }
       const ids = Array.from({ length: options.candidates }, (_, i) => candidateId(iteration, i));
       const finished = new Set(store.readEvolution().map((r) => r.id));
-      const written = (id: string) => existsSync(join(store.candidateDir(id), 'harness.ts'));
+      const written = (id: string) => store.harnessState(id) !== 'missing';
       const missing = ids.filter((id) => !finished.has(id) && !written(id));
       if (missing.length > 0) {
         for (const id of missing) mkdirSync(store.candidateDir(id), { recursive: true });
@@ -161,6 +161,13 @@ export async function runSearch<P extends PreparedTask>(input: SearchInput<P>): 
             why ? `failed: the proposer failed: ${why}`.slice(0, 600) : 'failed: the proposer wrote no harness.ts',
           );
           progress(`${id}: the proposer left it empty`);
+          continue;
+        }
+        if (store.harnessState(id) === 'not-a-file') {
+          // A proposer made harness.ts a folder (or a link): the candidate is unusable, the search goes on.
+          writePlaceholderProposal(input, id, iteration, '(harness.ts is not a file)');
+          recordEvolution(store, id, iteration, 'failed: harness.ts is not a regular file (a folder or a link)');
+          progress(`${id}: harness.ts is not a regular file`);
           continue;
         }
         const problem = proposalProblem(input, id);

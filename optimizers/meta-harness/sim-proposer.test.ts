@@ -127,7 +127,7 @@ describe('sim recipes', () => {
     for (const [i, recipe] of recipes.entries()) {
       const source = renderHarness(`r${i}`, recipe);
       expect(readRecipe(source)).toEqual(recipe);
-      expect(importFindings(source)).toEqual([]);
+      expect(await importFindings(source)).toEqual([]);
       const checked = await typecheckHarness(source, `/virtual/r${i}.ts`);
       expect(checked.errors).toEqual([]);
       expect(checked.ok).toBe(true);

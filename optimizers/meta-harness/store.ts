@@ -13,8 +13,19 @@
  * is atomic (temp file + rename in the same folder); every id and name is checked (no separators,
  * no `..`); every record read back is checked and a mismatch names the file.
  */
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  appendFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
 import {
   checked,
   checkEvolutionRow,
@@ -43,9 +54,42 @@ export function checkName(kind: string, name: string): string {
   return name;
 }
 
-/** Writes text atomically: a temp file in the same folder, then rename. */
+/** The files of a candidate folder, written by the proposer (harness.ts, proposal.json) or the search: each one a file. */
+export const CANDIDATE_FILES: readonly string[] = [
+  'harness.ts',
+  'proposal.json',
+  'proposal.invalid.json',
+  'validation.json',
+  'scores.json',
+  'spend.json',
+];
+/** What only the search writes in a candidate folder (its traces are a folder). */
+export const SEARCH_WRITES: readonly string[] = [
+  'proposal.invalid.json',
+  'validation.json',
+  'scores.json',
+  'spend.json',
+  'traces',
+];
+
+const statOf = (path: string): Stats | null => {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Writes text atomically: a temp file in the same folder, then rename. The search owns every name
+ * it writes: a folder where its file belongs, or a file where its folder belongs (left by a
+ * proposer), is removed first.
+ */
 function writeAtomic(file: string, text: string): void {
-  mkdirSync(join(file, '..'), { recursive: true });
+  const dir = dirname(file);
+  if (statOf(dir)?.isDirectory() === false) rmSync(dir, { force: true });
+  if (statOf(file)?.isDirectory()) rmSync(file, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
   const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   writeFileSync(temp, text);
   renameSync(temp, file);
@@ -116,13 +160,24 @@ export class MetaHarnessStore {
   }
 
   writeHarness(id: string, source: string): string {
-    const file = join(this.candidateDir(id), 'harness.ts');
+    const file = this.harnessFile(id);
     writeAtomic(file, source);
     return file;
   }
 
+  /** harness.ts of a candidate, as the search reads it. */
+  harnessFile(id: string): string {
+    return join(this.candidateDir(id), 'harness.ts');
+  }
+
+  /** Whether the candidate has a harness: 'file' (a regular file), 'missing', or 'not-a-file' (a folder, a link, …). */
+  harnessState(id: string): 'file' | 'missing' | 'not-a-file' {
+    const stat = statOf(this.harnessFile(id));
+    return stat === null ? 'missing' : stat.isFile() ? 'file' : 'not-a-file';
+  }
+
   readHarness(id: string): string {
-    const file = join(this.candidateDir(id), 'harness.ts');
+    const file = this.harnessFile(id);
     try {
       return readFileSync(file, 'utf8');
     } catch (error) {
@@ -164,6 +219,19 @@ export class MetaHarnessStore {
   readScores(id: string): ScoresRecord {
     const file = this.file(id, 'scores.json');
     return checked(file, checkScores, readJson(file));
+  }
+
+  /** Writes what evaluating the candidate on the search pool cost (spend.json). */
+  writeSpend(id: string, spend: { tokens: number; usd: number }): void {
+    writeAtomic(this.file(id, 'spend.json'), json(spend));
+  }
+
+  /** What the candidate's evaluation cost, or zero when none is stored. */
+  readSpend(id: string): { tokens: number; usd: number } {
+    const file = this.file(id, 'spend.json');
+    if (!statOf(file)?.isFile()) return { tokens: 0, usd: 0 };
+    const value = readJson(file) as { tokens?: unknown; usd?: unknown } | null;
+    return { tokens: Number(value?.tokens) || 0, usd: Number(value?.usd) || 0 };
   }
 
   /** Writes one full trajectory (every prompt, reply, observation, program) as traces/<name>.json. */
@@ -252,7 +320,7 @@ export class MetaHarnessStore {
   evaluationState(): EvaluationState {
     const state: EvaluationState = { evaluated: [], pending: [] };
     for (const id of this.listCandidates()) {
-      if (!existsSync(join(this.candidateDir(id), 'harness.ts'))) continue;
+      if (this.harnessState(id) !== 'file') continue;
       const done =
         existsSync(this.file(id, 'validation.json')) &&
         (!this.readValidation(id).ok || existsSync(this.file(id, 'scores.json')));

@@ -158,8 +158,8 @@ function sessionHost(session: RefinementSession): Bridge {
 async function settle(session: RefinementSession, bridge: Bridge, result: ChildEpisodeResult): Promise<void> {
   const failure: HarnessFailure | undefined =
     result.failure ??
-    (!result.answered && result.program !== null
-      ? { kind: 'protocol', message: 'the harness returned a program without calling ctx.model.answer()' }
+    (!result.answered
+      ? { kind: 'protocol', message: 'the harness ended without calling ctx.model.answer()' }
       : undefined);
   const summary = { name: result.name, used: { ...result.used }, durationMs: result.durationMs };
   if (failure) {

@@ -3,7 +3,8 @@
  * `validation.json`): it compiles and typechecks against the SDK, imports only the SDK (no
  * dynamic imports, `require`, `process`, `globalThis` tricks), holds no task ids or gold literals
  * of the search pool (HERO's leak filter), and a smoke run on two search tasks ends without a
- * harness failure. The smoke run happens only when every static check passed.
+ * failure of any kind (nor an episode that could not run). The smoke run happens only when every
+ * static check passed; a module over 256 KiB is refused unread.
  */
 import { readFileSync } from 'node:fs';
 import type { ChatModel } from '../../core/models/model.ts';
@@ -90,12 +91,39 @@ async function leakSources<P extends PreparedTask>(oracle: Oracle<P>, pool: read
   return sources;
 }
 
+/** Largest harness module validation reads (the proposer's write cap): a larger one is refused unread. */
+export const MAX_HARNESS_BYTES = 256 * 1024;
+
+/** The outcome for a module over MAX_HARNESS_BYTES: no check ran. */
+function oversized(file: string, bytes: number): ValidationOutcome {
+  const why = `the module is ${bytes} bytes, more than the ${MAX_HARNESS_BYTES} a harness may have`;
+  const notRun = [`not run: ${why}`];
+  return {
+    harnessFile: file,
+    valid: false,
+    problems: [why],
+    checks: {
+      compile: { ok: false, errors: [why] },
+      typecheck: { ok: false, errors: notRun, ms: 0 },
+      imports: { ok: false, findings: [{ rule: 'size', line: 1, text: why }] },
+      leaks: { ok: false, taskIds: [], literals: [] },
+      smoke: { ran: false, ok: false, episodes: [] },
+    },
+    checkedAt: new Date().toISOString(),
+  };
+}
+
 /** Validates one candidate harness. Throws only when its file cannot be read. */
 export async function validateHarness<P extends PreparedTask>(input: ValidationInput<P>): Promise<ValidationOutcome> {
   const file = input.harnessFile;
   const source = readFileSync(file, 'utf8');
-  const [compiled, typecheck] = await Promise.all([transpileHarness(source, file), typecheckHarness(source, file)]);
-  const findings = importFindings(source);
+  const bytes = Buffer.byteLength(source);
+  if (bytes > MAX_HARNESS_BYTES) return oversized(file, bytes);
+  const [compiled, typecheck, findings] = await Promise.all([
+    transpileHarness(source, file),
+    typecheckHarness(source, file),
+    importFindings(source),
+  ]);
   const taskIds = embeddedTaskIds(
     source,
     input.pool.map((t) => t.id),
@@ -133,9 +161,13 @@ export async function validateHarness<P extends PreparedTask>(input: ValidationI
       failure: e.failure ? `${e.failure.kind}: ${e.failure.message}` : null,
       harnessError: e.harnessError ?? null,
     }));
-    const ok = episodes.every((e) => e.failure === null);
+    // Any failure fails validation, and so does an episode that could not run: nothing was shown to work.
+    const ok = episodes.every((e) => e.failure === null && e.harnessError === null);
     checks.smoke = { ran: true, ok, episodes };
-    for (const e of episodes) if (e.failure) problems.push(`smoke run on task ${e.taskId}: ${e.failure}`);
+    for (const e of episodes) {
+      if (e.failure) problems.push(`smoke run on task ${e.taskId}: ${e.failure}`);
+      if (e.harnessError) problems.push(`smoke run on task ${e.taskId}: harness error: ${e.harnessError}`);
+    }
   }
   return { harnessFile: file, valid: problems.length === 0, problems, checks, checkedAt: new Date().toISOString() };
 }

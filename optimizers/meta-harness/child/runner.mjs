@@ -59,9 +59,10 @@ function safeJson(value) {
     return String(value);
   }
 }
-// stdout carries the protocol: console output of the harness becomes log messages.
-console.log = console.info = console.debug = logLine('info');
-console.warn = console.error = logLine('warn');
+// stdout carries the protocol: console output of the harness (every method of console) becomes log messages.
+for (const key of Object.keys(console))
+  if (typeof console[key] === 'function')
+    console[key] = logLine(/^(warn|error|trace|assert)$/.test(key) ? 'warn' : 'info');
 
 function errorCode(error) {
   return error?.code ?? error?.cause?.code ?? null;

@@ -126,7 +126,7 @@ async function runAgent(
     let ended = false;
     if (!parsed.ok) observation = `error: ${parsed.error}`;
     else if (parsed.action.action === 'done') {
-      const missing = candidateIds.filter((id) => !existsSync(join(store.candidateDir(id), 'harness.ts')));
+      const missing = candidateIds.filter((id) => store.harnessState(id) !== 'file');
       if (missing.length > 0 && !warnedDone) {
         warnedDone = true;
         observation = `not done yet: no harness.ts in ${missing.map((id) => `candidates/${id}/`).join(', ')}. Write them, or send done again to end with them missing.`;

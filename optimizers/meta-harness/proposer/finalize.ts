@@ -29,7 +29,9 @@ export function finalizeCandidates(
   const known = new Set(store.listCandidates().filter((id) => !candidateIds.includes(id)));
   return candidateIds.map((id) => {
     const dir = store.candidateDir(id);
-    if (!existsSync(join(dir, 'harness.ts'))) return { id, written: false, notes: ['no harness.ts was written'] };
+    const harness = store.harnessState(id);
+    if (harness === 'missing') return { id, written: false, notes: ['no harness.ts was written'] };
+    if (harness === 'not-a-file') return { id, written: false, notes: ['harness.ts is not a regular file'] };
     const notes: string[] = [];
     const given = readGiven(join(dir, 'proposal.json'), notes);
     const text = (key: 'hypothesis' | 'mechanism'): string => {

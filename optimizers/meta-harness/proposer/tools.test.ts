@@ -1,5 +1,5 @@
 /** The proposer's file tools on a real store folder: confinement (also through symbolic links), limits, reserved files. */
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SEED_ID, seededStore } from './testing.ts';
@@ -103,5 +103,32 @@ describe('proposer tools', () => {
     expect(runTool(c, { action: 'write', path: `candidates/${SEED_ID}/../c1-a/harness.ts`, content: 'y' }).ok).toBe(
       true,
     );
+  });
+
+  it('never turns a file of the candidate into a folder, nor a folder into a file', () => {
+    const c = context();
+    const refusals: [string, RegExp][] = [
+      ['candidates/c1-a/harness.ts/x.ts', /harness\.ts is a file of the candidate, it cannot hold other files/],
+      ['candidates/c1-a/proposal.json/x', /proposal\.json is a file of the candidate/],
+      ['candidates/c1-a/spend.json/x', /spend\.json is written by the search/],
+      ['candidates/c1-a/spend.json', /spend\.json is written by the search/],
+      ['candidates/c1-a/proposal.invalid.json', /proposal\.invalid\.json is written by the search/],
+    ];
+    for (const [path, reason] of refusals) {
+      const result = runTool(c, { action: 'write', path, content: 'x' });
+      expect(result.ok, path).toBe(false);
+      expect(result.observation).toMatch(reason);
+    }
+    expect(runTool(c, { action: 'write', path: 'candidates/c1-a/lib/notes.md', content: 'n' }).ok).toBe(true);
+    expect(
+      runTool(c, { action: 'write', path: 'candidates/c1-a/lib/notes.md/deeper.md', content: 'n' }).observation,
+    ).toBe('error: candidates/c1-a/lib/notes.md/deeper.md: candidates/c1-a/lib/notes.md is a file, not a folder');
+    expect(runTool(c, { action: 'write', path: 'candidates/c1-a/lib', content: 'n' }).observation).toMatch(
+      /lib: is a folder, not a file/,
+    );
+    // What the refused writes would have made: nothing.
+    expect(readdirSync(c.store.candidateDir('c1-a')).sort()).toEqual(['lib']);
+    expect(runTool(c, { action: 'write', path: 'candidates/c1-a/harness.ts', content: 'h' }).ok).toBe(true);
+    expect(c.store.harnessState('c1-a')).toBe('file');
   });
 });

@@ -1,13 +1,14 @@
 /**
  * The agent proposer's file tools over one search run's store: list, read (by lines), grep and
  * write. Every path is confined to the run folder (confine.ts; the held-out results are a sibling
- * folder, out of reach); writes go only into the given candidates' folders and never over the
- * files the search itself writes there. Each tool returns the observation text the agent is shown.
+ * folder, out of reach); writes go only into the given candidates' folders, never over the files
+ * the search itself writes there, and never turn a file of the candidate into a folder or a folder
+ * into a file. Each tool returns the observation text the agent is shown.
  */
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { confine, ConfinementError } from '../confine.ts';
-import type { MetaHarnessStore } from '../store.ts';
+import { CANDIDATE_FILES, SEARCH_WRITES, type MetaHarnessStore } from '../store.ts';
 import type { ProposerAction } from './actions.ts';
 import { MatchTimeoutError, timedMatcher } from './match-lines.ts';
 
@@ -24,9 +25,6 @@ export const TOOL_LIMITS = {
   readFileBytes: 32 << 20,
   writeBytes: 256 * 1024,
 } as const;
-
-/** Files in a candidate folder that only the search writes. */
-const RESERVED = new Set(['validation.json', 'scores.json', 'traces']);
 
 export interface ToolResult {
   ok: boolean;
@@ -187,9 +185,28 @@ function write(context: ToolContext, path: string, content: string): ToolResult 
         ...(context.writableFiles ?? []).map((f) => shown(context, f)),
       ].join(', ')})`,
     );
-  const first = relative(home, target).split(sep)[0] as string;
-  if (RESERVED.has(first)) return refused(`${path}: ${first} is written by the search, not the proposer`);
+  const parts = relative(home, target).split(sep);
+  const first = parts[0] as string;
+  if (SEARCH_WRITES.includes(first)) return refused(`${path}: ${first} is written by the search, not the proposer`);
+  if (CANDIDATE_FILES.includes(first) && parts.length > 1)
+    return refused(`${path}: ${first} is a file of the candidate, it cannot hold other files`);
+  const blocked = notAFolder(home, parts.slice(0, -1));
+  if (blocked) return refused(`${path}: ${shown(context, blocked)} is a file, not a folder`);
+  if (lstatSync(target, { throwIfNoEntry: false })?.isDirectory())
+    return refused(`${path}: is a folder, not a file (a write replaces a file)`);
   return writeFile(context, target, content);
+}
+
+/** The first of the folders on the way below `home` that exists and is not a folder. */
+function notAFolder(home: string, folders: readonly string[]): string | null {
+  let at = home;
+  for (const name of folders) {
+    at = join(at, name);
+    const stat = lstatSync(at, { throwIfNoEntry: false });
+    if (stat === undefined) return null;
+    if (!stat.isDirectory()) return at;
+  }
+  return null;
 }
 
 function writeFile(context: ToolContext, target: string, content: string): ToolResult {

@@ -79,6 +79,8 @@ declare module 'witness-harness' {
     logBytes: number;
     /** Protocol messages the harness may send. */
     messages: number;
+    /** Bytes the harness may write as protocol messages, all of them together. */
+    outputBytes: number;
   }
 
   export interface BudgetHandle {
