@@ -20,6 +20,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['{core,oracles,strategies,optimizers,reports,suites,cli}/**/*.test.ts'],
+          // The tests leave witness-out/ and .witness/ of this folder as they found them.
+          globalSetup: ['./vitest.user-folders.ts'],
           execArgv,
           testTimeout: 30_000,
         },

@@ -45,6 +45,8 @@ export interface BenchPlan {
   seed: number;
   /** The run-wide spending limit (`--budget`, `budget`): the run stops cleanly once it is spent. */
   budget: { tokens?: number; usd?: number };
+  /** The shard counted (`--shard i/n` among the vitest arguments): only its suite files are in `suites`. */
+  shard?: { index: number; count: number };
   suites: SuitePlan[];
   episodes: number;
   /** Null when a strategy has no known bound. */
@@ -109,7 +111,7 @@ function limitsOf(config: WitnessConfig) {
 }
 
 /** The whole plan: the suites' plans and their totals. */
-export function benchPlan(suites: SuitePlan[], config: WitnessConfig): BenchPlan {
+export function benchPlan(suites: SuitePlan[], config: WitnessConfig, shard?: BenchPlan['shard']): BenchPlan {
   const limits = limitsOf(config);
   return {
     model: config.model.name,
@@ -117,6 +119,7 @@ export function benchPlan(suites: SuitePlan[], config: WitnessConfig): BenchPlan
     hardeningRepairs: limits.hardeningRepairs,
     seed: config.seed,
     budget: config.budget,
+    ...(shard ? { shard } : {}),
     suites,
     episodes: suites.reduce((n, s) => n + s.episodes, 0),
     maxCalls: sum(suites.map((s) => s.maxCalls)),
@@ -132,6 +135,10 @@ export function formatBenchPlan(plan: BenchPlan): string {
     `dry run: nothing is run and no model is called (model ${plan.model}, ${plan.turns} turns, ` +
       `${plan.hardeningRepairs ? `up to ${plan.hardeningRepairs} hardening repairs` : 'hardening off'}, seed ${plan.seed})`,
   ];
+  if (plan.shard)
+    lines.push(
+      `shard ${plan.shard.index}/${plan.shard.count}: the suites of its files only (vitest shards by file)${plan.suites.length ? '' : '; none'}`,
+    );
   for (const s of plan.suites) {
     const data = s.data ?? 'the fixtures';
     const dataVar = SUITE_DATA_ENV[s.suite as SuiteName];

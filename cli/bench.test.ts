@@ -12,6 +12,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { withoutSuiteData } from '../core/child-env.ts';
 import { loadNlRx } from '../oracles/regex/loader.ts';
 import { readResultsFile } from '../reports/results-file.ts';
+import type { Trajectory } from '../core/types.ts';
 import type { BenchPlan } from './bench-plan.ts';
 import { main } from './main.ts';
 
@@ -62,6 +63,14 @@ describe('witness bench usage errors', () => {
     [['--limit', '0'], /--limit.*expected a positive integer/],
     [['--json'], /--json goes with --dry-run/],
     [['--rerun', 'failed'], /--rerun needs --resume/],
+    [['--suite', 'nl-rx', '--suite', 'bird'], /--suite is given more than once/],
+    [['--suite', 'nl-rx', '--limit', '2', '--limit', '3'], /--limit is given more than once/],
+    [['--resume', 'no-such-run'], /--resume: there is no run no-such-run/],
+    [
+      ['--suite', 'nl-rx', '--shard', '1/2', '--dry-run'],
+      /--shard 1\/2: vitest shards by file, and the run has 1 suite file/,
+    ],
+    [['--suite', 'nl-rx,bird', '--shard', '3/2', '--dry-run'], /--shard: expected <index>\/<count>/],
   ];
   // In this process (the command line's own entry point, no child): usage errors stop before any run.
   it.each(cases)('refuses %j', async (args, message) => {
@@ -79,6 +88,37 @@ describe('witness bench usage errors', () => {
       for (const key of Object.keys(process.env)) if (!(key in env)) delete process.env[key];
     }
   });
+});
+
+describe('witness bench checks task ids before any suite starts', () => {
+  // CypherBench's suite starts Neo4j (tens of seconds) before it can select tasks: ids from the
+  // environment or the config file are checked by the command first, and by the suite file before
+  // it asks for a server when vitest runs it directly.
+  const unknownId = /benchmark cypherbench: unknown task id "no-such-question" \(it has \d+ tasks/;
+
+  it('WITNESS_TASKS with an unknown id: exit 2 from the command, no vitest, no Neo4j', () => {
+    const run = witness(['--suite', 'cypherbench'], {
+      WITNESS_TASKS: 'no-such-question',
+      WITNESS_OUT: join(dir, 'out-ids'),
+    });
+    expect(run.status, run.output).toBe(2);
+    expect(run.stderr).toMatch(unknownId);
+    expect(run.output).not.toMatch(/Neo4j|RUN +v\d/);
+  }, 90_000);
+
+  it('a plain vitest run of the suite file fails it before asking for Neo4j', () => {
+    const vitest = join(root, 'node_modules/vitest/vitest.mjs');
+    const run = spawnSync(process.execPath, [vitest, 'run', '--project', 'bench', 'suites/cypherbench.eval.ts'], {
+      cwd: root,
+      env: cleanEnv({ WITNESS_TASKS: 'no-such-question', WITNESS_OUT: join(dir, 'out-vitest-ids') }),
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    const output = run.stdout + run.stderr;
+    expect(run.status, output).toBe(1);
+    expect(output).toMatch(unknownId);
+    expect(output).not.toMatch(/starting Neo4j/);
+  }, 150_000);
 });
 
 describe('witness bench --dry-run', () => {
@@ -159,6 +199,7 @@ describe('witness bench runs the selection', () => {
 
     // Two shards of two suites (vitest shards by file): together the same samples, each once.
     const shards = [];
+    const ranByShard = new Map<string, Trajectory[]>();
     for (const shard of ['1/2', '2/2']) {
       const shardOut = join(dir, `out-${shard.replace('/', '-')}`);
       const run = witness(['--suite', 'nl-rx,bird', ...select, '--shard', shard], { WITNESS_OUT: shardOut });
@@ -167,6 +208,18 @@ describe('witness bench runs the selection', () => {
       // Each shard ran one of the two suite files.
       expect(new Set(trajectories.map((t) => t.benchmark)).size, shard).toBe(1);
       shards.push(...trajectories);
+      ranByShard.set(shard, trajectories);
+    }
+    // The dry run of each shard counts the suite that shard ran.
+    for (const shard of ['1/2', '2/2']) {
+      const counted = dryRun(['--suite', 'nl-rx,bird', ...select, '--shard', shard]);
+      expect(counted.shard).toEqual({ index: Number(shard[0]), count: 2 });
+      const ran = ranByShard.get(shard)!;
+      expect(
+        counted.suites.map((s) => s.suite),
+        shard,
+      ).toEqual([ran[0]!.benchmark]);
+      expect(counted.episodes).toBe(ran.length);
     }
     const byBenchmark = new Map<string, string[]>();
     for (const t of shards) byBenchmark.set(t.benchmark, [...(byBenchmark.get(t.benchmark) ?? []), t.taskId]);

@@ -5,8 +5,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { Option } from 'commander';
+import { relative, resolve } from 'node:path';
+import { InvalidArgumentError, Option } from 'commander';
 import { parseBudget } from '../core/budget.ts';
 import { loadConfig, type WitnessConfig } from '../core/config.ts';
 import { SUITE_DATA_ENV, SUITE_NAMES, type SuiteName } from '../core/config-sections.ts';
@@ -21,6 +21,7 @@ import {
   isStrategyName,
 } from '../strategies/names.ts';
 import type { SuitePlan } from './bench-plan.ts';
+import { filesOfShard, shardOfArgs, type Shard } from './bench-shard.ts';
 import { positiveInteger, usageError } from './options.ts';
 import type { Registrar } from './registrar.ts';
 
@@ -43,6 +44,19 @@ interface BenchOptions {
 }
 
 const known = (): string[] => [...SUITE_NAMES].sort();
+const suiteFile = (name: string) => `suites/${name}.eval.ts`;
+
+/** The option, refused when given twice: commander would keep the last value and silently drop the first. */
+function once(option: Option): Option {
+  const parse = option.parseArg;
+  return option.argParser((value: string, previous: unknown) => {
+    if (previous !== undefined)
+      throw new InvalidArgumentError(
+        `${option.long} is given more than once (give it once; a list goes comma-separated)`,
+      );
+    return parse ? parse(value, undefined) : value;
+  });
+}
 
 /** Built-in suites named by --suite (validated) and by suite files among the vitest arguments. */
 function suitesOf(o: BenchOptions, args: readonly string[]): { option: string[]; inArgs: string[]; custom: boolean } {
@@ -121,8 +135,19 @@ function benchSettings(o: BenchOptions, args: readonly string[]) {
     if (file && !existsSync(file)) throw usageError(`--tasks: there is no file ${file}`);
     vars.WITNESS_TASKS = file ? `@${file}` : parseOption(() => parseNameList(tasks, '--tasks')).join(',');
   }
-  const vitestArgs = [...args, ...option.filter((n) => !inArgs.includes(n)).map((n) => `suites/${n}.eval.ts`)];
+  const vitestArgs = [...args, ...option.filter((n) => !inArgs.includes(n)).map(suiteFile)];
   return { vars, suites, custom, vitestArgs };
+}
+
+/**
+ * The built-in suites among the files shard `shard` runs. The run's files are the suite files
+ * named among the vitest arguments and by --suite, or every built-in suite when none is named.
+ */
+async function suitesOfShard(suites: readonly string[], args: readonly string[], shard: Shard): Promise<string[]> {
+  const named = args.filter((arg) => SUITE_FILE.test(arg)).map((arg) => relative(ROOT, resolve(ROOT, arg)));
+  const files = [...new Set([...named, ...suites.map(suiteFile)])];
+  const chosen = new Set(await filesOfShard(files, shard, ROOT));
+  return suites.filter((name) => chosen.has(suiteFile(name)));
 }
 
 /** Each suite's plan (tasks selected × strategies × trials, call bounds); a selection that does not fit is a usage error. */
@@ -148,30 +173,63 @@ export const registerBench: Registrar = ({ program }) => {
       'run the benchmark suites (vitest project "bench"); extra arguments go to vitest, e.g. suites/nl-rx.eval.ts or --shard 1/2',
     )
     .argument('[args...]', 'vitest arguments')
-    .option('--suite <names>', `only these suites, comma-separated (${known().join(', ')})`)
-    .option('--strategies <names>', 'only these strategies of each suite, comma-separated (e.g. zero-shot,diagnostic)')
-    .option('--tasks <ids>', 'only these task ids (comma-separated, or @file with one id per line); needs one --suite')
-    .option(
-      '--limit <n>',
-      "a seeded sample of n tasks per suite (the config's seed; the same on every run)",
-      positiveInteger,
-    )
-    .option('--split <name>', 'the data split the suites run on (e.g. dev, train, test)')
-    .option('--data <path>', "the suite's data in its official layout; needs exactly one --suite")
-    .option(
-      '--resume <run>',
-      'reuse the finished episodes of run <run> in the run store ("latest" = the most recent run)',
+    .addOption(once(new Option('--suite <names>', `only these suites, comma-separated (${known().join(', ')})`)))
+    .addOption(
+      once(
+        new Option(
+          '--strategies <names>',
+          'only these strategies of each suite, comma-separated (e.g. zero-shot,diagnostic)',
+        ),
+      ),
     )
     .addOption(
-      new Option(
-        '--rerun <which>',
-        'with --resume: redo the stored episodes that errored (harness or model error) or failed (not solved)',
-      ).choices([...RERUN_MODES]),
+      once(
+        new Option(
+          '--tasks <ids>',
+          'only these task ids (comma-separated, or @file with one id per line); needs one --suite',
+        ),
+      ),
     )
-    .option('--trials <n>', 'repeats per (task, strategy), for pass@k and per-task agreement', positiveInteger)
-    .option(
-      '--budget <amount>',
-      'stop the run cleanly once it has spent this many tokens (120000, 120k, 1.5M) or USD ($2.50, needs prices in the config)',
+    .addOption(
+      once(
+        new Option(
+          '--limit <n>',
+          "a seeded sample of n tasks per suite (the config's seed; the same on every run)",
+        ).argParser(positiveInteger),
+      ),
+    )
+    .addOption(once(new Option('--split <name>', 'the data split the suites run on (e.g. dev, train, test)')))
+    .addOption(once(new Option('--data <path>', "the suite's data in its official layout; needs exactly one --suite")))
+    .addOption(
+      once(
+        new Option(
+          '--resume <run>',
+          'reuse the finished episodes of run <run> in the run store ("latest" = the most recent run)',
+        ),
+      ),
+    )
+    .addOption(
+      once(
+        new Option(
+          '--rerun <which>',
+          'with --resume: redo the stored episodes that errored (harness or model error) or failed (not solved)',
+        ).choices([...RERUN_MODES]),
+      ),
+    )
+    .addOption(
+      once(
+        new Option('--trials <n>', 'repeats per (task, strategy), for pass@k and per-task agreement').argParser(
+          positiveInteger,
+        ),
+      ),
+    )
+    .addOption(
+      once(
+        new Option(
+          '--budget <amount>',
+          'stop the run cleanly once it has spent this many tokens (120000, 120k, 1.5M) or USD ($2.50, needs prices in the config)',
+        ),
+      ),
     )
     .option('--dry-run', 'print what would run and its cost in model calls, without calling a model or an engine')
     .option('--json', 'with --dry-run: print the plan as JSON')
@@ -187,14 +245,17 @@ export const registerBench: Registrar = ({ program }) => {
       const { vars, suites, custom, vitestArgs } = benchSettings(o, args);
       const env: NodeJS.ProcessEnv = { ...process.env, ...vars };
       const { config } = loadConfig(ROOT, env);
-      if (o.dryRun || (o.tasks !== undefined && !custom)) {
+      // Task ids from --tasks, WITNESS_TASKS or the config file: unknown ones are a usage error here,
+      // before vitest starts a suite (CypherBench's would start Neo4j first).
+      if (o.dryRun || (config.run.tasks !== undefined && !custom)) {
+        const shard = o.dryRun ? shardOfArgs(args) : undefined;
+        const counted = shard ? await suitesOfShard(suites, args, shard) : suites;
         // The specs read this process's configuration: give it the run's settings (--data, --split).
         Object.assign(process.env, vars);
-        // Unknown task ids are a usage error here, before anything starts.
-        const plans = await planSuites(suites, config);
+        const plans = await planSuites(counted, config);
         if (o.dryRun) {
           const { benchPlan, formatBenchPlan } = await import('./bench-plan.ts');
-          const plan = benchPlan(plans, config);
+          const plan = benchPlan(plans, config, shard);
           process.stdout.write(o.json ? `${JSON.stringify(plan, null, 2)}\n` : `${formatBenchPlan(plan)}\n`);
           if (custom) process.stderr.write('witness: suite files other than the built-in ones are not counted\n');
           return;
@@ -204,9 +265,9 @@ export const registerBench: Registrar = ({ program }) => {
       let runId = configured.id;
       if (o.resume) {
         runId = o.resume === 'latest' ? latestRunId(storeDir) : o.resume;
-        if (!runId) throw new Error(`there is no run to resume in ${storeDir}`);
+        if (!runId) throw usageError(`--resume ${o.resume}: there is no run to resume in ${storeDir}`);
         const store = new RunStore(storeDir, runId);
-        if (!store.exists()) throw new Error(`cannot resume run ${runId}: there is no ${store.dir}`);
+        if (!store.exists()) throw usageError(`--resume: there is no run ${runId} (no ${store.dir})`);
         env.WITNESS_RESUME = runId;
         if (o.rerun) env.WITNESS_RERUN = o.rerun;
       }

@@ -101,3 +101,28 @@ describe('witness eval nl-rx', () => {
     expect(detokenize('( . * <M0> . * ) & ( [ <NUM> ] )')).toBe('(.*dog.*)&([0-9])');
   });
 });
+
+describe('usage errors exit 2 in every command', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'witness-usage-'));
+  const nowhere = join(dir, 'nowhere');
+  const existing = join(dir, 'split.json');
+  writeFileSync(existing, '{}');
+  const cases: [string[], string][] = [
+    [['eval', 'nl-rx', '--data', nowhere, '--predictions', existing], `there is no file or folder ${nowhere}`],
+    [['eval', 'nl-rx', '--data', fixtures, '--predictions', nowhere], `there is no file or folder ${nowhere}`],
+    [['eval', 'bird', '--data', nowhere, '--predictions', existing], `there is no file or folder ${nowhere}`],
+    [['eval', 'cypherbench', '--data', existing, '--predictions', nowhere], `there is no file or folder ${nowhere}`],
+    [['eval', 'bigcodebench', '--data', nowhere, '--samples', existing], `there is no file or folder ${nowhere}`],
+    [['eval', 'dscodebench', '--data', existing, '--samples', nowhere], `there is no file or folder ${nowhere}`],
+    [['data', 'check', '--suite', 'bird', '--data', nowhere], `there is no file or folder ${nowhere}`],
+    [['report', nowhere, '--out', join(dir, 'report')], `there is no file ${nowhere}`],
+    [['split', '--suite', 'nl-rx', '--out', existing], `${existing} exists; pass --force`],
+    [['bench', '--suite', 'nl-rx', '--suite', 'bird', '--dry-run'], '--suite is given more than once'],
+    [['bench', '--resume', 'no-such-run'], '--resume: there is no run no-such-run'],
+  ];
+  it.each(cases)('witness %j', (args, message) => {
+    const run = witness(...args);
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.stderr).toContain(message);
+  });
+});

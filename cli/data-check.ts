@@ -3,6 +3,7 @@ import { Option } from 'commander';
 import { SUITE_DATA_ENV, type SuiteName } from '../core/config-sections.ts';
 import { loadConfig } from '../core/config.ts';
 import type { DataFinding, DataReport } from '../core/data-report.ts';
+import { existingPath } from './options.ts';
 import type { Registrar } from './registrar.ts';
 
 const LEVEL_WIDTH = 'warning'.length;
@@ -41,7 +42,11 @@ export const registerDataCheck: Registrar = ({ program }) => {
         .choices(Object.keys(SUITE_DATA_ENV))
         .makeOptionMandatory(),
     )
-    .option('--data <path>', "the dataset folder (or file) to check (default: the suite's configured data)")
+    .option(
+      '--data <path>',
+      "the dataset folder (or file) to check (default: the suite's configured data)",
+      existingPath,
+    )
     .option('--json', 'print the report as JSON')
     .addHelpText(
       'after',

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -491,7 +492,7 @@ describe('gold errors and BIRD’s combined deadline', () => {
       /1 when some input was broken \(an invalid question, a missing database or prediction, a gold query that fails, never ends or passes the caps/,
     );
     expect(() =>
-      bird.parse(['--data', 'd', '--predictions', 'p', '--max-result-mb', '2048'], { from: 'user' }),
+      bird.parse(['--data', tmpdir(), '--predictions', tmpdir(), '--max-result-mb', '2048'], { from: 'user' }),
     ).toThrow(/expected an integer from 1 to 1024/);
   });
 });

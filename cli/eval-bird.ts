@@ -8,7 +8,7 @@ import { COMPARE_MODES, type CompareMode } from '../oracles/sql/compare.ts';
 import type { BirdEvaluation } from '../oracles/sql/evaluate.ts';
 import { DEFAULT_QUERY_LIMITS, MAX_RESULT_BYTES, type QueryLimits } from '../oracles/sql/limits.ts';
 import { formatSeconds, SqlPool } from '../oracles/sql/pool.ts';
-import { positiveInteger, positiveNumber, progressLine } from './options.ts';
+import { existingPath, positiveInteger, positiveNumber, progressLine } from './options.ts';
 import type { Registrar } from './registrar.ts';
 
 const MiB = 1024 * 1024;
@@ -61,13 +61,15 @@ export const registerEvalBird: Registrar = ({ evaluate }) => {
     .requiredOption(
       '--data <dir>',
       'BIRD folder: dev.json (or mini_dev_sqlite.json[l]) and dev_databases/<db_id>/<db_id>.sqlite',
+      existingPath,
     )
     .requiredOption(
       '--predictions <file>',
       'BIRD\'s JSON ({"0": "SQL\\t----- bird -----\\tdb_id", …}, keyed by position) or JSON Lines of {"question_id", "SQL"}',
+      existingPath,
     )
-    .option('--questions <file>', 'the questions file, when it is not in --data')
-    .option('--db-root <dir>', 'the database folder, when it is not in --data')
+    .option('--questions <file>', 'the questions file, when it is not in --data', existingPath)
+    .option('--db-root <dir>', 'the database folder, when it is not in --data', existingPath)
     .addOption(
       new Option(
         '--mode <mode>',

@@ -1,6 +1,6 @@
 /** `witness eval cypherbench`: CypherBench execution accuracy of a predictions file on a real Neo4j 5.20. */
 import type { CypherBenchEvaluation } from '../oracles/cypher/evaluate.ts';
-import { positiveInteger, positiveNumber, progressLine } from './options.ts';
+import { existingPath, positiveInteger, positiveNumber, progressLine } from './options.ts';
 import type { Registrar } from './registrar.ts';
 
 const percent = (x: number) => `${(100 * x).toFixed(2)}%`;
@@ -52,10 +52,12 @@ export const registerEvalCypherbench: Registrar = ({ evaluate }) => {
     .requiredOption(
       '--data <file>',
       'CypherBench question file (JSON list with qid, graph, gold_cypher, nl_question, answer_json)',
+      existingPath,
     )
     .requiredOption(
       '--predictions <file>',
       "CypherBench's result.json (items with pred_cypher), a JSON map qid → query, or one query per line",
+      existingPath,
     )
     .option('--uri <uri>', 'a Neo4j that already holds the graph; it is used as it is and never modified')
     .option(

@@ -13,7 +13,7 @@ import { jsonKind } from '../oracles/python/jsonl.ts';
 import { processLoadedConfig } from '../core/config.ts';
 import { BACKEND_CHOICES, type BackendChoice } from '../oracles/python/sandbox/select.ts';
 import type { CommandGroups } from './registrar.ts';
-import { positiveInteger, positiveNumber, progressLine } from './options.ts';
+import { existingPath, positiveInteger, positiveNumber, progressLine } from './options.ts';
 
 interface CommonOptions {
   data: string;
@@ -178,10 +178,11 @@ export function registerPythonCommands({ evaluate }: CommandGroups): void {
       .description(
         "run BigCodeBench samples (task_id + solution) against the tasks' unittest suites in the Python sandbox: pass@k and the failing test names",
       )
-      .requiredOption('--data <file>', 'BigCodeBench tasks, JSON Lines (.jsonl or .jsonl.gz)')
+      .requiredOption('--data <file>', 'BigCodeBench tasks, JSON Lines (.jsonl or .jsonl.gz)', existingPath)
       .requiredOption(
         '--samples <file>',
         'samples, JSON Lines: {"task_id", "solution"} (or "completion", appended to complete_prompt)',
+        existingPath,
       )
       .option('--no-calibrated', 'run the solution alone, without the code_prompt preamble and stub')
       .option(
@@ -198,10 +199,11 @@ export function registerPythonCommands({ evaluate }: CommandGroups): void {
       .description(
         'run DSCodeBench samples (problem_id + solution) on the 200 seeded inputs of each task against its reference in the Python sandbox: pass@k and the failing inputs',
       )
-      .requiredOption('--data <file>', 'DSCodeBench tasks, JSON Lines (.json, .jsonl or .gz)')
+      .requiredOption('--data <file>', 'DSCodeBench tasks, JSON Lines (.json, .jsonl or .gz)', existingPath)
       .requiredOption(
         '--samples <file>',
         'samples, JSON Lines: {"problem_id", "solution"} (or "response": its first code block is used)',
+        existingPath,
       )
       .option('--time-limit <seconds>', 'limit of a candidate over all 200 inputs (official: 200)', positiveNumber)
       .option(

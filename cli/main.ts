@@ -4,7 +4,7 @@ import { Command, Option } from 'commander';
 import { packagePath } from '../core/package-root.ts';
 import type { Dialect } from '../oracles/regex/ast.ts';
 import { modulesFor } from './commands.ts';
-import { nonNegativeInteger, progressLine } from './options.ts';
+import { existingPath, nonNegativeInteger, progressLine } from './options.ts';
 
 /** The version in the package's package.json. */
 const version = (): string =>
@@ -72,8 +72,8 @@ export async function buildProgram(words: readonly string[] = []): Promise<Comma
     .description(
       'score one predicted regex per line against targ.txt by exact match, then DFA equivalence (DeepRegex-style accuracy)',
     )
-    .requiredOption('--data <dir>', 'folder with targ.txt (brics golds, one per line)')
-    .requiredOption('--predictions <file>', 'one predicted regex per line, aligned with targ.txt')
+    .requiredOption('--data <dir>', 'folder with targ.txt (brics golds, one per line)', existingPath)
+    .requiredOption('--predictions <file>', 'one predicted regex per line, aligned with targ.txt', existingPath)
     .addOption(dialectOption('--dialect <dialect>', 'dialect of the predictions').default('brics'))
     .option('--tokenized', 'predictions use DeepRegex tokens (<M0>, <NUM>, …, space separated)')
     .option('--json', 'print accuracy and per-item results as JSON')

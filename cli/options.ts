@@ -1,9 +1,23 @@
 /** Option parsers and the progress line shared by the commands. A bad value is a usage error (exit 2). */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 
 /** A usage error: printed with the command's help hint and exit status 2. */
 export function usageError(message: string): Error {
   return Object.assign(new Error(message), { code: 'commander.usage' });
+}
+
+/** A file or folder that exists (an option's parser): a path that names nothing is a usage error, before any work starts. */
+export function existingPath(value: string): string {
+  if (!existsSync(value)) throw new InvalidArgumentError(`there is no file or folder ${resolve(value)}`);
+  return value;
+}
+
+/** The same for a command's argument: a usage error naming the path. */
+export function existingFile(value: string): string {
+  if (!existsSync(value)) throw usageError(`there is no file ${resolve(value)}`);
+  return value;
 }
 
 export function nonNegativeInteger(value: string): number {

@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { loadConfig } from '../core/config.ts';
 import { registerGate } from './gate.ts';
+import { existingFile } from './options.ts';
 import type { Registrar } from './registrar.ts';
 
 /** Merges results files and writes every report; returns the lines to print. */
@@ -50,6 +51,7 @@ export const registerReports: Registrar = (groups) => {
       '\nRuns that overlap (the same tasks and trials under different run ids) become separate rows; shards merge into one.',
     )
     .action(async (files: string[], o: { out: string }) => {
+      for (const file of files) existingFile(file);
       const inputs = files.length > 0 ? files : [resolve(loadConfig(process.cwd()).config.outDir, 'results.json')];
       process.stdout.write(`${(await runReport(inputs, resolve(o.out))).join('\n')}\n`);
     });

@@ -1,6 +1,6 @@
 /** `witness split --suite S [--data D] [--seed N] --out F`: writes HERO's split file of a suite's data. */
 import { existsSync, rmSync } from 'node:fs';
-import { fraction, nonNegativeInteger } from './options.ts';
+import { fraction, nonNegativeInteger, usageError } from './options.ts';
 import type { Registrar } from './registrar.ts';
 
 export const registerSplit: Registrar = ({ program }) => {
@@ -35,7 +35,7 @@ export const registerSplit: Registrar = ({ program }) => {
         const { applyDataOption, describeSplit, resolveSplit } = await import('./hero-split.ts');
         applyDataOption(o.suite, o.data);
         if (existsSync(o.out)) {
-          if (!o.force) throw new Error(`${o.out} exists; pass --force to draw the split again`);
+          if (!o.force) throw usageError(`${o.out} exists; pass --force to draw the split again`);
           rmSync(o.out);
         }
         const { file } = await resolveSplit({

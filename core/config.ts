@@ -74,7 +74,10 @@ export interface ModelConfig {
   seed?: number;
   maxTokens?: number;
   timeoutMs: number;
+  /** Retries of a failed call at most (transient failures only); 0 = one attempt. */
   maxRetries: number;
+  /** No retry starts once a call has run this long, attempts and backoff included. */
+  retryBudgetMs: number;
   concurrency: number;
 }
 
@@ -122,7 +125,8 @@ export function defaultConfig(root: string): WitnessConfig {
       apiKeyEnv: 'OPENAI_API_KEY',
       temperature: 0,
       timeoutMs: 60_000,
-      maxRetries: 2,
+      maxRetries: 10,
+      retryBudgetMs: 600_000,
       concurrency: 4,
     },
     cache: { mode: 'readwrite', path: witnessPath(root, 'cache.sqlite') },
@@ -207,6 +211,8 @@ function applyFile(config: WitnessConfig, raw: Record<string, unknown>, file: st
     if (model.maxTokens !== undefined) config.model.maxTokens = int(model.maxTokens, where('model.maxTokens'), 1);
     if (model.timeoutMs !== undefined) config.model.timeoutMs = int(model.timeoutMs, where('model.timeoutMs'), 1);
     if (model.maxRetries !== undefined) config.model.maxRetries = int(model.maxRetries, where('model.maxRetries'), 0);
+    if (model.retryBudgetMs !== undefined)
+      config.model.retryBudgetMs = int(model.retryBudgetMs, where('model.retryBudgetMs'), 0);
     if (model.concurrency !== undefined)
       config.model.concurrency = int(model.concurrency, where('model.concurrency'), 1);
   }
@@ -375,6 +381,11 @@ function applyEnv(config: WitnessConfig, env: Env, root: string): void {
     'WITNESS_MAX_RETRIES',
     (v, w) => int(Number(v), w, 0),
     (v) => (config.model.maxRetries = v),
+  );
+  set(
+    'WITNESS_RETRY_BUDGET_MS',
+    (v, w) => int(Number(v), w, 0),
+    (v) => (config.model.retryBudgetMs = v),
   );
   set(
     'WITNESS_CONCURRENCY',

@@ -4,6 +4,8 @@
  *   on large replies;
  * - what 20 % injected faults cost in wall time and attempts (every fault kind, hangs cut by a
  *   short per-attempt timeout), against the same requests without faults;
+ * - how many calls such faults still fail with the former default of 2 retries and with the
+ *   default policy (retries within a time budget);
  * - how many endpoint calls the response cache makes when several strategies send the same
  *   requests at once (identical requests in flight share one call).
  * Prints figures and ratios; no pass/fail on time.
@@ -12,6 +14,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
+import { defaultConfig } from '../core/config.ts';
 import { withCache } from '../core/models/cache.ts';
 import type { ChatModel } from '../core/models/model.ts';
 import { createOpenAIModel } from '../core/models/openai.ts';
@@ -92,6 +95,32 @@ const faulty = await runWith('20 % faulted attempts, every kind', { faults: { se
 console.log(
   `  → faults cost ${(faulty / clean).toFixed(1)}× the wall time (backoff 0.4–0.5 s per retry, hangs wait out the timeout)`,
 );
+
+const { model: defaults } = defaultConfig('.');
+const RETRY_CALLS = 1_000;
+console.log(
+  `\nretry policy: ${RETRY_CALLS} distinct calls against 20 % faulted attempts (every kind), per-attempt timeout 300 ms`,
+);
+for (const [label, policy] of [
+  ['former default: maxRetries 2', { maxRetries: 2 }],
+  [
+    `default: maxRetries ${defaults.maxRetries}, retry budget ${defaults.retryBudgetMs / 60_000} min`,
+    { maxRetries: defaults.maxRetries, retryBudgetMs: defaults.retryBudgetMs },
+  ],
+] as const) {
+  const server = await startTestModelServer([{ content: 'fine' }], { faults: { seed: 7, rate: 0.2 } });
+  const model = witness(server.baseURL, { timeoutMs: 300, ...policy });
+  let failed = 0;
+  await timed(label, () =>
+    inParallel(RETRY_CALLS, (i) =>
+      model.complete(ask(i)).catch(() => {
+        failed++;
+      }),
+    ),
+  );
+  console.log(`  → ${server.requests.length} attempts, ${failed} of ${RETRY_CALLS} calls failed`);
+  await server.close();
+}
 
 console.log('\nresponse cache: 6 strategies send the same 50 first-turn requests at once');
 for (const shared of [false, true]) {

@@ -193,7 +193,13 @@ describe('CypherBench graphs kept across runs (two witness bench processes, no N
       JSON.stringify({ suites: { cypherbench: { data: 'data' } }, neo4j: { graphStore: 'graphs' } }),
     );
     const run = await witnessBench(
-      { ...env, WITNESS_CONFIG: join(project, 'witness.config.json'), WITNESS_RUN_ID: 'cb-kept-1' },
+      {
+        ...env,
+        // The config file names the graph store: not the tests' own, which this environment carries.
+        WITNESS_NEO4J_GRAPH_STORE: undefined,
+        WITNESS_CONFIG: join(project, 'witness.config.json'),
+        WITNESS_RUN_ID: 'cb-kept-1',
+      },
       ['suites/cypherbench.eval.ts', '-t', '(zero-shot)$'],
     );
     // The two broken items are failing tests (harness errors), so the run fails; the rest ran.

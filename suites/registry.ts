@@ -6,6 +6,7 @@
 import { processLoadedConfig, type Neo4jSettings, type SuitesSettings, type WitnessConfig } from '../core/config.ts';
 import type { Oracle, PreparedTask } from '../core/oracle.ts';
 import { packagePath } from '../core/package-root.ts';
+import { selectTasks } from '../core/selection.ts';
 import type { LoadedTasks } from '../core/types.ts';
 import { bigCodeBenchFile, bigCodeBenchSplit, loadBigCodeBench } from '../oracles/python/bigcodebench/loader.ts';
 import { bigCodeBenchOracle } from '../oracles/python/bigcodebench/oracle.ts';
@@ -148,6 +149,12 @@ export interface SpecOptions {
  */
 export function cypherBenchData(options: SpecOptions = {}, config: WitnessConfig = configured()): CypherBenchData {
   return loadCypherBenchData(config.suites.cypherbench.data ?? SKYWAYS_DATA_DIR, options.split ?? config.run.split);
+}
+
+/** The data, once the run's task ids (`run.tasks`) are known to be in it: an unknown id throws here, before any server starts, with the message the suite gives. */
+export function checkedCypherBenchData(data: CypherBenchData, config: WitnessConfig = configured()): CypherBenchData {
+  selectTasks(data.tasks, config.run, config.seed, 'cypherbench');
+  return data;
 }
 
 /** A graph's server as a caller obtained it: its Bolt URI, or why there is none. */

@@ -30,9 +30,10 @@ export function createModel(config: WitnessConfig, env: Record<string, string | 
     ...(m.maxTokens !== undefined ? { maxTokens: m.maxTokens } : {}),
     timeoutMs: m.timeoutMs,
     maxRetries: m.maxRetries,
+    retryBudgetMs: m.retryBudgetMs,
     concurrency: m.concurrency,
-    // A hard cap across retries, so a server's huge retry-after cannot stall a run.
-    deadlineMs: m.timeoutMs * (m.maxRetries + 1) + 60_000,
+    // A hard cap: the last retry starts within the budget and gets its own timeout.
+    deadlineMs: m.retryBudgetMs + m.timeoutMs,
   });
   if (config.cache.mode === 'off') return inner;
   return withCache(inner, {

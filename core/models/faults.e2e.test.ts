@@ -3,9 +3,9 @@
  * the regex oracle, zero-shot, diagnostic, HERO-T and Dynamic Cheatsheet) against the scripted
  * server over real HTTP with the response cache off. The server answers by the request's content
  * alone, like a model at temperature 0, so a run's results depend on what the harness asks and
- * nothing else. A run where 20 % of the attempts fault (every fault kind) with random delays, and
- * one with other delays and vitest running every test concurrently, must both equal the
- * fault-free run episode by episode: same replies, verdicts, outcomes, memory.
+ * nothing else. A run where 20 % of the attempts fault (every fault kind) with random delays, with
+ * the default retry policy, and one with other delays and vitest running every test concurrently,
+ * must both equal the fault-free run episode by episode: same replies, verdicts, outcomes, memory.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -138,7 +138,8 @@ async function runBenchmark(name: string, options: TestServerOptions, vitestOpti
     WITNESS_MODEL: 'scripted',
     OPENAI_BASE_URL: server.baseURL,
     WITNESS_CACHE: 'off',
-    WITNESS_MAX_RETRIES: '5',
+    // The default retry policy (model.maxRetries, model.retryBudgetMs); attempts time out sooner than
+    // the default minute so a hang costs the test 1.5 s.
     WITNESS_TIMEOUT_MS: '1500',
     WITNESS_CONCURRENCY: '8',
     WITNESS_OUT: join(project, 'out'),
@@ -200,7 +201,7 @@ describe('faults from the model endpoint', () => {
     expect(updates.length).toBeGreaterThan(TASKS / 2);
   });
 
-  it('20 % faulted attempts of every kind, with random delays, give the fault-free results episode by episode', async () => {
+  it('20 % faulted attempts of every kind, with random delays and the default retry policy, give the fault-free results episode by episode', async () => {
     const faulted = await runBenchmark('faulted', { faults: { seed: 1, rate: 0.2 }, delays: { seed: 1, maxMs: 40 } });
     const modelErrors = faulted.trajectories
       .filter((t) => t.outcome.status === 'model-error')

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../config.ts';
+import { createModel } from './create.ts';
 import { ModelCallError } from './model.ts';
 import type { ChatRequest } from './model.ts';
 import { DEFAULT_OPENAI_ENDPOINT, ModelConfigError, PLACEHOLDER_API_KEY, createOpenAIModel } from './openai.ts';
@@ -211,13 +213,16 @@ describe('createOpenAIModel: faults', () => {
     expect(server.requests.length).toBeLessThan(6);
   });
 
-  it('fails at once when the server asks for a wait that ends past the deadline', async () => {
+  it.each([
+    [{ deadlineMs: 2_000 }, 'the 2000 ms deadline'],
+    [{ retryBudgetMs: 2_000 }, 'the 2000 ms retry budget'],
+  ])('fails at once when the server asks for a wait that ends past %j', async (limit, named) => {
     const server = await serve([{ status: 429, retryAfterSeconds: 30 }, { content: 'too late' }]);
     const started = performance.now();
-    const err = await failure(model(server, { maxRetries: 1, deadlineMs: 2_000 }).complete(ask()));
+    const err = await failure(model(server, { maxRetries: 1, ...limit }).complete(ask()));
     expect(performance.now() - started).toBeLessThan(1_000);
     expect(err.message).toContain('rate limited: HTTP 429 (RateLimitError)');
-    expect(err.message).toContain('not retried: the server asked to wait 30000 ms, past the 2000 ms deadline');
+    expect(err.message).toContain(`not retried: the server asked to wait 30000 ms, past ${named}`);
     expect(server.requests).toHaveLength(1);
   });
 
@@ -375,5 +380,49 @@ describe('createOpenAIModel: broken 200 replies are transient', () => {
     expect(await m.complete(ask())).toMatchObject({ content: '', finishReason: 'stop' });
     expect(await m.complete(ask())).toMatchObject({ content: '', finishReason: 'content_filter' });
     expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe('createOpenAIModel: the retry budget', () => {
+  it('retries HTTP failures until the budget is spent, then names it and the last failure', async () => {
+    // Without retry-after the client backs off 0.375-0.5 s, then 0.75-1 s: the budget ends first.
+    const server = await serve([{ status: 500 }]);
+    const started = performance.now();
+    const err = await failure(model(server, { maxRetries: 50, retryBudgetMs: 1_200 }).complete(ask()));
+    expect(err.message).toContain(
+      'retries stopped: the 1200 ms retry budget is spent (the last failed attempt: HTTP 500)',
+    );
+    expect(server.requests.length).toBeGreaterThanOrEqual(2);
+    expect(server.requests.length).toBeLessThanOrEqual(3);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('stops retrying connection failures the same way', async () => {
+    const server = await serve([{ reset: 'before-headers' }]);
+    const err = await failure(model(server, { maxRetries: 50, retryBudgetMs: 1_200 }).complete(ask()));
+    expect(err.message).toMatch(
+      /retries stopped: the 1200 ms retry budget is spent \(the last failed attempt: connection failed/,
+    );
+    expect(server.requests.length).toBeLessThanOrEqual(3);
+  });
+
+  it('lets the attempt in flight when the budget ends finish within its own timeout', async () => {
+    const server = await serve([{ status: 500 }, { content: 'late but whole', delayMs: 800 }]);
+    const reply = await model(server, { maxRetries: 5, retryBudgetMs: 600 }).complete(ask());
+    expect(reply.content).toBe('late but whole');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('is the default policy: a call that fails six times in a row still gets its reply', async () => {
+    const server = await serve([...Array(6).fill({ status: 429, retryAfterMs: 5 }), { content: 'seventh time' }]);
+    const config = defaultConfig('/project');
+    expect(config.model).toMatchObject({ maxRetries: 10, retryBudgetMs: 600_000 });
+    const m = createModel({
+      ...config,
+      model: { ...config.model, name: 'test-model', baseURL: server.baseURL },
+      cache: { ...config.cache, mode: 'off' },
+    });
+    expect((await m.complete(ask())).content).toBe('seventh time');
+    expect(server.requests).toHaveLength(7);
   });
 });

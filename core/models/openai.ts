@@ -2,11 +2,14 @@
  * A ChatModel over any OpenAI-compatible chat-completions endpoint (OpenAI, vLLM, Ollama, …),
  * through the official `openai` client.
  *
- * Time limits: `timeoutMs` bounds each attempt (body included), the client retries `maxRetries`
- * times (429, 408, 409, 5xx, timeouts and connection failures; `maxRetries: 0` is exactly one
- * attempt), and the optional `deadlineMs` caps the wall-clock time of the whole call across
- * retries. The deadline and `latencyMs` start when the call gets a concurrency slot, so waiting in
- * the queue does not count against either.
+ * Time limits: `timeoutMs` bounds each attempt (body included); the client retries transient
+ * failures (429, 408, 409, 5xx, timeouts and connection failures) with its own exponential backoff
+ * and jitter, at most `maxRetries` times (`0` is exactly one attempt) and, with `retryBudgetMs`,
+ * only while the call has run less than that (the way inspect_ai retries until a time limit rather
+ * than a small count): no retry starts past the budget, and a server's wait that would end past it
+ * is not taken. The optional `deadlineMs` caps the wall-clock time of the whole call. The budget,
+ * the deadline and `latencyMs` start when the call gets a concurrency slot, so waiting in the queue
+ * counts against none of them.
  *
  * Broken 200 replies — a truncated or non-JSON body, no choices, a choice without a message, a
  * connection reset in the middle of the body — are transient too: the body is read and checked
@@ -53,6 +56,8 @@ export interface OpenAIModelOptions {
   concurrency: number;
   /** Wall-clock cap for the whole call, retries and backoff included. */
   deadlineMs?: number;
+  /** No retry starts once the call has run this long (attempts and backoff); the attempt in flight keeps its `timeoutMs`. */
+  retryBudgetMs?: number;
 }
 
 /** Invalid model configuration (missing key, bad limits). Thrown at construction, before any call. */
@@ -68,7 +73,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): ChatModel {
   // Trailing slashes dropped so `…/v1` and `…/v1/` name one endpoint (it is part of the cache key).
   const endpoint = (options.baseURL ?? DEFAULT_OPENAI_ENDPOINT).replace(/\/+$/, '');
   const apiKey = resolveApiKey(options);
-  const { model, timeoutMs, maxRetries, deadlineMs } = options;
+  const { model, timeoutMs, maxRetries, deadlineMs, retryBudgetMs } = options;
   const attempts = new AsyncLocalStorage<CallState>();
   const client = new OpenAI({
     baseURL: endpoint,
@@ -78,16 +83,23 @@ export function createOpenAIModel(options: OpenAIModelOptions): ChatModel {
     // Sees every HTTP attempt of a call (the async context follows the client's retry loop).
     fetch: async (input, init) => {
       const state = attempts.getStore();
-      if (state) state.attempts++;
+      if (state) {
+        // A retry the client scheduled (after its backoff) that would start past the budget is not sent.
+        if (state.attempts > 0 && pastRetryEnd(state, 0)) throw stopRetrying(state);
+        state.attempts++;
+      }
       try {
-        const response = await fetch(input, init);
+        let response = await fetch(input, init);
         if (!response.ok) {
           if (state) state.lastFailure = `HTTP ${response.status}`;
-          return state ? refuseRetryPastDeadline(response, state) : response;
-        }
-        return await checkedReply(response, state);
+        } else response = await checkedReply(response, state);
+        return state && !response.ok ? refuseRetryPastEnd(response, state, maxRetries) : response;
       } catch (error) {
-        if (state) state.lastFailure = attemptFailure(error, timeoutMs);
+        if (state && !state.stopped) {
+          state.lastFailure = attemptFailure(error, timeoutMs);
+          // The client retries a connection failure or a timeout while it has retries left.
+          if (state.attempts <= maxRetries && pastRetryEnd(state, 0)) stopRetrying(state);
+        }
         throw error;
       }
     },
@@ -116,7 +128,11 @@ export function createOpenAIModel(options: OpenAIModelOptions): ChatModel {
     const onCallerAbort = (): void => controller.abort(request.signal?.reason);
     request.signal?.addEventListener('abort', onCallerAbort, { once: true });
     if (request.signal?.aborted) onCallerAbort();
-    const state: CallState = { attempts: 0, deadlineAt: deadlineMs === undefined ? undefined : started + deadlineMs };
+    const state: CallState = {
+      attempts: 0,
+      ...retryEnd(started, retryBudgetMs, deadlineMs),
+      abort: (reason) => controller.abort(reason),
+    };
     const body: ChatCompletionCreateParamsNonStreaming = {
       model,
       messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
@@ -136,13 +152,16 @@ export function createOpenAIModel(options: OpenAIModelOptions): ChatModel {
       for (const p of [pending, aborted]) p.catch(() => undefined);
       completion = await Promise.race([pending, aborted]);
     } catch (error) {
+      const lastFailure = state.lastFailure ? ` (the last failed attempt: ${state.lastFailure})` : '';
       let what = deadlineHit
-        ? `deadline of ${deadlineMs} ms exceeded${state.lastFailure ? ` (the last failed attempt: ${state.lastFailure})` : ''}`
+        ? `deadline of ${deadlineMs} ms exceeded${lastFailure}`
         : request.signal?.aborted
           ? 'aborted by the caller'
-          : describeError(error, timeoutMs);
+          : state.stopped
+            ? `retries stopped: the ${state.retryEndName} is spent${lastFailure}`
+            : describeError(error, timeoutMs);
       if (state.refusedWaitMs !== undefined && !deadlineHit) {
-        what += `; not retried: the server asked to wait ${state.refusedWaitMs} ms, past the ${deadlineMs} ms deadline`;
+        what += `; not retried: the server asked to wait ${state.refusedWaitMs} ms, past the ${state.retryEndName}`;
       }
       throw fail(what, error, state.attempts);
     } finally {
@@ -173,24 +192,64 @@ interface CallState {
   attempts: number;
   /** What went wrong with the latest failed attempt, for the deadline's message. */
   lastFailure?: string;
-  /** `performance.now()` time at which the call's deadline fires. */
-  deadlineAt: number | undefined;
-  /** Set when a retry was refused because the server's retry-after outlasted the deadline. */
+  /** `performance.now()` time after which no retry starts: the end of the retry budget, else the deadline. */
+  retryEndsAt: number | undefined;
+  /** That limit in a message: "600000 ms retry budget" or "240000 ms deadline". */
+  retryEndName: string;
+  /** Ends the call (its abort signal), with the reason. */
+  abort: (reason: Error) => void;
+  /** Set when the retry time (the budget, else the deadline) ended the call. */
+  stopped?: boolean;
+  /** Set when a retry was refused because the server's retry-after outlasted the budget or deadline. */
   refusedWaitMs?: number;
 }
 
+/** When retries end for a call started at `started`: the budget's end, else the deadline (none without either). */
+function retryEnd(
+  started: number,
+  retryBudgetMs: number | undefined,
+  deadlineMs: number | undefined,
+): Pick<CallState, 'retryEndsAt' | 'retryEndName'> {
+  if (retryBudgetMs !== undefined)
+    return { retryEndsAt: started + retryBudgetMs, retryEndName: `${retryBudgetMs} ms retry budget` };
+  if (deadlineMs !== undefined) return { retryEndsAt: started + deadlineMs, retryEndName: `${deadlineMs} ms deadline` };
+  return { retryEndsAt: undefined, retryEndName: '' };
+}
+
+/** Whether a retry after a wait of `waitMs` from now would start past the call's retry end. */
+function pastRetryEnd(state: CallState, waitMs: number): boolean {
+  return state.retryEndsAt !== undefined && performance.now() + waitMs >= state.retryEndsAt;
+}
+
+/** Ends the call because its retry time is spent: the client sees its signal aborted and retries no more. */
+function stopRetrying(state: CallState): Error {
+  const reason = new Error(`the ${state.retryEndName} is spent`);
+  state.stopped = true;
+  state.abort(reason);
+  return reason;
+}
+
+/** Whether the client retries this failed response (its own rule: `x-should-retry`, else 408, 409, 429, 5xx). */
+function clientRetries(response: Response): boolean {
+  const said = response.headers.get('x-should-retry');
+  if (said === 'true' || said === 'false') return said === 'true';
+  return [408, 409, 429].includes(response.status) || response.status >= 500;
+}
+
 /**
- * When the server asks for a wait (`retry-after-ms` / `retry-after`, as the client reads them) that
- * ends past the deadline, marks the response `x-should-retry: false`: the call then fails at once
- * with the server's own error instead of sleeping into a certain deadline failure.
+ * A failed response the client would retry is marked `x-should-retry: false` when the retry would
+ * start past the call's retry end: the retry time is spent already, or the wait the server asks for
+ * (`retry-after-ms` / `retry-after`, as the client reads them) ends past it. The call then fails at
+ * once with the server's own error instead of sleeping into a certain failure.
  */
-function refuseRetryPastDeadline(response: Response, state: CallState): Response {
-  if (state.deadlineAt === undefined || response.ok) return response;
+function refuseRetryPastEnd(response: Response, state: CallState, maxRetries: number): Response {
+  if (state.retryEndsAt === undefined || state.attempts > maxRetries || !clientRetries(response)) return response;
   const ms = Number.parseFloat(response.headers.get('retry-after-ms') ?? '');
   const seconds = Number.parseFloat(response.headers.get('retry-after') ?? '');
   const wait = Number.isFinite(ms) ? ms : Number.isFinite(seconds) ? seconds * 1000 : undefined;
-  if (wait === undefined || performance.now() + wait < state.deadlineAt) return response;
-  state.refusedWaitMs = Math.round(wait);
+  if (pastRetryEnd(state, 0)) state.stopped = true;
+  else if (wait !== undefined && pastRetryEnd(state, wait)) state.refusedWaitMs = Math.round(wait);
+  else return response;
   const headers = new Headers(response.headers);
   headers.set('x-should-retry', 'false');
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
@@ -295,6 +354,9 @@ function validate(options: OpenAIModelOptions): void {
   }
   if (options.deadlineMs !== undefined && !(Number.isFinite(options.deadlineMs) && options.deadlineMs > 0)) {
     throw new ModelConfigError(`${where}: deadlineMs must be a positive number, got ${String(options.deadlineMs)}`);
+  }
+  if (options.retryBudgetMs !== undefined && !(Number.isFinite(options.retryBudgetMs) && options.retryBudgetMs >= 0)) {
+    throw new ModelConfigError(`${where}: retryBudgetMs must be a number >= 0, got ${String(options.retryBudgetMs)}`);
   }
   if (options.baseURL !== undefined && !URL.canParse(options.baseURL)) {
     throw new ModelConfigError(`${where}: baseURL is not a URL: ${options.baseURL}`);

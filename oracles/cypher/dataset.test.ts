@@ -57,6 +57,11 @@ describe('a CypherBench folder in the official layout', () => {
     ['bad-json', /is not JSON/],
     ['wrong-shape', /the top level must be an object with schema, entities and relations/],
     ['unknown-entity', /relations\[3\] \(S1 -\[docksAt\]-> NOBODY\): obj_id NOBODY names no entity/],
+    // Valid SimpleKG, but no Neo4j can index the value: refused here, before any server starts.
+    [
+      'oversized-value',
+      /cannot be loaded into Neo4j: a value is too large \(1 problem\):\n {2}entities\[0\] \(eid S1\): description is 8,165 bytes as an index key; Neo4j's indexes take at most 8,164 bytes/,
+    ],
   ] as const)(
     'a %s graph file makes its questions issues naming the file; the other graph’s questions still load',
     (damage, problem) => {

@@ -7,6 +7,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { INDEX_KEY_LIMIT_BYTES } from './index-limits.ts';
 import { GRAPH_FILE_PATTERNS } from './layout.ts';
 import type { CypherBenchItem } from './loader.ts';
 
@@ -188,13 +189,23 @@ export function writeCypherBenchFolder(dir: string, options: CypherBenchFolderOp
   return { dir, graphFiles, test, train: TRAIN_QUESTIONS };
 }
 
-export type GraphDamage = 'bad-json' | 'wrong-shape' | 'unknown-entity';
+export type GraphDamage = 'bad-json' | 'wrong-shape' | 'unknown-entity' | 'oversized-value';
 
-/** Spoils a graph file: cut-off JSON, a list instead of the SimpleKG object, or a relation to an eid no entity has. */
+/** Bytes of the description `oversized-value` gives the first entity: one more than a Neo4j index key holds. */
+export const OVERSIZED_DESCRIPTION_BYTES = INDEX_KEY_LIMIT_BYTES + 1;
+
+/**
+ * Spoils a graph file: cut-off JSON, a list instead of the SimpleKG object, a relation to an eid
+ * no entity has, or a first entity whose description Neo4j cannot index (CypherBench-valid, never servable).
+ */
 export function breakGraphFile(file: string, graph: Record<string, unknown>, damage: GraphDamage): void {
   if (damage === 'bad-json') writeFileSync(file, JSON.stringify(graph).slice(0, 200));
   else if (damage === 'wrong-shape') writeFileSync(file, JSON.stringify([graph]));
-  else {
+  else if (damage === 'oversized-value') {
+    const [first, ...rest] = graph.entities as Record<string, unknown>[];
+    const description = 'd'.repeat(OVERSIZED_DESCRIPTION_BYTES);
+    writeFileSync(file, JSON.stringify({ ...graph, entities: [{ ...first, description }, ...rest] }));
+  } else {
     const relations = [...(graph.relations as Record<string, unknown>[])];
     relations.push({ ...relations[0], rid: 'broken', obj_id: 'NOBODY' });
     writeFileSync(file, JSON.stringify({ ...graph, relations }));

@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { indexKeyProblem } from './index-limits.ts';
 
 const SIMPLE_DTYPES = [
   'str',
@@ -73,14 +74,26 @@ export class SimpleKGError extends Error {
   constructor(
     readonly source: string,
     readonly issues: string[],
+    what = 'is not a valid SimpleKG graph',
   ) {
     const shown = issues.slice(0, 10);
     super(
-      `${source} is not a valid SimpleKG graph (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n  ${shown.join('\n  ')}${issues.length > shown.length ? `\n  … and ${issues.length - shown.length} more` : ''}`,
+      `${source} ${what} (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n  ${shown.join('\n  ')}${issues.length > shown.length ? `\n  … and ${issues.length - shown.length} more` : ''}`,
     );
     this.name = 'SimpleKGError';
   }
 }
+
+const tripleKey = (label: string, subj?: string, obj?: string) => `${label}\u0000${subj}\u0000${obj}`;
+
+/** The stored properties every entity has besides its label's declared ones. */
+const BUILT_IN_DTYPES: Record<string, SimpleDtype> = {
+  eid: 'str',
+  name: 'str',
+  description: 'str',
+  aliases: 'list[str]',
+  provenance: 'list[str]',
+};
 
 const DATE = /^(-?\d{4,})-(\d{2})-(\d{2})$/;
 /** Labels, relationship types and property keys end up backtick-quoted in Cypher; these must stay plain. */
@@ -200,7 +213,7 @@ function parseSchema(raw: unknown, issues: string[]): SimpleKGSchema {
     }
     for (const end of [r.subj_label, r.obj_label])
       if (!labels.has(end)) issues.push(`${item} (${r.label}): entity label ${end} is not declared`);
-    const key = `${r.label}\u0000${r.subj_label}\u0000${r.obj_label}`;
+    const key = tripleKey(r.label, r.subj_label, r.obj_label);
     if (triples.has(key)) issues.push(`${item}: ${r.subj_label}-[${r.label}]->${r.obj_label} declared twice`);
     triples.add(key);
     schema.relations.push({
@@ -221,9 +234,7 @@ export function parseSimpleKG(raw: unknown, source: string): SimpleKG {
     throw new SimpleKGError(source, ['the top level must be an object with schema, entities and relations']);
   const schema = parseSchema(raw.schema, issues);
   const entitySchemas = new Map(schema.entities.map((e) => [e.label, e]));
-  const relationSchemas = new Map(
-    schema.relations.map((r) => [`${r.label}\u0000${r.subj_label}\u0000${r.obj_label}`, r]),
-  );
+  const relationSchemas = new Map(schema.relations.map((r) => [tripleKey(r.label, r.subj_label, r.obj_label), r]));
 
   const entities: SimpleEntity[] = [];
   const labelOf = new Map<string, string>();
@@ -276,7 +287,7 @@ export function parseSimpleKG(raw: unknown, source: string): SimpleKG {
       issues.push(`${named}: ${!subj ? `subj_id ${r.subj_id}` : `obj_id ${r.obj_id}`} names no entity`);
       continue;
     }
-    const declared = relationSchemas.get(`${r.label}\u0000${subj}\u0000${obj}`);
+    const declared = relationSchemas.get(tripleKey(r.label, subj, obj));
     if (!declared) {
       issues.push(`${named}: ${subj}-[${r.label}]->${obj} is not declared in the schema`);
       continue;
@@ -291,7 +302,36 @@ export function parseSimpleKG(raw: unknown, source: string): SimpleKG {
     });
   }
   if (issues.length > 0) throw new SimpleKGError(source, issues);
+  const tooLarge = unindexableValues(schema, entities, relations);
+  if (tooLarge.length > 0)
+    throw new SimpleKGError(source, tooLarge, 'cannot be loaded into Neo4j: a value is too large');
   return { schema, entities, relations };
+}
+
+/** The stored values Neo4j could not index (index-limits.ts), each named by its item and property. */
+function unindexableValues(schema: SimpleKGSchema, entities: SimpleEntity[], relations: SimpleRelation[]): string[] {
+  const problems: string[] = [];
+  const check = (item: string, dtypes: Record<string, SimpleDtype>, values: Record<string, SimpleValue | null>) => {
+    for (const [key, value] of Object.entries(values)) {
+      const problem = value === null ? null : indexKeyProblem(dtypes[key] as SimpleDtype, value);
+      if (problem) problems.push(`${item}: ${key} ${problem}`);
+    }
+  };
+  const entityDtypes = new Map(schema.entities.map((e) => [e.label, { ...BUILT_IN_DTYPES, ...e.properties }]));
+  for (const [i, e] of entities.entries()) {
+    const { eid, name, description, aliases, provenance } = e;
+    const values = { eid, name, description, aliases, provenance, ...e.properties };
+    check(`entities[${i}] (eid ${eid.slice(0, 80)})`, entityDtypes.get(e.label) ?? BUILT_IN_DTYPES, values);
+  }
+  const labelOf = new Map(entities.map((e) => [e.eid, e.label]));
+  const relationDtypes = new Map(
+    schema.relations.map((r) => [tripleKey(r.label, r.subj_label, r.obj_label), r.properties]),
+  );
+  for (const [i, r] of relations.entries()) {
+    const dtypes = relationDtypes.get(tripleKey(r.label, labelOf.get(r.subj_id), labelOf.get(r.obj_id))) ?? {};
+    check(`relations[${i}] (${r.subj_id} -[${r.label}]-> ${r.obj_id})`, dtypes, r.properties);
+  }
+  return problems;
 }
 
 /** Reads and validates a SimpleKG JSON file. Throws SimpleKGError naming the file. */
