@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { DataReport } from '../../core/data-report.ts';
 import { checkBirdData } from './data-check.ts';
 import { OFFICIAL_BIRD_ITEMS, truncateFile, writeBirdDatabase, writeBirdFolder } from './official-layout.ts';
+import { OUTSIDE_TABLE, writeHostileBirdFolder } from './hostile/datasets.ts';
 import { temporaryFolders } from './testing.ts';
 
 const folders = temporaryFolders();
@@ -87,5 +88,21 @@ describe('checkBirdData', () => {
     expect(errors(checkBirdData(join(folders.make('witness-check-none-'), 'nothing')))).toEqual([
       expect.stringMatching(/nothing : not found$/),
     ]);
+  });
+});
+
+describe('checkBirdData on a hostile folder', () => {
+  it('names every db_id that leads outside the database folder and never opens what is there', () => {
+    const bird = writeHostileBirdFolder(folders.make('witness-check-bird-hostile-'));
+    const report = checkBirdData(bird.dir);
+    expect(report.ok).toBe(false);
+    for (const { dbId } of bird.escapes) {
+      const line = errors(report).find((e) =>
+        e.startsWith(`dev_databases db_id ${JSON.stringify(dbId)} (1 question): `),
+      );
+      expect(line, dbId).toMatch(/path separator|leads outside the folder "dev_databases" through a symbolic link/);
+    }
+    expect(JSON.stringify(report)).not.toContain(OUTSIDE_TABLE);
+    expect(report.counts['dev.databases']).toBe(2);
   });
 });

@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { dataReport, type DataFinding, type DataReport } from '../../core/data-report.ts';
 import {
   BIRD_SOURCE,
-  birdDatabasePath,
+  birdDatabase,
   birdSplitsIn,
   readBirdQuestions,
   resolveBirdLayout,
@@ -35,11 +35,22 @@ interface DatabaseCheck {
   close(): void;
 }
 
+const databaseItem = (dbId: string, questions: number) =>
+  `db_id ${JSON.stringify(dbId)} (${questions} question${questions === 1 ? '' : 's'})`;
+
+/** A db_id that names no file inside the database folder: never opened. */
+function refusedDatabase(rel: string, dbId: string, questions: number, problem: string): DatabaseCheck {
+  return {
+    findings: [{ level: 'error', path: rel, item: databaseItem(dbId, questions), message: problem }],
+    close() {},
+  };
+}
+
 /** Present, full-length, openable read-only and with tables. */
 function checkDatabase(path: string, rel: string, dbId: string, questions: number): DatabaseCheck {
-  const item = `db_id "${dbId}" (${questions} question${questions === 1 ? '' : 's'})`;
+  const item = databaseItem(dbId, questions);
   const problem = sqliteFileProblem(path);
-  if (problem) return { findings: [{ level: 'error', path: rel, item, message: problem }], close() {} };
+  if (problem) return refusedDatabase(rel, dbId, questions, problem);
   let db: Database.Database;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
@@ -111,8 +122,11 @@ function checkSplit(data: string, split: BirdSplit, counts: Record<string, numbe
   let usable = 0;
   let prepared = 0;
   for (const [dbId, questions] of byDb) {
-    const path = birdDatabasePath(layout.databases, dbId);
-    const check = checkDatabase(path, rel(path), dbId, questions.length);
+    const at = birdDatabase(layout.databases, dbId);
+    const check =
+      'path' in at
+        ? checkDatabase(at.path, rel(at.path), dbId, questions.length)
+        : refusedDatabase(rel(layout.databases), dbId, questions.length, at.problem);
     findings.push(...check.findings);
     if (!check.prepare) continue;
     usable++;
