@@ -104,7 +104,7 @@ describe('checkCypherBenchData', () => {
 });
 
 describe('checkCypherBenchData on a hostile folder', () => {
-  it('names every graph whose name or file leads outside the folder, with how many questions use it, and reads nothing there', () => {
+  it('names every graph whose name or file leads outside the folder (with how many questions use it) and a gold the guard refuses, reading nothing outside', () => {
     const hostile = writeHostileCypherBenchFolder(mkdtempSync(join(tmpdir(), 'witness-cb-check-hostile-')));
     try {
       const report = checkCypherBenchData(hostile.dir);
@@ -117,6 +117,10 @@ describe('checkCypherBenchData on a hostile folder', () => {
       }
       expect(JSON.stringify(report)).not.toContain(OUTSIDE_LABEL);
       expect(report.counts['graphs.present']).toBe(2);
+      // The gold the oracle's guard refuses before planning it, named through the guard's own check.
+      const gold = levels(report, 'error').find((f) => f.item === `question ${hostile.refusedGold.qid}`);
+      expect(gold?.message).toMatch(/^the run refuses the gold query \(syntax\): /);
+      expect(gold?.message).toMatch(hostile.refusedGold.why);
     } finally {
       rmSync(join(hostile.dir, '..'), { recursive: true, force: true });
     }

@@ -105,4 +105,18 @@ describe('checkBirdData on a hostile folder', () => {
     expect(JSON.stringify(report)).not.toContain(OUTSIDE_TABLE);
     expect(report.counts['dev.databases']).toBe(2);
   });
+
+  it('names every gold the run refuses, through the run’s own gate: a write, ATTACH, load_extension, a PRAGMA setter, two statements', () => {
+    const bird = writeHostileBirdFolder(folders.make('witness-check-bird-golds-'));
+    const report = checkBirdData(bird.dir);
+    const items = JSON.parse(readFileSync(bird.questions, 'utf8')) as { question_id: number }[];
+    for (const { questionId, why } of bird.refusedGolds) {
+      const index = items.findIndex((q) => q.question_id === questionId);
+      const line = errors(report).find((e) => e.startsWith(`dev.json item ${index} (question ${questionId}): `));
+      expect(line, String(questionId)).toMatch(
+        /: the run refuses the gold SQL \(unsafe\): only a single read-only query/,
+      );
+      expect(line, String(questionId)).toMatch(why);
+    }
+  });
 });
