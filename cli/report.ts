@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { loadConfig } from '../core/config.ts';
 import { registerGate } from './gate.ts';
+import { say } from './output.ts';
 import type { Registrar } from './registrar.ts';
 
 /** Merges results files and writes every report; returns the lines to print. */
@@ -51,7 +52,7 @@ export const registerReports: Registrar = (groups) => {
     )
     .action(async (files: string[], o: { out: string }) => {
       const inputs = files.length > 0 ? files : [resolve(loadConfig(process.cwd()).config.outDir, 'results.json')];
-      process.stdout.write(`${(await runReport(inputs, resolve(o.out))).join('\n')}\n`);
+      say((await runReport(inputs, resolve(o.out))).join('\n'));
     });
   registerGate(groups);
 };

@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { withoutSuiteData } from '../core/child-env.ts';
 import { loadConfig } from '../core/config.ts';
+import { TERMINAL_ACTIVE } from '../core/hostile/text.ts';
 import { startTestModelServer } from '../core/models/test-server.ts';
 import { writeNlRxRaw, writeNlRxSplits } from '../oracles/regex/official-layout.ts';
 import { OUTSIDE_TABLE, writeHostileBirdFolder } from '../oracles/sql/hostile/datasets.ts';
@@ -211,7 +212,7 @@ describe('witness bench on the official layouts', () => {
 });
 
 describe('a hostile BIRD folder', () => {
-  it('through witness data check and witness bench: each item that points outside is named, the rest runs, nothing outside is opened', async () => {
+  it('through witness data check and witness bench: each item that points outside is named, the rest runs, nothing outside is opened, no escape sequence reaches the terminal', async () => {
     const bird = writeHostileBirdFolder(folder('witness-hostile-data-'));
     const server = await startTestModelServer(() => ({ content: '```sql\nSELECT 1\n```' }));
     const dir = folder('witness-hostile-data-run-');
@@ -247,6 +248,11 @@ describe('a hostile BIRD folder', () => {
       for (const id of [0, 1, 2, 3, 4, 5]) expect(outcome(id)?.status).toMatch(/^(solved|unsolved)$/);
       expect(server.requests.length).toBeGreaterThan(0);
       expect(JSON.stringify(server.requests.map((r) => r.body))).not.toContain(OUTSIDE_TABLE);
+      // A db_id carrying escape sequences and a bidi override: named, but nothing of it acts on the terminal.
+      expect(outcome(bird.escapeSequences.questionId)?.status).toBe('harness-error');
+      expect(check.stdout).toContain(`(1 question): database not found: ${join(bird.databases, 'shop')}`);
+      for (const printed of [check.stdout, check.stderr, bench.stdout, bench.stderr])
+        expect(printed).not.toMatch(TERMINAL_ACTIVE);
     } finally {
       await server.close();
     }
