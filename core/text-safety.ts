@@ -4,7 +4,8 @@
  * override can move the cursor, retitle the window, clear the screen or reorder what follows),
  * `markdownText` / `markdownCode` for Markdown (no new line, heading, quote, list, table cell, HTML
  * or link can start inside it), and `jsonForTerminal` for JSON printed to a terminal. Each is one
- * pass over the text, character by character: linear time whatever the input.
+ * pass over the text (a scanner, or a global replace of a one-character class): linear time
+ * whatever the input.
  */
 
 const ESC = 0x1b;
@@ -82,23 +83,16 @@ export function terminalSafe(text: string): string {
   return kept === 0 ? text : out + text.slice(kept);
 }
 
-/** Line breaks Markdown (or a viewer) may honour: CR, LF, NEL, LINE and PARAGRAPH SEPARATOR. */
-const isLineBreak = (c: number) => c === 0x0a || c === 0x0d || c === 0x85 || c === 0x2028 || c === 0x2029;
+/** Line breaks Markdown (or a viewer) may honour — CR LF, CR, LF, NEL, LINE and PARAGRAPH SEPARATOR — and tab. */
+const LINE_BREAKS = /\r\n|[\r\n\u0085\u2028\u2029\t]/g;
 
 /** `terminalSafe` on one line: every line break or tab a space (an item of a list cannot fake the next one). */
 export function terminalLine(text: string): string {
-  let flat = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x0d && text.charCodeAt(i + 1) === 0x0a) continue; // CR LF is one break
-    flat += isLineBreak(c) || c === 0x09 ? ' ' : text[i];
-  }
-  return terminalSafe(flat);
+  return terminalSafe(text.replace(LINE_BREAKS, ' '));
 }
 
-/** Characters escaped with a backslash wherever they are: code, emphasis, links, table cells. */
-const BACKSLASHED = new Set(['\\', '`', '*', '_', '[', ']', '|', '~']);
-const ENTITIES: Record<string, string> = { '<': '&lt;', '&': '&amp;' };
+/** Characters backslashed wherever they are: code, emphasis, links, table cells. */
+const BACKSLASHED = /[\\`*_[\]|~]/g;
 
 /**
  * `text` as inert inline Markdown, on one line: what is shown is the text itself. Line breaks
@@ -109,8 +103,7 @@ const ENTITIES: Record<string, string> = { '<': '&lt;', '&': '&amp;' };
  */
 export function markdownText(text: string): string {
   const flat = terminalLine(text).trimStart(); // four leading spaces would start a code block
-  let out = '';
-  for (const ch of flat) out += ENTITIES[ch] ?? (BACKSLASHED.has(ch) ? `\\${ch}` : ch);
+  const out = flat.replace(BACKSLASHED, '\\$&').replace(/&/g, '&amp;').replace(/</g, '&lt;');
   const lead = /^(?:[#>+=-]|\d{1,9}(?=[.)]))/.exec(out)?.[0];
   if (!lead) return out;
   return /^\d/.test(lead) ? `${lead}\\${out.slice(lead.length)}` : `\\${out}`;
@@ -125,9 +118,9 @@ export function markdownCode(text: string): string {
   const flat = terminalLine(text);
   let longest = 0;
   let run = 0;
-  for (const ch of flat) {
-    run = ch === '`' ? run + 1 : 0;
-    longest = Math.max(longest, run);
+  for (let i = 0; i < flat.length; i++) {
+    run = flat.charCodeAt(i) === 0x60 ? run + 1 : 0;
+    if (run > longest) longest = run;
   }
   if (flat === '') return '` `';
   const fence = '`'.repeat(longest + 1);
