@@ -23,6 +23,7 @@ import {
 import type { SuitePlan } from './bench-plan.ts';
 import { filesOfShard, shardOfArgs, type Shard } from './bench-shard.ts';
 import { positiveInteger, usageError } from './options.ts';
+import { sayResult, warn } from './output.ts';
 import type { Registrar } from './registrar.ts';
 
 const ROOT = PACKAGE_ROOT;
@@ -256,8 +257,8 @@ export const registerBench: Registrar = ({ program }) => {
         if (o.dryRun) {
           const { benchPlan, formatBenchPlan } = await import('./bench-plan.ts');
           const plan = benchPlan(plans, config, shard);
-          process.stdout.write(o.json ? `${JSON.stringify(plan, null, 2)}\n` : `${formatBenchPlan(plan)}\n`);
-          if (custom) process.stderr.write('witness: suite files other than the built-in ones are not counted\n');
+          sayResult(o.json, plan, () => formatBenchPlan(plan));
+          if (custom) warn('witness: suite files other than the built-in ones are not counted');
           return;
         }
       }
@@ -273,8 +274,8 @@ export const registerBench: Registrar = ({ program }) => {
       }
       runId ??= newRunId();
       env.WITNESS_RUN_ID = runId;
-      process.stderr.write(
-        `witness: run ${runId}${o.resume ? ' (resumed)' : ''}; if it is interrupted, continue it with: witness bench --resume ${runId}\n`,
+      warn(
+        `witness: run ${runId}${o.resume ? ' (resumed)' : ''}; if it is interrupted, continue it with: witness bench --resume ${runId}`,
       );
       const vitest = resolve(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
       const run = spawnSync(process.execPath, [vitest, 'run', '--project', 'bench', ...vitestArgs], {

@@ -4,6 +4,7 @@ import { SUITE_DATA_ENV, type SuiteName } from '../core/config-sections.ts';
 import { loadConfig } from '../core/config.ts';
 import type { DataFinding, DataReport } from '../core/data-report.ts';
 import { existingPath } from './options.ts';
+import { sayResult, warn } from './output.ts';
 import type { Registrar } from './registrar.ts';
 
 const LEVEL_WIDTH = 'warning'.length;
@@ -56,15 +57,13 @@ export const registerDataCheck: Registrar = ({ program }) => {
       const data = o.data ?? loadConfig(process.cwd()).config.suites[o.suite].data;
       if (!data) {
         const key = o.suite === 'nl-rx' ? "suites['nl-rx'].data" : `suites.${o.suite}.data`;
-        process.stderr.write(
-          `witness: give --data, or set ${key} (${SUITE_DATA_ENV[o.suite]}) to check the configured data\n`,
-        );
+        warn(`witness: give --data, or set ${key} (${SUITE_DATA_ENV[o.suite]}) to check the configured data`);
         process.exitCode = 2;
         return;
       }
       const { DATA_CHECKERS } = await import('../suites/data-checkers.ts');
       const report = await DATA_CHECKERS[o.suite](data);
-      process.stdout.write(o.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatDataReport(report)}\n`);
+      sayResult(o.json, report, () => formatDataReport(report));
       process.exitCode = report.ok ? 0 : 1;
     });
 };

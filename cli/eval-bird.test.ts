@@ -13,6 +13,7 @@ import { GoldCache } from '../oracles/sql/gold-cache.ts';
 import { SqlPool, type ExecResult } from '../oracles/sql/pool.ts';
 import { registerEvalBird } from './eval-bird.ts';
 import { progressLine } from './options.ts';
+import { writeHostileBirdFolder } from '../oracles/sql/hostile/datasets.ts';
 import { temporaryFolders } from '../oracles/sql/testing.ts';
 
 const folders = temporaryFolders();
@@ -197,6 +198,33 @@ describe('BIRD evaluation', () => {
     expect(result.accuracy.total).toBeCloseTo((100 * correct) / (HAND.length + 2), 10);
     expect(sha(db)).toBe(before);
   }, 30_000);
+
+  it('scores a question whose db_id leads outside the database folder 0 as having no database, never running it there', async () => {
+    const bird = writeHostileBirdFolder(folders.make('witness-eval-bird-hostile-'));
+    const predictions = join(bird.dir, 'predict_dev.json');
+    // Each prediction is its gold: run on the database outside, it would be scored correct.
+    const items = JSON.parse(readFileSync(bird.questions, 'utf8')) as {
+      question_id: number;
+      db_id: string;
+      SQL: string;
+    }[];
+    writeFileSync(
+      predictions,
+      JSON.stringify(Object.fromEntries(items.map((q, i) => [String(i), `${q.SQL}\t----- bird -----\t${q.db_id}`]))),
+    );
+    const result = await evaluateBird({ data: bird.dir, predictions, timeoutMs: 5000 });
+    for (const { questionId, dbId } of bird.escapes) {
+      const scored = result.questions.find((q) => q.question_id === questionId);
+      expect({ dbId, res: scored?.res, status: scored?.status }).toEqual({ dbId, res: 0, status: 'no-database' });
+      expect(scored?.message, dbId).toMatch(
+        /path separator|leads outside the folder "dev_databases" through a symbolic link/,
+      );
+      expect(result.issues.map((i) => i.item)).toContain(
+        `question ${questionId} (position ${items.findIndex((q) => q.question_id === questionId)}, db_id ${JSON.stringify(dbId)})`,
+      );
+    }
+    expect(result.questions.slice(0, 6).map((q) => q.status)).toEqual(Array(6).fill('correct'));
+  }, 60_000);
 
   it('agrees with BIRD’s rule run by CPython’s sqlite3 on every hand case (but the deliberate differences)', () => {
     const { dir, db } = handDataset();

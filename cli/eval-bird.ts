@@ -4,11 +4,13 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { InvalidArgumentError, Option } from 'commander';
 import { WITNESS_DIR } from '../core/paths.ts';
+import { terminalLine } from '../core/text-safety.ts';
 import { COMPARE_MODES, type CompareMode } from '../oracles/sql/compare.ts';
 import type { BirdEvaluation } from '../oracles/sql/evaluate.ts';
 import { DEFAULT_QUERY_LIMITS, MAX_RESULT_BYTES, type QueryLimits } from '../oracles/sql/limits.ts';
 import { formatSeconds, SqlPool } from '../oracles/sql/pool.ts';
 import { existingPath, positiveInteger, positiveNumber, progressLine } from './options.ts';
+import { sayResult, warn } from './output.ts';
 import type { Registrar } from './registrar.ts';
 
 const MiB = 1024 * 1024;
@@ -158,17 +160,11 @@ export const registerEvalBird: Registrar = ({ evaluate }) => {
         await pool.dispose();
       }
       if (o.out) writeFileSync(o.out, `${JSON.stringify(evaluation, null, 2)}\n`);
-      process.stdout.write(
-        o.json
-          ? `${JSON.stringify(evaluation, null, 2)}\n`
-          : `${formatBirdTable(evaluation)}\n${summary(evaluation)}\n`,
-      );
+      sayResult(o.json, evaluation, () => `${formatBirdTable(evaluation)}\n${summary(evaluation)}`);
       for (const issue of evaluation.issues.slice(0, 20))
-        process.stderr.write(`witness eval bird: ${issue.item}: ${issue.message}\n`);
+        warn(terminalLine(`witness eval bird: ${issue.item}: ${issue.message}`));
       if (evaluation.issues.length > 20)
-        process.stderr.write(
-          `witness eval bird: … ${evaluation.issues.length - 20} more input problems (all in --json / --out)\n`,
-        );
+        warn(`witness eval bird: … ${evaluation.issues.length - 20} more input problems (all in --json / --out)`);
       process.exitCode = evaluation.issues.length > 0 ? 1 : 0;
     });
 };

@@ -1,6 +1,7 @@
 /** `witness eval cypherbench`: CypherBench execution accuracy of a predictions file on a real Neo4j 5.20. */
 import type { CypherBenchEvaluation } from '../oracles/cypher/evaluate.ts';
 import { existingPath, positiveInteger, positiveNumber, progressLine } from './options.ts';
+import { sayResult, warn } from './output.ts';
 import type { Registrar } from './registrar.ts';
 
 const percent = (x: number) => `${(100 * x).toFixed(2)}%`;
@@ -108,10 +109,10 @@ export const registerEvalCypherbench: Registrar = ({ evaluate }) => {
           ...(o.maxResultBytes ? { maxResultBytes: o.maxResultBytes } : {}),
           ...(o.maxQueryBytes ? { maxQueryBytes: o.maxQueryBytes } : {}),
           checkAnswers: o.checkAnswers,
-          log: (line) => process.stderr.write(`${line}\n`),
+          log: warn,
           ...(progress ? { onProgress: progress } : {}),
         });
-        process.stdout.write(o.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatCypherBench(result)}\n`);
+        sayResult(o.json, result, () => formatCypherBench(result));
         if (result.byStatus['harness-error'] > 0) process.exitCode = 1;
       },
     );

@@ -12,6 +12,7 @@ import { extractPython } from '../oracles/python/extract.ts';
 import { jsonKind } from '../oracles/python/jsonl.ts';
 import { processLoadedConfig } from '../core/config.ts';
 import { BACKEND_CHOICES, type BackendChoice } from '../oracles/python/sandbox/select.ts';
+import { sayResult } from './output.ts';
 import type { CommandGroups } from './registrar.ts';
 import { existingPath, positiveInteger, positiveNumber, progressLine } from './options.ts';
 
@@ -167,7 +168,7 @@ function common(command: Command): Command {
 }
 
 function print(json: boolean | undefined, evaluation: Evaluation): void {
-  process.stdout.write(json ? `${JSON.stringify(evaluation, null, 2)}\n` : `${formatEvaluation(evaluation)}\n`);
+  sayResult(json, evaluation, () => formatEvaluation(evaluation));
 }
 
 /** Registers `eval bigcodebench` and `eval dscodebench`. */

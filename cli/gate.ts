@@ -6,6 +6,7 @@
  */
 import { InvalidArgumentError, Option } from 'commander';
 import { GATE_METRICS, type GateScope, loadConfig, type GateMetric } from '../core/config.ts';
+import { say, sayResult, warn } from './output.ts';
 import type { CommandGroups } from './registrar.ts';
 
 function share(value: string): number {
@@ -32,7 +33,7 @@ async function inputs<T>(body: () => Promise<T>): Promise<T | undefined> {
   try {
     return await body();
   } catch (error) {
-    process.stderr.write(`witness: ${(error as Error).message}\n`);
+    warn(`witness: ${(error as Error).message}`);
     process.exitCode = 2;
     return undefined;
   }
@@ -91,7 +92,7 @@ export function registerGate({ program }: CommandGroups): void {
         ...(o.by ? { by: o.by } : {}),
       };
       const verdict = evaluateGate(loaded.baseline, loaded.candidate, policy);
-      process.stdout.write(o.json ? `${JSON.stringify(verdict, null, 2)}\n` : `${renderGateText(verdict)}\n`);
+      sayResult(o.json, verdict, () => renderGateText(verdict));
       if (o.markdown) {
         const { appendFile } = await import('node:fs/promises');
         await appendFile(o.markdown, `${renderGateMarkdown(verdict)}\n`);
@@ -114,8 +115,6 @@ export function registerGate({ program }: CommandGroups): void {
       if (!merged) return;
       const baseline = buildBaseline(merged.trajectories);
       await writeBaselineFile(o.out, baseline);
-      process.stdout.write(
-        `Witness baseline: ${o.out} (${baseline.instances.length} instances of run ${baseline.runId})\n`,
-      );
+      say(`Witness baseline: ${o.out} (${baseline.instances.length} instances of run ${baseline.runId})`);
     });
 }

@@ -5,16 +5,13 @@ import { packagePath } from '../core/package-root.ts';
 import type { Dialect } from '../oracles/regex/ast.ts';
 import { modulesFor } from './commands.ts';
 import { existingPath, nonNegativeInteger, progressLine } from './options.ts';
+import { sayResult, warn } from './output.ts';
 
 /** The version in the package's package.json. */
 const version = (): string =>
   (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
 const dialectOption = (flags: string, description: string) =>
   new Option(flags, description).choices(['ecmascript', 'brics']);
-
-function print(json: boolean, value: unknown, text: () => string): void {
-  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text()}\n`);
-}
 
 /** The program with the commands `words` (the command line's words, options left out) need. */
 export async function buildProgram(words: readonly string[] = []): Promise<Command> {
@@ -59,7 +56,7 @@ export async function buildProgram(words: readonly string[] = []): Promise<Comma
           candidateDialect: o.candidateDialect ?? o.dialect,
           seed: o.seed,
         });
-        print(Boolean(o.json), result, () => formatCheckRegex(result));
+        sayResult(Boolean(o.json), result, () => formatCheckRegex(result));
         process.exitCode = checkRegexExitCode(result);
       },
     );
@@ -88,7 +85,7 @@ export async function buildProgram(words: readonly string[] = []): Promise<Comma
         // Progress only on a terminal, so logs and pipes stay clean.
         ...(progress ? { onProgress: progress } : {}),
       });
-      print(Boolean(o.json), result, () => {
+      sayResult(Boolean(o.json), result, () => {
         const s = result.byStatus;
         return [
           `accuracy ${(100 * result.accuracy).toFixed(2)}% (${result.correct}/${result.total})`,
@@ -112,7 +109,7 @@ export async function buildProgram(words: readonly string[] = []): Promise<Comma
       const shown = neo4j.password
         ? { ...loaded, config: { ...loaded.config, neo4j: { ...neo4j, password: '[redacted]' } } }
         : loaded;
-      print(true, shown, () => '');
+      sayResult(true, shown, () => '');
     });
 
   return program;
@@ -128,10 +125,10 @@ export async function main(argv: string[]): Promise<void> {
     if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') {
       process.exitCode = 0;
     } else if (typeof code === 'string' && code.startsWith('commander.')) {
-      if (code === 'commander.usage') process.stderr.write(`witness: ${(error as Error).message}\n`);
+      if (code === 'commander.usage') warn(`witness: ${(error as Error).message}`);
       process.exitCode = 2;
     } else {
-      process.stderr.write(`witness: ${(error as Error).message}\n`);
+      warn(`witness: ${(error as Error).message}`);
       process.exitCode = 1;
     }
   }

@@ -10,6 +10,7 @@ import { packagePath } from '../core/package-root.ts';
 import { witnessPath } from '../core/paths.ts';
 import { DEFAULT_HERO, optimizePrompt } from '../optimizers/hero/optimize.ts';
 import { fraction, positiveInteger, proportion } from './options.ts';
+import { say, warn } from './output.ts';
 import type { Registrar } from './registrar.ts';
 
 const REFLECT_PROMPT = packagePath('prompts', 'hero', 'reflect.md');
@@ -81,7 +82,7 @@ export const registerOptimizeHero: Registrar = ({ program }) => {
         });
         const spec = await specByName(o.suite);
         const { config, defaultedToSim } = loadConfig(process.cwd());
-        if (defaultedToSim) process.stderr.write(`${NO_MODEL_NOTICE}\n`);
+        if (defaultedToSim) warn(NO_MODEL_NOTICE);
         const model = createModel(config);
         const reflector = o.reflector
           ? createModel({ ...config, model: { ...config.model, name: o.reflector } })
@@ -91,9 +92,8 @@ export const registerOptimizeHero: Registrar = ({ program }) => {
           ? ` (${issues.length} unreadable items skipped: ${issues.map((i) => i.item).join(', ')})`
           : '';
         const tasks = split.sources.optimization.tasks;
-        process.stderr.write(`HERO-O on ${spec.name}: ${tasks.length} tasks${for_}\n${describeSplit(split.file)}\n`);
-        if (o.splitFile)
-          process.stderr.write(`  split file: ${o.splitFile}${split.drawn ? ' (written)' : ' (read)'}\n`);
+        warn(`HERO-O on ${spec.name}: ${tasks.length} tasks${for_}\n${describeSplit(split.file)}`);
+        if (o.splitFile) warn(`  split file: ${o.splitFile}${split.drawn ? ' (written)' : ' (read)'}`);
         try {
           const result = await optimizePrompt({
             benchmark: spec.name,
@@ -112,7 +112,7 @@ export const registerOptimizeHero: Registrar = ({ program }) => {
               seed: split.file.seed,
               trainFraction: o.trainFraction,
             },
-            onProgress: (message) => process.stderr.write(`  ${message}\n`),
+            onProgress: (message) => warn(`  ${message}`),
           });
           const out = resolve(o.out ?? witnessPath(process.cwd(), 'hero', spec.name));
           mkdirSync(out, { recursive: true });
@@ -120,9 +120,9 @@ export const registerOptimizeHero: Registrar = ({ program }) => {
           writeFileSync(join(out, 'hero-report.json'), `${JSON.stringify(result, null, 2)}\n`);
           writeFileSync(join(out, 'hero-report.md'), renderHeroReport(result));
           writeFileSync(join(out, 'split.json'), `${JSON.stringify(split.file, null, 2)}\n`);
-          if (result.privilegedNotice) process.stderr.write(`${result.privilegedNotice}\n`);
-          process.stdout.write(
-            `learned prompt: ${join(out, 'learned.md')} (${result.final.source})\nreport: ${join(out, 'hero-report.md')}\nsplit: ${join(out, 'split.json')}\n`,
+          if (result.privilegedNotice) warn(result.privilegedNotice);
+          say(
+            `learned prompt: ${join(out, 'learned.md')} (${result.final.source})\nreport: ${join(out, 'hero-report.md')}\nsplit: ${join(out, 'split.json')}`,
           );
         } finally {
           await model.close?.();

@@ -22,6 +22,7 @@ import { callCost } from '../core/cost.ts';
 import type { Price } from '../core/types.ts';
 import type { ChatModel } from '../core/models/model.ts';
 import type { WitnessConfig } from '../core/config.ts';
+import { terminalLine } from '../core/text-safety.ts';
 import { DEFAULT_SEARCH, runSearch } from '../optimizers/meta-harness/search.ts';
 import { searchPools } from '../optimizers/meta-harness/search-pools.ts';
 import { renderSearchHtml, searchPageData } from '../optimizers/meta-harness/search-html.ts';
@@ -37,6 +38,7 @@ import { MetaHarnessStore } from '../optimizers/meta-harness/store.ts';
 import { specByName } from '../suites/registry.ts';
 import { applyDataOption, describeSplit } from './hero-split.ts';
 import { fraction, positiveInteger, usageError } from './options.ts';
+import { say, warn } from './output.ts';
 import type { Registrar } from './registrar.ts';
 
 /** The bench command that runs a found harness next to zero-shot and HERO-T in the suite's leaderboard. */
@@ -162,7 +164,7 @@ async function run(o: Options): Promise<void> {
     }
   const { config, defaultedToSim } = loadConfig(process.cwd());
   const modelName = o.model ?? config.model.name;
-  if (defaultedToSim && !o.model) process.stderr.write(`${NO_MODEL_NOTICE}\n`);
+  if (defaultedToSim && !o.model) warn(NO_MODEL_NOTICE);
   const spec = await specByName(o.suite);
   const language = o.suite === 'nl-rx' ? 'regex' : o.suite;
   const proposerSpend: CandidateSpend = { tokens: 0, usd: 0 };
@@ -190,10 +192,10 @@ async function run(o: Options): Promise<void> {
     testFraction: o.testFraction,
     ...(o.limit ? { limit: o.limit } : {}),
   });
-  for (const issue of pools.issues) process.stderr.write(`  skipped ${issue.item}: ${issue.message}\n`);
+  for (const issue of pools.issues) warn(terminalLine(`  skipped ${issue.item}: ${issue.message}`));
   const model = createModel({ ...config, model: { ...config.model, name: modelName } });
-  process.stderr.write(
-    `Meta-Harness on ${spec.name}: ${pools.search.length} search tasks, ${pools.test.length} test tasks; run ${store.root}\n${describeSplit(pools.split)}\n`,
+  warn(
+    `Meta-Harness on ${spec.name}: ${pools.search.length} search tasks, ${pools.test.length} test tasks; run ${store.root}\n${describeSplit(pools.split)}`,
   );
   try {
     const result = await runSearch({
@@ -216,7 +218,7 @@ async function run(o: Options): Promise<void> {
         sourceSeeds,
         ...(budget ? { budget } : {}),
       },
-      onProgress: (line) => process.stderr.write(`  ${line}\n`),
+      onProgress: (line) => warn(`  ${line}`),
     });
     const privilegedNotice = heroPrivilegedNotice(model.info)?.replace('HERO', 'the search') ?? null;
     const notices: ReportNotices = {
@@ -244,12 +246,12 @@ async function run(o: Options): Promise<void> {
         searchPageData(store, notices, result.heldOut, result.comparisons, result.baseline, leaderboard),
       ),
     );
-    if (privilegedNotice) process.stderr.write(`${privilegedNotice}\n`);
-    if (proposer.simulated) process.stderr.write('proposer simulated: the sim proposer wrote the candidates\n');
-    process.stdout.write(
+    if (privilegedNotice) warn(privilegedNotice);
+    if (proposer.simulated) warn('proposer simulated: the sim proposer wrote the candidates');
+    say(
       `${best ? `best: ${best.id} (Pass@final ${best.passAtFinal.toFixed(3)}, ${best.meanTokens.toFixed(0)} tokens): ${bestFile}\n` : ''}` +
-        `report: ${reportFile}\nhtml report: ${htmlFile}\nstore: ${store.root}\n` +
-        (leaderboard ? `leaderboard: ${leaderboard}\n` : ''),
+        `report: ${reportFile}\nhtml report: ${htmlFile}\nstore: ${store.root}` +
+        (leaderboard ? `\nleaderboard: ${leaderboard}` : ''),
     );
   } finally {
     await model.close?.();

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { loadConfig } from '../core/config.ts';
 import { registerGate } from './gate.ts';
 import { existingFile } from './options.ts';
+import { say } from './output.ts';
 import type { Registrar } from './registrar.ts';
 
 /** Merges results files and writes every report; returns the lines to print. */
@@ -53,7 +54,7 @@ export const registerReports: Registrar = (groups) => {
     .action(async (files: string[], o: { out: string }) => {
       for (const file of files) existingFile(file);
       const inputs = files.length > 0 ? files : [resolve(loadConfig(process.cwd()).config.outDir, 'results.json')];
-      process.stdout.write(`${(await runReport(inputs, resolve(o.out))).join('\n')}\n`);
+      say((await runReport(inputs, resolve(o.out))).join('\n'));
     });
   registerGate(groups);
 };

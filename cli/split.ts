@@ -1,6 +1,7 @@
 /** `witness split --suite S [--data D] [--seed N] --out F`: writes HERO's split file of a suite's data. */
 import { existsSync, rmSync } from 'node:fs';
 import { fraction, nonNegativeInteger, usageError } from './options.ts';
+import { say } from './output.ts';
 import type { Registrar } from './registrar.ts';
 
 export const registerSplit: Registrar = ({ program }) => {
@@ -44,7 +45,7 @@ export const registerSplit: Registrar = ({ program }) => {
           seed: o.seed,
           evaluationFraction: o.evaluationFraction,
         });
-        process.stdout.write(`${describeSplit(file)}\nsplit file: ${o.out}\n`);
+        say(`${describeSplit(file)}\nsplit file: ${o.out}`);
       },
     );
 };

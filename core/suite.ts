@@ -29,6 +29,7 @@ import { RESUMED_META_KEY } from './resume.ts';
 import { selectStrategies, selectTasks } from './selection.ts';
 import { openRunSession } from './session.ts';
 import type { Strategy } from './strategy.ts';
+import { terminalLine, terminalSafe } from './text-safety.ts';
 import type { Json, LoadedTasks, Task, Trajectory } from './types.ts';
 
 /** A task as declared in a suite: `benchmark` may be left out (the benchmark's name is used). */
@@ -126,12 +127,12 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
       const declare = strategy.sequential ? it.sequential : it.concurrent;
       for (const task of loaded.tasks) {
         for (let trial = 0; trial < trials; trial++) {
-          const name = `${task.id} · ${strategy.name}${trials > 1 ? ` · trial ${trial}` : ''}`;
+          const name = testName(task.id, strategy.name, trials > 1 ? trial : null);
           declare(name, async ({ task: test, skip }) => {
             const stored = session.reuse(test.meta, task.id, strategy.name, trial);
             if (stored) {
               test.meta[RESUMED_META_KEY] = true;
-              if (stored.outcome.status === 'harness-error') throw new Error(stored.outcome.error);
+              if (stored.outcome.status === 'harness-error') throw harnessError(stored.outcome.error);
               return;
             }
             const spentNote = session.budgetSpentNote();
@@ -158,7 +159,7 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
             }
             trajectory = attachPricing(trajectory, config.prices);
             session.record(test.meta, trajectory);
-            if (trajectory.outcome.status === 'harness-error') throw new Error(trajectory.outcome.error);
+            if (trajectory.outcome.status === 'harness-error') throw harnessError(trajectory.outcome.error);
           });
         }
       }
@@ -167,7 +168,7 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
     for (const issue of loaded.issues) {
       const task: Task = { id: issue.item, benchmark: definition.name, description: '', gold: '' };
       for (const strategy of strategies) {
-        it.concurrent(`${issue.item} · ${strategy.name}`, ({ task: test }) => {
+        it.concurrent(testName(issue.item, strategy.name, null), ({ task: test }) => {
           const base = {
             runId,
             oracle,
@@ -181,7 +182,7 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
           };
           const trajectory = harnessErrorTrajectory({ ...base, task }, `${issue.item}: ${issue.message}`);
           session.record(test.meta, trajectory);
-          throw new Error(trajectory.outcome.error);
+          throw harnessError(trajectory.outcome.error);
         });
       }
     }
@@ -200,6 +201,16 @@ function resolveHardening(
     maxAdded: config.hardening.maxAdded,
   };
   return { ...DEFAULT_HARDENING, ...fromConfig, ...(typeof option === 'object' ? option : {}) };
+}
+
+/** A test's name: task id and strategy (outside text) on one line without terminal controls; vitest prints it. */
+function testName(taskId: string, strategy: string, trial: number | null): string {
+  return terminalLine(`${taskId} · ${strategy}${trial === null ? '' : ` · trial ${trial}`}`);
+}
+
+/** The error a failing test throws for a harness error: its message as the terminal may show it (the trajectory keeps it whole). */
+function harnessError(message: string | undefined): Error {
+  return new Error(terminalSafe(message ?? ''));
 }
 
 function describeError(error: unknown): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CASES, type TrajectorySpec, makeTrajectory } from './__fixtures__/trajectories.ts';
-import { renderMarkdown, escapeCell } from './markdown.ts';
+import { renderMarkdown } from './markdown.ts';
 import { decimalWithInterval, formatSettings, integer, percentWithInterval, sectionNotes } from './format.ts';
 import { listHarnessErrors, sectionsOf, summarize } from './summary.ts';
 import { renderTables } from './table.ts';
@@ -116,10 +116,6 @@ describe('renderMarkdown', () => {
     expect(md).toContain('- diagnostic: 1 harness error (excluded from rates)');
     expect(md).toContain('## Harness errors');
     expect(md).toContain('task `z` trial 0: no such table: users');
-  });
-
-  it('escapes pipes and newlines in cells', () => {
-    expect(escapeCell('a|b\nc')).toBe('a\\|b c');
   });
 });
 

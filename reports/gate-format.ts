@@ -1,5 +1,5 @@
 /** The gate's verdict as terminal text and as Markdown (for a job summary or a pull-request comment). */
-import { escapeCell } from './markdown.ts';
+import { markdownCode, markdownText, terminalSafe } from '../core/text-safety.ts';
 import { type GateCheck, type GateVerdict, instanceLabel, METRIC_LABELS, scopeLabel } from './gate.ts';
 
 /** Broken instances listed before "… and N more". */
@@ -34,8 +34,12 @@ function listed(c: GateCheck): string[] {
   return [...shown, ...(broke.length > MAX_LISTED ? [`… and ${broke.length - MAX_LISTED} more`] : [])];
 }
 
-/** The verdict for a terminal. */
+/** The verdict for a terminal (task ids, strategy names and paths come from outside: controls removed). */
 export function renderGateText(v: GateVerdict): string {
+  return terminalSafe(gateLines(v).join('\n'));
+}
+
+function gateLines(v: GateVerdict): string[] {
   const lines = [
     v.title,
     `  baseline  ${v.baseline.path} (run ${v.baseline.runId})`,
@@ -49,7 +53,7 @@ export function renderGateText(v: GateVerdict): string {
     if (broke.length > 0 && c.status !== 'pass') lines.push(`      broke: ${broke.join('; ')}`);
   }
   for (const n of v.notes) lines.push(`  note: ${n}`);
-  return lines.join('\n');
+  return lines;
 }
 
 /** The verdict as Markdown: a heading, the policy, one table row per check, the reasons and the broken instances. */
@@ -57,7 +61,7 @@ export function renderGateMarkdown(v: GateVerdict): string {
   const lines = [
     `## ${v.title}`,
     '',
-    `Baseline \`${v.baseline.runId}\` (${v.baseline.path}) · candidate \`${v.candidate.runId}\` (${v.candidate.path}) · ${policyLine(v)}`,
+    `Baseline ${markdownCode(v.baseline.runId)} (${markdownText(v.baseline.path)}) · candidate ${markdownCode(v.candidate.runId)} (${markdownText(v.candidate.path)}) · ${markdownText(policyLine(v))}`,
     '',
     `| | scope | baseline | candidate | Δ [95% CI] (points) | n (tasks) | fixes | breaks | sign test p |`,
     `|---|---|---:|---:|---:|---:|---:|---:|---:|`,
@@ -66,22 +70,22 @@ export function renderGateMarkdown(v: GateVerdict): string {
     const x = c.comparison;
     const ci = x.interval ? ` [${points(x.interval.low)}, ${points(x.interval.high)}]` : '';
     lines.push(
-      `| ${MARK[c.status]} | ${escapeCell(scopeLabel(c))} | ${pct(x.baselineRate)} | ${pct(x.candidateRate)} | ${points(x.delta)}${ci} | ${x.n} (${x.tasks}) | ${x.fixes.length} | ${x.breaks.length} | ${x.sign.pWorse.toPrecision(3)} |`,
+      `| ${MARK[c.status]} | ${markdownText(scopeLabel(c))} | ${pct(x.baselineRate)} | ${pct(x.candidateRate)} | ${points(x.delta)}${ci} | ${x.n} (${x.tasks}) | ${x.fixes.length} | ${x.breaks.length} | ${x.sign.pWorse.toPrecision(3)} |`,
     );
   }
   for (const c of v.checks.filter((c) => c.reasons.length > 0)) {
-    lines.push('', `**${escapeCell(scopeLabel(c))}**: ${c.reasons.join('; ')}.`);
+    lines.push('', `**${markdownText(scopeLabel(c))}**: ${markdownText(c.reasons.join('; '))}.`);
     const broke = listed(c);
     if (broke.length > 0 && c.status !== 'pass')
       lines.push(
         '',
         '<details><summary>Instances that broke</summary>',
         '',
-        ...broke.map((b) => `- ${b}`),
+        ...broke.map((b) => `- ${markdownText(b)}`),
         '',
         '</details>',
       );
   }
-  if (v.notes.length > 0) lines.push('', ...v.notes.map((n) => `- ${n}`));
+  if (v.notes.length > 0) lines.push('', ...v.notes.map((n) => `- ${markdownText(n)}`));
   return `${lines.join('\n')}\n`;
 }

@@ -1,17 +1,12 @@
 /** The leaderboard as GitHub-flavoured Markdown: one table per (benchmark, model). */
+import { markdownCode, markdownText } from '../core/text-safety.ts';
 import { HEADERS, LEGEND, formatSettings, privilegedNotice, rowCells, sectionNotes, sectionValues } from './format.ts';
 import { type PlainTable, repeatsTable, spendTable, unpricedNote } from './extra-tables.ts';
 import { type HarnessErrorEntry, type Section, type SummaryRow, sectionsOf, sectionTitle } from './summary.ts';
 
-/** Escapes a table cell: pipes would split the cell, newlines would end the row. */
-export function escapeCell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-}
-
-/** Inline code that survives backticks inside the text. */
-function code(text: string): string {
-  const fence = text.includes('`') ? '``' : '`';
-  return `${fence}${fence.length > 1 ? ' ' : ''}${text}${fence.length > 1 ? ' ' : ''}${fence}`;
+/** A table row: the first cell is outside text (a strategy name), escaped; the others are our numbers. */
+function tableRow(cells: readonly string[]): string {
+  return `| ${cells.map((cell, i) => (i === 0 ? markdownText(cell) : cell)).join(' | ')} |`;
 }
 
 /**
@@ -27,23 +22,23 @@ export function renderMarkdownSection(section: Section): string {
     (o) => JSON.stringify(o),
   );
   const header = [
-    `${runIds.length === 1 ? 'Run' : 'Runs'} ${runIds.map(code).join(', ')}`,
-    `model ${code(section.model)}`,
-    `prompt ${hashes.length === 1 ? 'hash' : 'hashes'} ${hashes.map(code).join(', ')}`,
-    `oracle ${oracles.map((o) => `${code(o.name)} (${formatSettings(o.settings)})`).join('; ')}`,
+    `${runIds.length === 1 ? 'Run' : 'Runs'} ${runIds.map(markdownCode).join(', ')}`,
+    `model ${markdownCode(section.model)}`,
+    `prompt ${hashes.length === 1 ? 'hash' : 'hashes'} ${hashes.map(markdownCode).join(', ')}`,
+    `oracle ${oracles.map((o) => `${markdownCode(o.name)} (${markdownText(formatSettings(o.settings))})`).join('; ')}`,
   ].join(' · ');
-  const lines = [`## ${sectionTitle(section)}`, '', header, ''];
-  if (section.rows.some((r) => r.privileged)) lines.push(`**${privilegedNotice(section.model)}**`, '');
+  const lines = [`## ${markdownText(sectionTitle(section))}`, '', header, ''];
+  if (section.rows.some((r) => r.privileged)) lines.push(`**${markdownText(privilegedNotice(section.model))}**`, '');
   lines.push(
-    `| ${HEADERS.map(escapeCell).join(' | ')} |`,
+    `| ${HEADERS.join(' | ')} |`,
     `| ${HEADERS.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`,
-    ...section.rows.map((row) => `| ${rowCells(row).map(escapeCell).join(' | ')} |`),
+    ...section.rows.map((row) => tableRow(rowCells(row))),
   );
   const notes = sectionNotes(section);
-  if (notes.length > 0) lines.push('', ...notes.map((n) => `- ${n}`));
+  if (notes.length > 0) lines.push('', ...notes.map((n) => `- ${markdownText(n)}`));
   for (const extra of [repeatsTable(section), spendTable(section)]) if (extra) lines.push('', renderPlainTable(extra));
   const unpriced = unpricedNote(section);
-  if (unpriced) lines.push('', `_${unpriced}_`);
+  if (unpriced) lines.push('', `_${markdownText(unpriced)}_`);
   return lines.join('\n');
 }
 
@@ -52,10 +47,10 @@ export function renderPlainTable(table: PlainTable): string {
   return [
     `**${table.title}**`,
     '',
-    `| ${table.headers.map(escapeCell).join(' | ')} |`,
+    `| ${table.headers.map(markdownText).join(' | ')} |`,
     `| ${table.headers.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`,
-    ...table.rows.map((row) => `| ${row.map(escapeCell).join(' | ')} |`),
-    ...(table.notes.length > 0 ? ['', ...table.notes.map((n) => `- ${n}`)] : []),
+    ...table.rows.map(tableRow),
+    ...(table.notes.length > 0 ? ['', ...table.notes.map((n) => `- ${markdownText(n)}`)] : []),
   ].join('\n');
 }
 
@@ -67,7 +62,7 @@ export function renderHarnessErrors(errors: readonly HarnessErrorEntry[]): strin
     '',
     ...errors.map(
       (e) =>
-        `- ${code(`${e.benchmark}/${e.model}/${e.strategy}`)} task ${code(e.taskId)} trial ${e.trial}: ${e.message.replace(/\r?\n/g, ' ')}`,
+        `- ${markdownCode(`${e.benchmark}/${e.model}/${e.strategy}`)} task ${markdownCode(e.taskId)} trial ${e.trial}: ${markdownText(e.message)}`,
     ),
   ].join('\n');
 }

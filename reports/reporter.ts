@@ -23,6 +23,7 @@ import { BUDGET_SKIP_NOTE } from '../core/budget.ts';
 import { loadConfig } from '../core/config.ts';
 import { META_KEY, STORED_META_KEY, type StoredRef } from '../core/meta.ts';
 import { RESUMED_META_KEY } from '../core/resume.ts';
+import { terminalLine, terminalSafe } from '../core/text-safety.ts';
 import type { Trajectory } from '../core/types.ts';
 import { FullTrajectories } from './full-trajectories.ts';
 import { evaluateGate, type GateVerdict } from './gate.ts';
@@ -46,7 +47,9 @@ export interface WitnessReporterOptions {
 function formatHarnessErrors(errors: readonly HarnessErrorEntry[]): string {
   return [
     `Harness errors (${errors.length}, excluded from rates):`,
-    ...errors.map((e) => `  ${e.benchmark}/${e.model}/${e.strategy} task ${e.taskId} trial ${e.trial}: ${e.message}`),
+    ...errors.map((e) =>
+      terminalLine(`  ${e.benchmark}/${e.model}/${e.strategy} task ${e.taskId} trial ${e.trial}: ${e.message}`),
+    ),
   ].join('\n');
 }
 
@@ -225,13 +228,14 @@ export default class WitnessReporter implements Reporter {
     process.exitCode = 1;
   }
 
+  // Everything printed may hold outside text (task ids, names, messages): no terminal controls.
   private log(text: string): void {
-    if (this.vitest) this.vitest.logger.log(text);
-    else console.log(text);
+    if (this.vitest) this.vitest.logger.log(terminalSafe(text));
+    else console.log(terminalSafe(text));
   }
 
   private error(text: string): void {
-    if (this.vitest) this.vitest.logger.error(text);
-    else console.error(text);
+    if (this.vitest) this.vitest.logger.error(terminalSafe(text));
+    else console.error(terminalSafe(text));
   }
 }

@@ -1,18 +1,20 @@
 /** The terminal leaderboard: one plain cli-table3 table per (benchmark, model), with repeats and spend under it when they apply. */
 import Table from 'cli-table3';
+import { terminalSafe } from '../core/text-safety.ts';
 import { type PlainTable, repeatsTable, spendTable, unpricedNote } from './extra-tables.ts';
 import { HEADERS, LEGEND, privilegedNotice, rowCells, sectionNotes } from './format.ts';
 import { type Section, type SummaryRow, sectionsOf, sectionTitle } from './summary.ts';
 
 function plain(headers: readonly string[], rows: readonly string[][]): string {
   const table = new Table({
-    head: [...headers],
+    head: headers.map(terminalSafe),
     style: { head: [], border: [] },
     // no rule between body rows: one rule under the header is enough to read a leaderboard
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
     colAligns: ['left', ...headers.slice(1).map(() => 'right' as const)],
   });
-  for (const row of rows) table.push(row);
+  // Cells hold outside text (strategy names): controls removed before cli-table3 measures widths.
+  for (const row of rows) table.push(row.map(terminalSafe));
   return table.toString();
 }
 
@@ -33,9 +35,9 @@ export function renderTable(section: Section): string {
   return lines.join('\n');
 }
 
-/** Every section in row order, separated by blank lines, with the legend once at the end. */
+/** Every section in row order, separated by blank lines, with the legend once at the end; no terminal controls. */
 export function renderTables(rows: readonly SummaryRow[]): string {
   const sections = sectionsOf(rows);
   if (sections.length === 0) return '';
-  return [...sections.map(renderTable), LEGEND].join('\n\n');
+  return terminalSafe([...sections.map(renderTable), LEGEND].join('\n\n'));
 }

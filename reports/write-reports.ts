@@ -13,6 +13,7 @@
  */
 import { join } from 'node:path';
 import type { Trajectory } from '../core/types.ts';
+import { markdownText } from '../core/text-safety.ts';
 import type { GateVerdict } from './gate.ts';
 import { renderGateMarkdown } from './gate-format.ts';
 import { removeReportData, renderHtml } from './html.ts';
@@ -125,7 +126,7 @@ export async function writeReports(
   const markdown = [
     ...(options.gate ? [renderGateMarkdown(options.gate)] : []),
     renderMarkdown(summary, listHarnessErrors(sorted)),
-    ...(notes.length > 0 ? [`## Merge notes\n\n${notes.map((n) => `- ${n}`).join('\n')}\n`] : []),
+    ...(notes.length > 0 ? [`## Merge notes\n\n${notes.map((n) => `- ${markdownText(n)}`).join('\n')}\n`] : []),
   ].join('\n');
   await writeFileAtomic(paths.summary, markdown);
   await writeFileAtomic(paths.reportJson, `${JSON.stringify(report, null, 2)}\n`);

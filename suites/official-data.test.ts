@@ -1,6 +1,7 @@
 /**
  * The bird and nl-rx suites on generated folders of the official layouts, through the config
- * (witness.config.json in a project), through `witness data check`, and through `witness bench`.
+ * (witness.config.json in a project), through `witness data check`, and through `witness bench`;
+ * and a hostile BIRD folder (items pointing outside it) through both, with the scripted model server.
  */
 import { execFile } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +12,10 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { withoutSuiteData } from '../core/child-env.ts';
 import { loadConfig } from '../core/config.ts';
+import { TERMINAL_ACTIVE } from '../core/hostile/text.ts';
+import { startTestModelServer } from '../core/models/test-server.ts';
 import { writeNlRxRaw, writeNlRxSplits } from '../oracles/regex/official-layout.ts';
+import { OUTSIDE_TABLE, writeHostileBirdFolder } from '../oracles/sql/hostile/datasets.ts';
 import { OFFICIAL_BIRD_ITEMS, writeBirdFolder } from '../oracles/sql/official-layout.ts';
 import { readResultsFile } from '../reports/results-file.ts';
 import { birdSpec, nlRxSpec } from './registry.ts';
@@ -204,5 +208,53 @@ describe('witness bench on the official layouts', () => {
     );
     expect(errorOf(nlrxResults.trajectories, badGold)).toMatch(/targ-test\.txt:3: not a brics regex: /);
     expect(errorOf(nlrxResults.trajectories, emptyLine)).toBe(`${emptyLine}: empty description`);
+  }, 240_000);
+});
+
+describe('a hostile BIRD folder', () => {
+  it('through witness data check and witness bench: each item that points outside is named, the rest runs, nothing outside is opened, no escape sequence reaches the terminal', async () => {
+    const bird = writeHostileBirdFolder(folder('witness-hostile-data-'));
+    const server = await startTestModelServer(() => ({ content: '```sql\nSELECT 1\n```' }));
+    const dir = folder('witness-hostile-data-run-');
+    try {
+      const [check, bench] = await Promise.all([
+        witness(['data', 'check', '--suite', 'bird', '--data', bird.dir]),
+        witness(['bench', 'suites/bird.eval.ts', '-t', ' · zero-shot$'], {
+          WITNESS_BIRD_DATA: bird.dir,
+          ...{ WITNESS_MODEL: 'scripted', OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'test-key' },
+          ...{ WITNESS_CACHE: 'off', WITNESS_MAX_RETRIES: '0' },
+          WITNESS_OUT: join(dir, 'out'),
+          WITNESS_STORE: join(dir, 'store'),
+          WITNESS_RUN_ID: 'hostile-data',
+          WITNESS_VES_ITERATIONS: '0',
+        }),
+      ]);
+      expect(check.status, check.stderr).toBe(1);
+      for (const { dbId } of bird.escapes)
+        expect(check.stdout).toContain(`dev_databases db_id ${JSON.stringify(dbId)} (1 question): `);
+
+      expect(bench.status, bench.stderr.slice(-3000)).toBe(1);
+      const results = await readResultsFile(join(dir, 'out', 'results.json'));
+      const outcome = (questionId: number) =>
+        results.trajectories.find(
+          (t) => t.taskId === String(questionId) || t.taskId.startsWith(`question ${questionId} `),
+        )?.outcome as { status: string; error?: string } | undefined;
+      for (const { questionId, dbId } of bird.escapes) {
+        expect(outcome(questionId)?.status, dbId).toBe('harness-error');
+        expect(outcome(questionId)?.error, dbId).toMatch(
+          /path separator|leads outside the folder "dev_databases" through a symbolic link/,
+        );
+      }
+      for (const id of [0, 1, 2, 3, 4, 5]) expect(outcome(id)?.status).toMatch(/^(solved|unsolved)$/);
+      expect(server.requests.length).toBeGreaterThan(0);
+      expect(JSON.stringify(server.requests.map((r) => r.body))).not.toContain(OUTSIDE_TABLE);
+      // A db_id carrying escape sequences and a bidi override: named, but nothing of it acts on the terminal.
+      expect(outcome(bird.escapeSequences.questionId)?.status).toBe('harness-error');
+      expect(check.stdout).toContain(`(1 question): database not found: ${join(bird.databases, 'shop')}`);
+      for (const printed of [check.stdout, check.stderr, bench.stdout, bench.stderr])
+        expect(printed).not.toMatch(TERMINAL_ACTIVE);
+    } finally {
+      await server.close();
+    }
   }, 240_000);
 });

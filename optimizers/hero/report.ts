@@ -1,16 +1,18 @@
 /** HERO-O's report as Markdown: the rounds, the acceptance decisions and the final selection. */
+import { markdownCode, markdownText } from '../../core/text-safety.ts';
 import type { HeroResult } from './optimize.ts';
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
+/** The report; names, leaks, problems and error messages (from the reflector and the endpoint) shown as inert text. */
 export function renderHeroReport(result: HeroResult): string {
   const lines: string[] = [
-    `# HERO-O · ${result.benchmark} · ${result.model.name}`,
+    `# HERO-O · ${markdownText(result.benchmark)} · ${markdownText(result.model.name)}`,
     '',
-    `Reflector \`${result.reflector.name}\` · ${result.options.rounds} rounds · ${result.options.candidates} candidates per round · evidence up to ${result.options.evidencePerSide} successes and failures · acceptance margin ${result.options.acceptance.margin}, first slice ${result.options.acceptance.firstSlice} · seed ${result.options.seed}`,
+    `Reflector ${markdownCode(result.reflector.name)} · ${result.options.rounds} rounds · ${result.options.candidates} candidates per round · evidence up to ${result.options.evidencePerSide} successes and failures · acceptance margin ${result.options.acceptance.margin}, first slice ${result.options.acceptance.firstSlice} · seed ${result.options.seed}`,
     '',
   ];
-  if (result.privilegedNotice) lines.push(`**${result.privilegedNotice}**`, '');
+  if (result.privilegedNotice) lines.push(`**${markdownText(result.privilegedNotice)}**`, '');
   const p = result.pools;
   lines.push(
     `Pools: diagnosis ${p.diagnosis.length}, update ${p.update.length}, selection ${p.sharedSelection ? `= update (too few training tasks for three pools)` : p.selection.length}, test ${p.test.length}.`,
@@ -35,19 +37,20 @@ export function renderHeroReport(result: HeroResult): string {
     for (const c of r.candidates) {
       const detail =
         c.outcome === 'rejected-leak'
-          ? `leaks ${c.leaks?.map((l) => `\`${l}\``).join(', ')}`
+          ? `leaks ${c.leaks?.map(markdownCode).join(', ')}`
           : c.outcome === 'rejected-invalid'
-            ? (c.problem ?? '')
-            : `${c.decision?.reason}; ${c.decision?.fixes} fixes, ${c.decision?.breaks} breaks, ${c.decision?.unchanged} unchanged; slices ${c.decision?.steps.map((s) => s.evaluated).join(' → ')}`;
+            ? markdownText(c.problem ?? '')
+            : `${markdownText(c.decision?.reason ?? '')}; ${c.decision?.fixes} fixes, ${c.decision?.breaks} breaks, ${c.decision?.unchanged} unchanged; slices ${c.decision?.steps.map((s) => s.evaluated).join(' → ')}`;
       lines.push(`- round ${r.round}, candidate ${c.index} (${c.tokens} tokens): **${c.outcome}** — ${detail}`);
     }
-    if (r.reflectorError) lines.push(`- round ${r.round}: the reflector call failed: ${r.reflectorError}`);
+    if (r.reflectorError)
+      lines.push(`- round ${r.round}: the reflector call failed: ${markdownText(r.reflectorError)}`);
   }
   lines.push(
     '',
     '## Final prompt',
     '',
-    `Selected: ${result.final.source} · ${result.final.tokens} tokens (seed prompt: ${result.seed.tokens}) · hash \`${result.final.hash}\``,
+    `Selected: ${markdownText(result.final.source)} · ${result.final.tokens} tokens (seed prompt: ${result.seed.tokens}) · hash \`${result.final.hash}\``,
     '',
     ...result.final.selectionPasses.map((s) => `- \`${s.hash}\`: ${s.passes}/${s.of} on the selection pool`),
     '',

@@ -6,9 +6,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import MarkdownIt from 'markdown-it';
 import { afterAll, describe, expect, it } from 'vitest';
+import { HOSTILE_TEXTS, htmlTags, htmlText } from '../../core/hostile/text.ts';
+import { terminalLine } from '../../core/text-safety.ts';
 import { recordEvolution } from './search-candidate.ts';
-import { renderSearchReport, scatter } from './search-report.ts';
+import { renderIterationReport, renderSearchReport, scatter } from './search-report.ts';
 import { MetaHarnessStore } from './store.ts';
 import type { ScoresRecord } from './store-records.ts';
 
@@ -98,5 +101,56 @@ describe('search bookkeeping', () => {
     const lines = scatter(rows, new Set(['a', 'b']), 10, 4);
     expect(lines[1]).toBe('100% |          *');
     expect(lines[5]).toBe('  0% |*         o');
+  });
+});
+
+describe('proposal text in the reports', () => {
+  it('renders hypotheses and mechanisms as themselves: no heading, HTML, link or cell split comes from them', () => {
+    const store = new MetaHarnessStore(dir, 'hostile');
+    HOSTILE_TEXTS.forEach(({ text }, i) => {
+      const id = `c${i}`;
+      store.writeHarness(id, '// harness');
+      store.writeProposal({
+        id,
+        iteration: 1,
+        parent: null,
+        hypothesis: `h ${text}`,
+        mechanism: `m ${text}`,
+        proposer: 'agent',
+      });
+      store.writeScores(id, scores([i % 2 === 0], 100 + i));
+      store.writeValidation(id, { ok: true, checks: [] });
+      recordEvolution(store, id, 1, 'evaluated');
+    });
+    const notices = {
+      suite: 'demo',
+      model: 'm',
+      proposer: 'agent',
+      proposerSimulated: false,
+      privilegedNotice: null,
+      stoppedBy: 'iterations' as const,
+      spent: { tokens: 1, usd: 0 },
+      searchTasks: 1,
+      testTasks: 0,
+    };
+    const md = new MarkdownIt({ html: true });
+    const allowed = ['h1', 'h2', 'p', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'ul', 'li', 'strong', 'pre', 'code'];
+    for (const [report, headings] of [
+      [renderSearchReport(store, notices, null, [], 'c0'), 6],
+      [renderIterationReport(store, 1), 2],
+    ] as const) {
+      const html = md.render(report);
+      expect(htmlTags(html).filter((t) => !allowed.includes(t))).toEqual([]);
+      expect(htmlTags(html).filter((t) => /^h\d$/.test(t))).toHaveLength(headings);
+      const items = [...html.matchAll(/<li>([\s\S]*?)<\/li>/g)].map((m) => htmlText(m[1] as string));
+      for (const { text } of HOSTILE_TEXTS)
+        expect(
+          items.some((item) => item.endsWith(`h ${terminalLine(text)}`.trimEnd())),
+          text,
+        ).toBe(true);
+      const rows = [...html.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((m) => m[1] as string);
+      for (const row of rows.filter((r) => r.includes('<td') && r.includes('m ')))
+        expect(htmlTags(row).filter((t) => t === 'td')).toHaveLength(9);
+    }
   });
 });

@@ -5,13 +5,15 @@
  * and why, the held-out results with paired statistics, and the notices: a simulated proposer, a
  * privileged model). The final report holds held-out results, so it lives in the held-out folder.
  */
+import { markdownText } from '../../core/text-safety.ts';
 import type { HeldOutComparison } from './search-heldout.ts';
 import type { MetaHarnessStore } from './store.ts';
 import type { EvolutionRow, FrontierRecord, HeldOutRecord } from './store-records.ts';
 
 const pct = (x: number | null) => (x === null ? '—' : `${(100 * x).toFixed(1)}%`);
 const num = (x: number | null) => (x === null ? '—' : x.toFixed(0));
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+// Mechanisms, hypotheses, outcomes and names come from proposals and candidates: shown as inert text.
+const cell = markdownText;
 
 function evolutionTable(rows: readonly EvolutionRow[]): string[] {
   return [
@@ -78,7 +80,7 @@ export function renderIterationReport(store: MetaHarnessStore, iteration: number
     '',
     ...evolutionTable(these),
     '',
-    ...these.map((r) => `- **${r.id}** (${r.mechanism}): ${r.hypothesis}`),
+    ...these.map((r) => `- **${r.id}** (${cell(r.mechanism)}): ${cell(r.hypothesis)}`),
     '',
     `Best so far: ${best ? `${best.id}, Pass@final ${pct(best.passAtFinal)} at ${num(best.meanTokens)} tokens` : 'none'}.`,
     '',
@@ -137,14 +139,14 @@ export function renderSearchReport(
     .sort((a, b) => (a.meanTokens as number) - (b.meanTokens as number));
   const iterations = [...new Set(rows.map((r) => r.iteration))].sort((a, b) => a - b);
   return [
-    `# Meta-Harness search: ${notices.suite}`,
+    `# Meta-Harness search: ${cell(notices.suite)}`,
     '',
-    `Model: ${notices.model}. Proposer: ${notices.proposer}. Search pool: ${notices.searchTasks} tasks; test split: ${notices.testTasks} tasks.`,
+    `Model: ${cell(notices.model)}. Proposer: ${cell(notices.proposer)}. Search pool: ${notices.searchTasks} tasks; test split: ${notices.testTasks} tasks.`,
     `Stopped by: ${notices.stoppedBy === 'budget' ? 'the budget' : 'the last iteration'} (search spent ${notices.spent.tokens} tokens${notices.spent.usd > 0 ? `, $${notices.spent.usd.toFixed(4)}` : ''}).`,
     ...(notices.proposerSimulated
       ? ['', '> **Proposer simulated**: the candidates were written by the seeded sim proposer, not by a model.']
       : []),
-    ...(notices.privilegedNotice ? ['', `> ${notices.privilegedNotice}`] : []),
+    ...(notices.privilegedNotice ? ['', `> ${cell(notices.privilegedNotice)}`] : []),
     '',
     '## Frontier (Pass@final ↑, mean tokens ↓) on the search pool',
     '',
@@ -175,7 +177,7 @@ export function renderSearchReport(
     '',
     ...evolutionTable(rows),
     '',
-    ...rows.map((r) => `- **${r.id}** ← ${r.parent ?? 'none'}: ${cell(r.mechanism)}. ${r.hypothesis}`),
+    ...rows.map((r) => `- **${r.id}** ← ${r.parent ?? 'none'}: ${cell(r.mechanism)}. ${cell(r.hypothesis)}`),
     '',
     '## Held-out test split',
     '',

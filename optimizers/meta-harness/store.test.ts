@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmS
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { confine } from './confine.ts';
+import { confine } from '../../core/paths-inside.ts';
 import { MetaHarnessStore } from './store.ts';
 import type { EvolutionRow, ScoresRecord } from './store-records.ts';
 

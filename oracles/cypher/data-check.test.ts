@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkCypherBenchData, GRAPH_PARSE_LIMIT, schemaFromHead } from './data-check.ts';
+import { OUTSIDE_LABEL, writeHostileCypherBenchFolder } from './hostile/datasets.ts';
 import { breakGraphFile, harborGraph, writeCypherBenchFolder } from './official-layout.ts';
 
 const folder = (options: Parameters<typeof writeCypherBenchFolder>[1] = {}) =>
@@ -99,5 +100,29 @@ describe('checkCypherBenchData', () => {
     });
     expect(schemaFromHead('{"schema": {"name": "a", "entities": [')).toBeNull();
     expect(schemaFromHead('{"entities": []}')).toBeNull();
+  });
+});
+
+describe('checkCypherBenchData on a hostile folder', () => {
+  it('names every graph whose name or file leads outside the folder (with how many questions use it) and a gold the guard refuses, reading nothing outside', () => {
+    const hostile = writeHostileCypherBenchFolder(mkdtempSync(join(tmpdir(), 'witness-cb-check-hostile-')));
+    try {
+      const report = checkCypherBenchData(hostile.dir);
+      expect(report.ok).toBe(false);
+      for (const { graph } of hostile.escapes) {
+        const finding = levels(report, 'error').find((f) => f.item === `graph ${graph}`);
+        expect(finding?.message, graph).toMatch(
+          /(cannot name a file \(.*\)|leads outside the folder "simplekg" through a symbolic link); 1 questions use it$/,
+        );
+      }
+      expect(JSON.stringify(report)).not.toContain(OUTSIDE_LABEL);
+      expect(report.counts['graphs.present']).toBe(2);
+      // The gold the oracle's guard refuses before planning it, named through the guard's own check.
+      const gold = levels(report, 'error').find((f) => f.item === `question ${hostile.refusedGold.qid}`);
+      expect(gold?.message).toMatch(/^the run refuses the gold query \(syntax\): /);
+      expect(gold?.message).toMatch(hostile.refusedGold.why);
+    } finally {
+      rmSync(join(hostile.dir, '..'), { recursive: true, force: true });
+    }
   });
 });

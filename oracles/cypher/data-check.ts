@@ -1,13 +1,16 @@
 /**
  * `witness data check --suite cypherbench`: a CypherBench folder in the official layout checked
  * without Neo4j — the question files of both splits (every item's fields, by qid or position), the
- * graphs they reference against the graph files present, and each graph file's SimpleKG shape.
+ * graphs they reference against the graph files present, each graph file's SimpleKG shape, and each
+ * gold against what the oracle's guard refuses without a server (guard-policy.ts).
  * Graph files up to GRAPH_PARSE_LIMIT bytes are parsed and validated whole; bigger ones (the full
  * release is 5.23 GB, biology alone several GB) only by their head, so memory stays bounded.
  */
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
 import { dataReport, type DataFinding, type DataReport } from '../../core/data-report.ts';
+import type { Task, TaskIssue } from '../../core/types.ts';
+import { unplannedRefusal } from './guard-policy.ts';
 import { CYPHERBENCH_SPLITS, findGraphFile, resolveCypherBenchLayout } from './layout.ts';
 import { loadCypherBenchFile } from './loader.ts';
 import { parseSimpleKG, readSimpleKG, SimpleKGError } from './simplekg.ts';
@@ -117,6 +120,21 @@ function checkGraphFile(graph: string, file: string, rel: string): DataFinding[]
   }
 }
 
+/** The questions whose gold the oracle's guard refuses without planning it (guard-policy.ts). */
+function refusedGolds(tasks: readonly Task[]): TaskIssue[] {
+  return tasks.flatMap((task) => {
+    const refused = unplannedRefusal(task.gold);
+    return refused
+      ? [
+          {
+            item: `question ${task.id}`,
+            message: `the run refuses the gold query (${refused.kind}): ${refused.message}`,
+          },
+        ]
+      : [];
+  });
+}
+
 /** Checks a CypherBench data folder (see the module comment). */
 export function checkCypherBenchData(data: string): DataReport {
   const findings: DataFinding[] = [];
@@ -147,13 +165,14 @@ export function checkCypherBenchData(data: string): DataReport {
     const rel = relative(data, file);
     counts[`questions.${split}`] = loaded.tasks.length;
     counts.questions = (counts.questions ?? 0) + loaded.tasks.length;
-    for (const issue of loaded.issues.slice(0, MAX_ITEM_FINDINGS))
+    const issues = [...loaded.issues, ...refusedGolds(loaded.tasks)];
+    for (const issue of issues.slice(0, MAX_ITEM_FINDINGS))
       findings.push({ level: 'error', path: rel, item: issue.item, message: issue.message });
-    if (loaded.issues.length > MAX_ITEM_FINDINGS)
+    if (issues.length > MAX_ITEM_FINDINGS)
       findings.push({
         level: 'error',
         path: rel,
-        message: `… and ${loaded.issues.length - MAX_ITEM_FINDINGS} more unusable items`,
+        message: `… and ${issues.length - MAX_ITEM_FINDINGS} more unusable items`,
       });
     for (const task of loaded.tasks) {
       const graph = String(task.context?.graph ?? '');
@@ -175,9 +194,16 @@ export function checkCypherBenchData(data: string): DataReport {
     counts['graphs.present'] = (counts['graphs.present'] ?? 0) + 1;
     findings.push(...checkGraphFile(graph, found.file, relative(data, found.file)));
   }
-  findings.push({
-    level: 'info',
-    message: 'no checksums of the CypherBench release are known offline, so the files were not compared with it',
-  });
+  findings.push(
+    {
+      level: 'info',
+      message:
+        "gold queries went through the guard's checks that need no server; writes, LOAD CSV and procedure calls are found by Neo4j's EXPLAIN, in the run",
+    },
+    {
+      level: 'info',
+      message: 'no checksums of the CypherBench release are known offline, so the files were not compared with it',
+    },
+  );
   return report();
 }

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../core/config.ts';
 import { cypherBenchData } from '../../suites/registry.ts';
 import { loadCypherBenchData } from './dataset.ts';
+import { OUTSIDE_LABEL, writeHostileCypherBenchFolder } from './hostile/datasets.ts';
 import { GRAPH_FILE_PATTERNS } from './layout.ts';
 import { breakGraphFile, harborGraph, orchardGraph, writeCypherBenchFolder } from './official-layout.ts';
 
@@ -120,5 +121,23 @@ describe('a CypherBench folder in the official layout', () => {
     expect(fixture.graphs.map((g) => g.name)).toEqual(['skyways']);
     expect(fixture.tasks).toHaveLength(48);
     expect(fixture.issues).toEqual([]);
+  });
+});
+
+describe('a hostile CypherBench folder', () => {
+  it('names every question whose graph leads outside the folder (by name or through a link), reads nothing there, and loads the rest', () => {
+    const hostile = writeHostileCypherBenchFolder(mkdtempSync(join(tmpdir(), 'witness-cb-hostile-')));
+    try {
+      const data = loadCypherBenchData(hostile.dir);
+      expect(data.graphs.map((g) => g.name)).toEqual(['orchard', 'harbor']);
+      expect(JSON.stringify(data.graphs.map((g) => g.kg.schema))).not.toContain(OUTSIDE_LABEL);
+      for (const { qid, graph } of hostile.escapes)
+        expect(data.issues.find((i) => i.item === `question ${qid}`)?.message, graph).toMatch(
+          /cannot name a file|leads outside the folder "simplekg" through a symbolic link/,
+        );
+      expect(data.tasks.map((t) => t.id)).toEqual(expect.arrayContaining(['orchard-1', 'harbor-1']));
+    } finally {
+      rmSync(join(hostile.dir, '..'), { recursive: true, force: true });
+    }
   });
 });

@@ -5,8 +5,7 @@
  * of executable predictions, and accuracy by graph and by match category. Graphs are loaded one
  * at a time into a server Witness started, or used as they are on a server given by URI.
  */
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { mapLimit } from '../../core/map-limit.ts';
 import { TaskInputError } from '../../core/oracle.ts';
 import type { Task } from '../../core/types.ts';
@@ -15,6 +14,7 @@ import { Neo4jUnreachableError } from './errors.ts';
 import { ensureGraph } from './load-graph.ts';
 import { cypherOracle } from './oracle.ts';
 import { readPredictions, type PredictionIssue, type Predictions } from './predictions.ts';
+import { findGraphFile } from './layout.ts';
 import { loadCypherBenchFile } from './loader.ts';
 import type { Neo4jServer } from './server/server.ts';
 import { startNeo4j } from './server/start.ts';
@@ -111,23 +111,27 @@ const STATUSES: ItemStatus[] = [
   'harness-error',
 ];
 
-/** The SimpleKG file of a graph: given with --graph, or in the usual places next to the data file. */
-function findGraphFile(
+/** Where `witness eval cypherbench` looks for a graph's file, relative to the data file's folder. */
+const EVAL_GRAPH_PATTERNS = [
+  'graphs/<graph>_simplekg.json',
+  'graphs/simplekg/<graph>_simplekg.json',
+  '<graph>_simplekg.json',
+];
+
+/**
+ * The SimpleKG file of a graph: given with --graph, or in the usual places next to the data file;
+ * null when there is none, the problem when the graph's name or a link leads outside the folder.
+ */
+function findGraph(
   graph: string,
   data: string,
   given: Map<string, { file: string; kg: SimpleKG }>,
-): { file: string; kg: SimpleKG } | null {
+): { file: string; kg: SimpleKG } | { problem: string } | null {
   const known = given.get(graph);
   if (known) return known;
-  const dir = dirname(data);
-  for (const file of [
-    join(dir, 'graphs', `${graph}_simplekg.json`),
-    join(dir, 'graphs', 'simplekg', `${graph}_simplekg.json`),
-    join(dir, `${graph}_simplekg.json`),
-  ]) {
-    if (existsSync(file)) return { file, kg: readSimpleKG(file) };
-  }
-  return null;
+  const found = findGraphFile(dirname(data), graph, EVAL_GRAPH_PATTERNS);
+  if ('file' in found) return { file: found.file, kg: readSimpleKG(found.file) };
+  return found.missing ? null : { problem: found.problem };
 }
 
 function score(items: ItemResult[]): Score {
@@ -186,7 +190,7 @@ export async function evaluateCypherBench(options: EvaluateCypherBenchOptions): 
   let done = 0;
   try {
     for (const [graph, tasks] of byGraph) {
-      const found = findGraphFile(graph, options.data, given);
+      const lookup = findGraph(graph, options.data, given);
       const fail = (message: string) =>
         tasks.map((t): ItemResult => ({
           index: indexOf(t),
@@ -198,6 +202,11 @@ export async function evaluateCypherBench(options: EvaluateCypherBenchOptions): 
           status: 'invalid-gold',
           message,
         }));
+      if (lookup && 'problem' in lookup) {
+        items.push(...fail(lookup.problem));
+        continue;
+      }
+      const found = lookup;
       if (owned && !found) {
         items.push(
           ...fail(

@@ -11,6 +11,7 @@ import neo4j, { type Driver } from 'neo4j-driver';
 import type { VerdictError } from '../../core/types.ts';
 import { classifyError, Neo4jUnreachableError, trimMessage } from './errors.ts';
 import { serverAnswers, withDeadline } from './execute.ts';
+import { unplannedRefusal } from './guard-policy.ts';
 import { failureCause, noRetries, retryDelayMs, sleep } from './retry.ts';
 
 /** Longest candidate query text planned and run by default, in UTF-8 bytes. */
@@ -123,13 +124,8 @@ async function explainOnce(
 ): Promise<GuardResult | { thrown: unknown }> {
   const started = performance.now();
   const trimmed = query.trim();
-  if (/^(EXPLAIN|PROFILE)\b/i.test(trimmed)) {
-    return {
-      ok: false,
-      error: { kind: 'syntax', message: 'give the query itself, without EXPLAIN or PROFILE' },
-      ms: performance.now() - started,
-    };
-  }
+  const refused = unplannedRefusal(trimmed);
+  if (refused) return { ok: false, error: refused, ms: performance.now() - started };
   const session = driver.session({ defaultAccessMode: neo4j.session.READ, database: options.database });
   const work = (async (): Promise<GuardResult | { thrown: unknown }> => {
     try {

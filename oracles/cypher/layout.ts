@@ -8,6 +8,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { resolveInside } from '../../core/paths-inside.ts';
 
 /** The splits of the release, each a question file named after it. */
 export const CYPHERBENCH_SPLITS = ['test', 'train'] as const;
@@ -55,19 +56,31 @@ export function resolveCypherBenchLayout(data: string, split: string = DEFAULT_C
   return { root: data, split, questionsFile };
 }
 
-/** The paths a graph's file is looked for at, in order. */
-export function graphFileCandidates(root: string, graph: string): string[] {
-  return GRAPH_FILE_PATTERNS.map((pattern) => join(root, pattern.replace('<graph>', graph)));
-}
+/** A graph's file, or why there is none: `missing` when no file is there, else the name or a link leads outside. */
+export type GraphFile = { file: string } | { problem: string; missing: boolean };
 
-/** The graph's SimpleKG file, or why there is none (naming the paths looked at). */
-export function findGraphFile(root: string, graph: string): { file: string } | { problem: string } {
+/**
+ * The graph's SimpleKG file: the first of `patterns` (relative to `root`) that exists, naming a
+ * file that lies in the pattern's folder with symbolic links followed (core/paths-inside.ts); or
+ * why there is none, naming the paths looked at.
+ */
+export function findGraphFile(
+  root: string,
+  graph: string,
+  patterns: readonly string[] = GRAPH_FILE_PATTERNS,
+): GraphFile {
   if (!GRAPH_NAME.test(graph))
-    return { problem: `graph name ${JSON.stringify(graph)} cannot name a file (letters, digits, _ and - only)` };
-  const candidates = graphFileCandidates(root, graph);
-  const file = candidates.find((path) => existsSync(path));
-  if (file) return { file };
+    return {
+      problem: `graph name ${JSON.stringify(graph)} cannot name a file (letters, digits, _ and - only)`,
+      missing: false,
+    };
+  for (const pattern of patterns) {
+    const at = resolveInside(join(root, dirname(pattern)), basename(pattern).replace('<graph>', graph));
+    if ('problem' in at) return { problem: `graph ${graph}: ${at.problem}`, missing: false };
+    if (existsSync(at.path)) return { file: at.path };
+  }
   return {
-    problem: `graph ${graph} has no SimpleKG file in ${root} (looked for ${GRAPH_FILE_PATTERNS.map((p) => p.replace('<graph>', graph)).join(', ')})`,
+    problem: `graph ${graph} has no SimpleKG file in ${root} (looked for ${patterns.map((p) => p.replace('<graph>', graph)).join(', ')})`,
+    missing: true,
   };
 }

@@ -1,16 +1,17 @@
 // The SQLite child process of the warm pool (plain JS: it must start without TypeScript tooling).
 // It keeps databases open read-only and answers one request at a time over IPC. Every statement
-// passes the gate first: a single statement that SQLite reports as read-only and returning rows
-// (stmt.readonly && stmt.reader), and no PRAGMA that sets something; nothing else is ever stepped.
+// passes the gate first (gate.mjs: a single read-only statement returning rows, no PRAGMA setter,
+// no load_extension); nothing else is ever stepped.
 // Results are collected row by row under the request's caps (rows, estimated bytes) and never
 // materialised beyond them. The parent enforces deadlines by SIGKILL (SQLite cannot be interrupted
 // from JS), so nothing here needs to watch the clock.
 import { createRequire } from 'node:module';
 import { serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { prepareFailureKind, stepFailureKind, tooManyBytes, tooManyRows, valueBytes } from './engine-limits.mjs';
+import { stepFailureKind, tooManyBytes, tooManyRows, valueBytes } from './engine-limits.mjs';
+import { gate, refusal } from './gate.mjs';
 import { flatRows, resultsEqual } from './result-equality.mjs';
-import { prepareStatement, SEVERAL_STATEMENTS, settingPragma, unsafeReason } from './sql-text.mjs';
+import { prepareStatement } from './sql-text.mjs';
 
 // argv: the parent's pid, and 'watchdog' when no parent-death signal was set for this process.
 const parentPid = Number(process.argv[2]);
@@ -75,32 +76,6 @@ function withDatabase(ref, use) {
   } finally {
     if (handle.transient) handle.db.close();
   }
-}
-
-// Gate + prepare. Returns { stmt } or { failure }.
-function gate(db, sql) {
-  let stmt;
-  try {
-    stmt = prepareStatement((text) => db.prepare(text), sql).statement;
-  } catch (error) {
-    const message = String(error && error.message);
-    if (message.includes('more than one statement'))
-      return { failure: { ok: false, kind: 'unsafe', message: SEVERAL_STATEMENTS } };
-    if (message.includes('contains no statements'))
-      return { failure: { ok: false, kind: 'syntax', message: 'the query is empty' } };
-    return { failure: { ok: false, kind: prepareFailureKind(error), message } };
-  }
-  if (!(stmt.readonly && stmt.reader) || settingPragma(sql))
-    return { failure: { ok: false, kind: 'unsafe', message: unsafeReason(sql) } };
-  stmt.raw(true);
-  return { stmt };
-}
-
-// The gate alone: whether the statement would run, without stepping it (null), else the failure, timed.
-function refusal(db, sql) {
-  const started = performance.now();
-  const refused = gate(db, sql).failure;
-  return refused ? { ...refused, ms: performance.now() - started } : null;
 }
 
 // Values travel flat, in chunks of whole rows (a row array costs ~200 bytes in V8; a flat slot 8).

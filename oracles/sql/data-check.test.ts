@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { DataReport } from '../../core/data-report.ts';
 import { checkBirdData } from './data-check.ts';
 import { OFFICIAL_BIRD_ITEMS, truncateFile, writeBirdDatabase, writeBirdFolder } from './official-layout.ts';
+import { OUTSIDE_TABLE, writeHostileBirdFolder } from './hostile/datasets.ts';
 import { temporaryFolders } from './testing.ts';
 
 const folders = temporaryFolders();
@@ -87,5 +88,35 @@ describe('checkBirdData', () => {
     expect(errors(checkBirdData(join(folders.make('witness-check-none-'), 'nothing')))).toEqual([
       expect.stringMatching(/nothing : not found$/),
     ]);
+  });
+});
+
+describe('checkBirdData on a hostile folder', () => {
+  it('names every db_id that leads outside the database folder and never opens what is there', () => {
+    const bird = writeHostileBirdFolder(folders.make('witness-check-bird-hostile-'));
+    const report = checkBirdData(bird.dir);
+    expect(report.ok).toBe(false);
+    for (const { dbId } of bird.escapes) {
+      const line = errors(report).find((e) =>
+        e.startsWith(`dev_databases db_id ${JSON.stringify(dbId)} (1 question): `),
+      );
+      expect(line, dbId).toMatch(/path separator|leads outside the folder "dev_databases" through a symbolic link/);
+    }
+    expect(JSON.stringify(report)).not.toContain(OUTSIDE_TABLE);
+    expect(report.counts['dev.databases']).toBe(2);
+  });
+
+  it('names every gold the run refuses, through the run’s own gate: a write, ATTACH, load_extension, a PRAGMA setter, two statements', () => {
+    const bird = writeHostileBirdFolder(folders.make('witness-check-bird-golds-'));
+    const report = checkBirdData(bird.dir);
+    const items = JSON.parse(readFileSync(bird.questions, 'utf8')) as { question_id: number }[];
+    for (const { questionId, why } of bird.refusedGolds) {
+      const index = items.findIndex((q) => q.question_id === questionId);
+      const line = errors(report).find((e) => e.startsWith(`dev.json item ${index} (question ${questionId}): `));
+      expect(line, String(questionId)).toMatch(
+        /: the run refuses the gold SQL \(unsafe\): only a single read-only query/,
+      );
+      expect(line, String(questionId)).toMatch(why);
+    }
   });
 });

@@ -2,17 +2,21 @@
  * `witness data check --suite bird`: validates a BIRD folder (or questions file) in every split it
  * holds — the questions file and every item's fields (naming the item), every database the
  * questions name (present, a SQLite file of full length, openable read-only, with tables), every
- * gold SQL compiled against its database (prepared, never run), and the sizes of the official
- * releases. No BIRD checksum is built in: the release is recognized by its counts only.
+ * gold SQL put through the run's gate on its database (gate.mjs: prepared, never run — a gold that
+ * does not compile, writes, attaches, loads an extension, sets a PRAGMA or holds several statements
+ * is named), and the sizes of the official releases. No BIRD checksum is built in: the release is recognized by its counts only.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import Database from 'better-sqlite3';
 import { dataReport, type DataFinding, type DataReport } from '../../core/data-report.ts';
+import { refusal } from './gate.mjs';
+import { DEFAULT_QUERY_LIMITS } from './limits.ts';
+import { textRefusal, type ExecFailure } from './pool-results.ts';
 import {
   BIRD_SOURCE,
-  birdDatabasePath,
+  birdDatabase,
   birdSplitsIn,
   readBirdQuestions,
   resolveBirdLayout,
@@ -30,16 +34,27 @@ const OFFICIAL_SIZES: Record<BirdSplit, { questions: number; databases: number }
 
 interface DatabaseCheck {
   findings: DataFinding[];
-  /** Compiles one SQL text on the database; the error message, or null. */
-  prepare?: (sql: string) => string | null;
+  /** Puts one SQL text through the run's gate on the database (prepared, never stepped): why it is refused, or null. */
+  prepare?: (sql: string) => ExecFailure | null;
   close(): void;
+}
+
+const databaseItem = (dbId: string, questions: number) =>
+  `db_id ${JSON.stringify(dbId)} (${questions} question${questions === 1 ? '' : 's'})`;
+
+/** A db_id that names no file inside the database folder: never opened. */
+function refusedDatabase(rel: string, dbId: string, questions: number, problem: string): DatabaseCheck {
+  return {
+    findings: [{ level: 'error', path: rel, item: databaseItem(dbId, questions), message: problem }],
+    close() {},
+  };
 }
 
 /** Present, full-length, openable read-only and with tables. */
 function checkDatabase(path: string, rel: string, dbId: string, questions: number): DatabaseCheck {
-  const item = `db_id "${dbId}" (${questions} question${questions === 1 ? '' : 's'})`;
+  const item = databaseItem(dbId, questions);
   const problem = sqliteFileProblem(path);
-  if (problem) return { findings: [{ level: 'error', path: rel, item, message: problem }], close() {} };
+  if (problem) return refusedDatabase(rel, dbId, questions, problem);
   let db: Database.Database;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
@@ -60,14 +75,7 @@ function checkDatabase(path: string, rel: string, dbId: string, questions: numbe
   const open = db;
   return {
     findings: [],
-    prepare: (sql) => {
-      try {
-        open.prepare(sql);
-        return null;
-      } catch (error) {
-        return (error as Error).message;
-      }
-    },
+    prepare: (sql) => textRefusal(sql, DEFAULT_QUERY_LIMITS) ?? refusal(open, sql),
     close: () => open.close(),
   };
 }
@@ -111,20 +119,26 @@ function checkSplit(data: string, split: BirdSplit, counts: Record<string, numbe
   let usable = 0;
   let prepared = 0;
   for (const [dbId, questions] of byDb) {
-    const path = birdDatabasePath(layout.databases, dbId);
-    const check = checkDatabase(path, rel(path), dbId, questions.length);
+    const at = birdDatabase(layout.databases, dbId);
+    const check =
+      'path' in at
+        ? checkDatabase(at.path, rel(at.path), dbId, questions.length)
+        : refusedDatabase(rel(layout.databases), dbId, questions.length, at.problem);
     findings.push(...check.findings);
     if (!check.prepare) continue;
     usable++;
     for (const q of questions) {
-      const error = check.prepare(q.SQL);
+      const refused = check.prepare(q.SQL);
       prepared++;
-      if (error)
+      if (refused)
         findings.push({
           level: 'error',
           path: questionsFile,
           item: `item ${q.index} (question ${q.question_id})`,
-          message: `the gold SQL does not compile on ${dbId}: ${error}`,
+          message:
+            refused.kind === 'syntax'
+              ? `the gold SQL does not compile on ${dbId}: ${refused.message}`
+              : `the run refuses the gold SQL (${refused.kind}): ${refused.message}`,
         });
     }
     check.close();

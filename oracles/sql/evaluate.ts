@@ -14,10 +14,11 @@
  */
 import { existsSync } from 'node:fs';
 import { mapLimit } from '../../core/map-limit.ts';
+import type { Inside } from '../../core/paths-inside.ts';
 import type { TaskIssue } from '../../core/types.ts';
 import {
   BIRD_DIFFICULTIES,
-  birdDatabasePath,
+  birdDatabase,
   readBirdQuestions,
   resolveBirdLayout,
   type BirdDifficulty,
@@ -185,15 +186,16 @@ async function evaluateOn(
   const iterations = options.iterations ?? DEFAULT_VES_ITERATIONS;
   // Loaded only when asked for: it brings better-sqlite3 into this process.
   const cache = options.goldCache ? new (await import('./gold-cache.ts')).GoldCache(options.goldCache) : undefined;
-  const paths = new Map<string, string>();
-  const databasePath = (dbId: string) => {
-    if (!paths.has(dbId)) paths.set(dbId, birdDatabasePath(layout.databases, dbId));
-    return paths.get(dbId) as string;
-  };
-  const present = new Map<string, boolean>();
-  const isPresent = (path: string) => {
-    if (!present.has(path)) present.set(path, existsSync(path));
-    return present.get(path) as boolean;
+  // Per db_id: its database file when present, else why the question has none (nothing outside the folder is opened).
+  const databases = new Map<string, Inside>();
+  const databaseOf = (dbId: string): Inside => {
+    let at = databases.get(dbId);
+    if (!at) {
+      at = birdDatabase(layout.databases, dbId);
+      if ('path' in at && !existsSync(at.path)) at = { problem: `database not found: ${at.path}` };
+      databases.set(dbId, at);
+    }
+    return at;
   };
   let sqliteMs = 0;
   let done = 0;
@@ -212,10 +214,10 @@ async function evaluateOn(
       res: 0 as const,
     };
     const prediction = predictions.byIndex.get(q.index);
-    const path = databasePath(q.db_id);
-    const name = `question ${q.question_id} (position ${q.index}, db_id "${q.db_id}")`;
-    if (!isPresent(path)) {
-      const message = `database not found: ${path}`;
+    const at = databaseOf(q.db_id);
+    const name = `question ${q.question_id} (position ${q.index}, db_id ${JSON.stringify(q.db_id)})`;
+    if ('problem' in at) {
+      const message = at.problem;
       note(q.index, { item: name, message });
       return {
         ...base,
@@ -224,6 +226,7 @@ async function evaluateOn(
         message,
       };
     }
+    const { path } = at;
     if (!prediction) {
       note(q.index, { item: name, message: 'no prediction' });
       return { ...base, status: 'no-prediction', predicted: null, message: 'no prediction' };
@@ -294,8 +297,8 @@ async function evaluateOn(
   let results: QuestionResult[];
   try {
     const recordedMs = (q: BirdQuestion) => {
-      const path = databasePath(q.db_id);
-      return cache && isPresent(path) ? cache.recordedMs(cache.key(path, q.SQL)) : undefined;
+      const at = databaseOf(q.db_id);
+      return cache && 'path' in at ? cache.recordedMs(cache.key(at.path, q.SQL)) : undefined;
     };
     // As many questions in flight as the children can hold, so that thousands of them never wait at once.
     const scored = await mapLimit(longestFirst(questions, recordedMs), pool.capacity, async (q) => {

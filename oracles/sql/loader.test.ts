@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DATABASES, generateBirdDatabases } from '../../fixtures/bird/generate.ts';
 import { BIRD_FIXTURES, birdDatabasePath, loadBird, readBirdQuestions, resolveBirdLayout } from './loader.ts';
 import { readSchema } from './schema.ts';
+import { OUTSIDE_TABLE, writeHostileBirdFolder } from './hostile/datasets.ts';
 import { temporaryFolders } from './testing.ts';
 
 const folders = temporaryFolders();
@@ -149,5 +150,24 @@ describe('the BIRD loader', () => {
       { index: 0, question_id: 7, db_id: 'x', question: 'q', evidence: 'e', SQL: 'SELECT 1', difficulty: 'moderate' },
     ]);
     expect(issues[0]?.message).toMatch(/^line 2 is not valid JSON/);
+  });
+});
+
+describe('loadBird on a hostile folder', () => {
+  it('names every question whose db_id leads outside the database folder, opens nothing there, and loads the rest', () => {
+    const bird = writeHostileBirdFolder(folders.make('witness-bird-hostile-'));
+    const { tasks, issues } = loadBird(bird.dir);
+    const escaped = new Set(bird.escapes.map((e) => String(e.questionId)));
+    expect(tasks.filter((t) => escaped.has(t.id))).toEqual([]);
+    expect(tasks.every((t) => (t.context?.db_path as string).startsWith(bird.databases))).toBe(true);
+    expect(tasks.map((t) => t.context?.schema).join('\n')).not.toContain(OUTSIDE_TABLE);
+    const issueOf = (questionId: number) => issues.find((i) => i.item.startsWith(`question ${questionId} `));
+    for (const { questionId, dbId } of bird.escapes) {
+      expect(issueOf(questionId)?.item, dbId).toBe(`question ${questionId} (db_id ${JSON.stringify(dbId)})`);
+      expect(issueOf(questionId)?.message, dbId).toMatch(
+        /cannot name a file in the data folder: it contains a path separator|leads outside the folder "dev_databases" through a symbolic link/,
+      );
+    }
+    expect(tasks.map((t) => t.id)).toEqual(expect.arrayContaining(['0', '1', '2', '3', '4', '5']));
   });
 });

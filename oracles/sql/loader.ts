@@ -10,6 +10,7 @@ import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } fro
 import { basename, dirname, join, resolve } from 'node:path';
 import { betterSqlite3 } from './better-sqlite3.ts';
 import { packagePath } from '../../core/package-root.ts';
+import { resolveInside, type Inside } from '../../core/paths-inside.ts';
 import type { JsonObject, LoadedTasks, Task, TaskIssue } from '../../core/types.ts';
 import { readSchema } from './schema.ts';
 
@@ -144,7 +145,18 @@ export function resolveBirdLayout(
   return { questions: resolve(questions), databases: resolve(databases), split };
 }
 
-export const birdDatabasePath = (root: string, dbId: string): string => resolve(root, dbId, `${dbId}.sqlite`);
+/**
+ * Where a db_id's database is: `<root>/<db_id>/<db_id>.sqlite`, when the db_id is one plain name and
+ * the file, symbolic links followed, lies inside `root`; else why it cannot be (core/paths-inside.ts).
+ */
+export const birdDatabase = (root: string, dbId: string): Inside => resolveInside(root, dbId, `${dbId}.sqlite`);
+
+/** `birdDatabase`'s path for a db_id known to be sound; throws naming the db_id otherwise. */
+export function birdDatabasePath(root: string, dbId: string): string {
+  const at = birdDatabase(root, dbId);
+  if ('problem' in at) throw new Error(`db_id ${at.problem}`);
+  return at.path;
+}
 
 function parseItems(file: string): unknown[] {
   let text: string;
@@ -322,17 +334,27 @@ export interface LoadBirdOptions extends Partial<BirdLayout> {
 export function loadBird(data: string, options: LoadBirdOptions = {}): LoadedTasks {
   const layout = resolveBirdLayout(data, options);
   const { questions, issues } = readBirdQuestions(layout.questions);
-  const problems = new Map<string, string | null>();
+  // Per db_id: its database file, or why the question cannot use it (checked once; nothing outside `databases` is opened).
+  const databases = new Map<string, Inside>();
+  const databaseOf = (dbId: string): Inside => {
+    let at = databases.get(dbId);
+    if (!at) {
+      at = birdDatabase(layout.databases, dbId);
+      const problem = 'path' in at ? sqliteFileProblem(at.path) : null;
+      if (problem) at = { problem };
+      databases.set(dbId, at);
+    }
+    return at;
+  };
   const schemaOf = lazySchemas();
   const tasks: Task[] = [];
   for (const q of questions.slice(0, options.limit ?? Infinity)) {
-    const path = birdDatabasePath(layout.databases, q.db_id);
-    if (!problems.has(path)) problems.set(path, sqliteFileProblem(path));
-    const problem = problems.get(path);
-    if (problem) {
-      issues.push({ item: `question ${q.question_id} (db_id "${q.db_id}")`, message: problem });
+    const at = databaseOf(q.db_id);
+    if ('problem' in at) {
+      issues.push({ item: `question ${q.question_id} (db_id ${JSON.stringify(q.db_id)})`, message: at.problem });
       continue;
     }
+    const { path } = at;
     const context: JsonObject = { db_id: q.db_id, db_path: path, evidence: q.evidence };
     Object.defineProperty(context, 'schema', { enumerable: true, get: () => schemaOf(path) });
     tasks.push({

@@ -22,6 +22,8 @@ export function unencodableText(sql: string): string | null;
 export function statementKeyword(sql: string): string | null;
 /** True for a PRAGMA that sets something (any with an argument but the reading ones, such as table_info). */
 export function settingPragma(sql: string): boolean;
+/** True when the statement calls load_extension (under any quoting), which the gate refuses. */
+export function loadsExtension(sql: string): boolean;
 /** Why the read-only gate refuses a statement. */
 export function unsafeReason(sql: string): string;
 export const SEVERAL_STATEMENTS: string;

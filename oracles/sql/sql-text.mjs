@@ -221,10 +221,27 @@ const REASONS = {
   RELEASE: 'RELEASE controls transactions',
 };
 
+/**
+ * True when the statement calls load_extension (under any quoting): SQLite reports such a SELECT
+ * as read-only, and only refuses it while stepping ("not authorized"), so the gate refuses it first.
+ */
+export function loadsExtension(sql) {
+  if (!/load_extension/i.test(sql)) return false; // most statements: no tokenizing
+  const tokens = tokenize(sql).filter((t) => !isTrivia(t));
+  return tokens.some(
+    (t, i) =>
+      (t.type === 'word' || t.type === 'quoted') &&
+      tokens[i + 1]?.text === '(' &&
+      (t.type === 'word' ? t.text : t.text.slice(1, -1)).toLowerCase() === 'load_extension',
+  );
+}
+
 /** Why the gate refuses a statement SQLite does not report as a read-only query returning rows. */
 export function unsafeReason(sql) {
   const keyword = statementKeyword(sql);
-  const why = (keyword && REASONS[keyword]) || 'it is not a read-only query that returns rows';
+  const why =
+    (keyword && REASONS[keyword]) ||
+    (loadsExtension(sql) ? 'load_extension loads native code' : 'it is not a read-only query that returns rows');
   return `only a single read-only query that returns rows may run: ${why}`;
 }
 

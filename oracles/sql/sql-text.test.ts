@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { prepareStatement, statementKeyword, tokenize, unsafeReason } from './sql-text.mjs';
+import { loadsExtension, prepareStatement, statementKeyword, tokenize, unsafeReason } from './sql-text.mjs';
 
 describe('the SQLite tokenizer', () => {
   it('is lossless and keeps strings, quoted identifiers, comments, numbers and operators whole', () => {
@@ -89,5 +89,28 @@ describe('gate reasons', () => {
     expect(statementKeyword('')).toBeNull();
     expect(unsafeReason('VACUUM INTO "x.db"')).toMatch(/VACUUM rewrites the database/);
     expect(unsafeReason('explain query plan select 1')).toMatch(/not a read-only query that returns rows/);
+  });
+});
+
+describe('load_extension', () => {
+  it('is found as a call under any quoting and case, never in a string, a comment or a column of that name', () => {
+    for (const sql of [
+      "SELECT load_extension('libc.so.6')",
+      "select LOAD_EXTENSION ('x', 'entry')",
+      'SELECT "load_extension"(\'x\')',
+      "SELECT [load_extension]('x')",
+      "SELECT `Load_Extension` /* c */ ('x')",
+      "WITH a AS (SELECT load_extension('x')) SELECT * FROM a",
+    ]) {
+      expect(loadsExtension(sql), sql).toBe(true);
+      expect(unsafeReason(sql), sql).toMatch(/load_extension loads native code/);
+    }
+    for (const sql of [
+      "SELECT 'load_extension(x)'",
+      "SELECT 1 -- load_extension('x')",
+      'SELECT load_extension FROM t',
+      'SELECT "load_extension" FROM t',
+    ])
+      expect(loadsExtension(sql), sql).toBe(false);
   });
 });

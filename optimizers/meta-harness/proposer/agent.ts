@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { BudgetSpentError } from '../../../core/budget.ts';
 import type { ChatModel } from '../../../core/models/model.ts';
 import type { ChatMessage, Usage } from '../../../core/types.ts';
-import { confine } from '../confine.ts';
+import { confine } from '../../../core/paths-inside.ts';
 import type { ProposeInput, Proposer } from './contract.ts';
 import { parseAction, type ProposerAction } from './actions.ts';
 import { elidedObservation, observationMessage } from './briefing.ts';

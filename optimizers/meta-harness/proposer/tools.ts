@@ -7,7 +7,7 @@
  */
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { confine, ConfinementError } from '../confine.ts';
+import { confine, ConfinementError } from '../../../core/paths-inside.ts';
 import { CANDIDATE_FILES, SEARCH_WRITES, type MetaHarnessStore } from '../store.ts';
 import type { ProposerAction } from './actions.ts';
 import { MatchTimeoutError, timedMatcher } from './match-lines.ts';

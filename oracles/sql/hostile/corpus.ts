@@ -352,7 +352,7 @@ export const HOSTILE_ANSWERS: readonly HostileAnswer[] = [
     name: 'load_extension',
     kind: 'escape',
     reply: sql("SELECT load_extension('libc.so.6')"),
-    expect: { error: 'runtime' },
+    expect: { error: 'unsafe' },
   },
   { name: 'readfile', kind: 'escape', reply: sql("SELECT readfile('SHA256SUMS')"), expect: { error: 'syntax' } },
   { name: 'writefile', kind: 'escape', reply: sql("SELECT writefile('out.txt', 'x')"), expect: { error: 'syntax' } },

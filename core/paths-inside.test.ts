@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { confine, ConfinementError } from './confine.ts';
+import { confine, ConfinementError, resolveInside } from './paths-inside.ts';
 
 let base: string;
 let root: string;
@@ -61,5 +61,54 @@ describe('confine', () => {
     const linkedRoot = join(base, 'linked-store');
     symlinkSync(root, linkedRoot);
     expect(confine(linkedRoot, 'candidates/c1/harness.ts')).toBe(join(linkedRoot, 'candidates', 'c1', 'harness.ts'));
+  });
+});
+
+describe('resolveInside (paths built from dataset text)', () => {
+  it('joins plain names inside the folder, also through a link that stays inside or a linked folder itself', () => {
+    mkdirSync(join(root, 'shop'));
+    writeFileSync(join(root, 'shop', 'shop.sqlite'), '');
+    expect(resolveInside(root, 'shop', 'shop.sqlite')).toEqual({ path: join(root, 'shop', 'shop.sqlite') });
+    expect(resolveInside(root, 'missing', 'missing.sqlite')).toEqual({
+      path: join(root, 'missing', 'missing.sqlite'),
+    });
+    symlinkSync(join(root, 'shop'), join(root, 'alias'));
+    expect(resolveInside(root, 'alias', 'shop.sqlite')).toEqual({ path: join(root, 'alias', 'shop.sqlite') });
+    const linkedRoot = join(base, 'linked-store');
+    symlinkSync(root, linkedRoot);
+    expect(resolveInside(linkedRoot, 'shop', 'shop.sqlite')).toEqual({
+      path: join(linkedRoot, 'shop', 'shop.sqlite'),
+    });
+  });
+
+  it('refuses text that is not one plain name: traversal, absolute paths, separators, NUL, empty', () => {
+    const cases: [string, RegExp][] = [
+      ['../../outside/outside', /path separator/],
+      ['..', /names a folder/],
+      ['.', /names a folder/],
+      [join(outside, 'key'), /path separator/],
+      ['a\\b', /path separator/],
+      ['a\0b', /NUL/],
+      ['', /empty/],
+    ];
+    for (const [text, why] of cases) {
+      const inside = resolveInside(root, text, `${text}.sqlite`);
+      expect('problem' in inside && inside.problem, JSON.stringify(text)).toMatch(why);
+      expect('problem' in inside && inside.problem).toContain(JSON.stringify(text));
+    }
+  });
+
+  it('refuses a name that leads outside through a symbolic link: a linked file, a linked folder, a dangling link', () => {
+    writeFileSync(join(outside, 'outside.sqlite'), '');
+    mkdirSync(join(root, 'file-link'));
+    symlinkSync(join(outside, 'outside.sqlite'), join(root, 'file-link', 'file-link.sqlite'));
+    symlinkSync(outside, join(root, 'folder-link'));
+    symlinkSync(join(outside, 'later'), join(root, 'dangling'));
+    for (const name of ['file-link', 'folder-link', 'dangling']) {
+      const inside = resolveInside(root, name, `${name}.sqlite`);
+      expect('problem' in inside && inside.problem, name).toMatch(
+        /leads outside the folder "store" through a symbolic link/,
+      );
+    }
   });
 });
