@@ -91,13 +91,18 @@ describe('paired comparison', () => {
     expect(mixed.pairs[0]!.candidate.model).toBe('gpt-a');
   });
 
-  it('leaves out harness errors and counts unshared instances', () => {
+  it('leaves out harness errors and invalid data, and counts unshared instances', () => {
     const p = pairInstances(
-      [inst('t1', 1), inst('t2', 1), inst('t3', 1)],
-      [inst('t1', 1, { status: 'harness-error', solvedAtTurn: null }), inst('t2', 2), inst('t4', 1)],
+      [inst('t1', 1), inst('t2', 1), inst('t3', 1), inst('t5', 1)],
+      [
+        inst('t1', 1, { status: 'harness-error', solvedAtTurn: null }),
+        inst('t2', 2),
+        inst('t4', 1),
+        inst('t5', null, { status: 'invalid-data' }),
+      ],
     );
     expect([p.pairs.length, p.harnessErrors.length, p.baselineOnly.length, p.candidateOnly.length]).toEqual([
-      1, 1, 1, 1,
+      1, 2, 1, 1,
     ]);
     expect(comparePairs(p.pairs, 'pass1').breaks.map((i) => i.taskId)).toEqual(['t2']);
     expect(comparePairs(p.pairs, 'passFinal').breaks).toEqual([]);

@@ -10,6 +10,7 @@
  */
 import type { GateMetric, GateSettings } from '../core/config.ts';
 import type { BootstrapOptions } from './bootstrap.ts';
+import { countsInRates } from './metrics.ts';
 import { type GateInput, type InstanceOutcome, succeeded } from './outcomes.ts';
 import { comparePairs, type Pair, type PairedComparison, pairInstances } from './paired.ts';
 
@@ -99,7 +100,7 @@ function judge(
 }
 
 function rate(instances: readonly InstanceOutcome[], metric: GateMetric): number | null {
-  const counted = instances.filter((i) => i.status !== 'harness-error');
+  const counted = instances.filter((i) => countsInRates(i.status));
   return counted.length === 0 ? null : counted.filter((i) => succeeded(i, metric)).length / counted.length;
 }
 
@@ -148,7 +149,9 @@ export function evaluateGate(
     notes.push(`baseline benchmarks the candidate did not run (not gated): ${missing.join(', ')}`);
   if (pairing.byModel) notes.push('some benchmark has several models, so instances are matched by model name too');
   if (pairing.harnessErrors.length > 0)
-    notes.push(`${pairing.harnessErrors.length} shared instances left out: a harness error on either side`);
+    notes.push(
+      `${pairing.harnessErrors.length} shared instances left out: a harness error or invalid data on either side`,
+    );
 
   let status: GateStatus = checks.some((c) => c.status === 'fail')
     ? 'fail'

@@ -1,11 +1,33 @@
 /** The leaderboard as GitHub-flavoured Markdown: one table per (benchmark, model). */
-import { HEADERS, LEGEND, formatSettings, privilegedNotice, rowCells, sectionNotes, sectionValues } from './format.ts';
+import {
+  HEADERS,
+  LEGEND,
+  formatSettings,
+  invalidDataHeading,
+  invalidDataText,
+  privilegedNotice,
+  rowCells,
+  sectionNotes,
+  sectionValues,
+} from './format.ts';
 import { type PlainTable, repeatsTable, spendTable, unpricedNote } from './extra-tables.ts';
-import { type HarnessErrorEntry, type Section, type SummaryRow, sectionsOf, sectionTitle } from './summary.ts';
+import {
+  type HarnessErrorEntry,
+  type InvalidDataEntry,
+  type Section,
+  type SummaryRow,
+  sectionsOf,
+  sectionTitle,
+} from './summary.ts';
 
 /** Escapes a table cell: pipes would split the cell, newlines would end the row. */
 export function escapeCell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+/** Outside text inside a line of Markdown: characters that could start markup, a link or HTML are escaped, newlines become spaces. */
+function escapeInline(text: string): string {
+  return text.replace(/\r?\n/g, ' ').replace(/[\\`*_[\]<>|~&]/g, (c) => `\\${c}`);
 }
 
 /** Inline code that survives backticks inside the text. */
@@ -72,10 +94,33 @@ export function renderHarnessErrors(errors: readonly HarnessErrorEntry[]): strin
   ].join('\n');
 }
 
-/** The whole summary.md: a title, each section, the legend, and the harness errors if any. */
-export function renderMarkdown(rows: readonly SummaryRow[], harnessErrors: readonly HarnessErrorEntry[] = []): string {
+/** Lists longer than this fold into a <details> block. */
+const FOLD_OVER = 20;
+
+/** The invalid-data list: one bullet per item with its reason, folded when long. */
+export function renderInvalidData(entries: readonly InvalidDataEntry[]): string {
+  if (entries.length === 0) return '';
+  const bullets = entries.map((e) => `- ${escapeInline(invalidDataText(e))}`);
+  const heading = `## ${invalidDataHeading(entries)}`;
+  if (entries.length <= FOLD_OVER) return [heading, '', ...bullets].join('\n');
+  return [heading, '', '<details><summary>The items</summary>', '', ...bullets, '', '</details>'].join('\n');
+}
+
+/** What summary.md shows besides the rows and the harness errors. */
+export interface MarkdownExtras {
+  invalidData?: readonly InvalidDataEntry[];
+}
+
+/** The whole summary.md: a title, each section, the legend, the harness errors and the invalid data if any. */
+export function renderMarkdown(
+  rows: readonly SummaryRow[],
+  harnessErrors: readonly HarnessErrorEntry[] = [],
+  extras: MarkdownExtras = {},
+): string {
   const parts = ['# Witness results', ...sectionsOf(rows).map(renderMarkdownSection), `_${LEGEND}_`];
   const errors = renderHarnessErrors(harnessErrors);
   if (errors) parts.push(errors);
+  const invalid = renderInvalidData(extras.invalidData ?? []);
+  if (invalid) parts.push(invalid);
   return `${parts.join('\n\n')}\n`;
 }

@@ -1,8 +1,8 @@
 /**
  * The leaderboard as data (`witness.report`, version 1; JSON Schema in
  * reports/schema/witness.report.schema.json): one section per (benchmark, model[, run]) with the
- * summary rows plus the series the HTML page plots, run totals, merge notes, harness errors and
- * the gate's verdict when one ran. Built from trajectories by pure functions.
+ * summary rows plus the series the HTML page plots, run totals, merge notes, harness errors, the
+ * items of invalid data and the gate's verdict when one ran. Built from trajectories by pure functions.
  */
 import type { Trajectory } from '../core/types.ts';
 import type { BootstrapOptions } from './bootstrap.ts';
@@ -14,7 +14,9 @@ import {
   type Group,
   groupTrajectories,
   type HarnessErrorEntry,
+  type InvalidDataEntry,
   listHarnessErrors,
+  listInvalidData,
   sectionTitle,
   summarizeGroup,
   type SummaryRow,
@@ -59,6 +61,8 @@ export interface ReportFile {
   sections: ReportSection[];
   runs: RunTotal[];
   harnessErrors: HarnessErrorEntry[];
+  /** Items the dataset makes unposable, once each (absent in reports written before invalid data was told apart). */
+  invalidData?: InvalidDataEntry[];
   gate?: GateVerdict;
 }
 
@@ -140,6 +144,7 @@ export function buildReport(
       return { runId, trajectories: own.length, spend: groupSpend(own) };
     }),
     harnessErrors: listHarnessErrors(sorted),
+    invalidData: listInvalidData(sorted),
     ...(input.gate ? { gate: input.gate } : {}),
   };
   return { report, views };

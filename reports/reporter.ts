@@ -31,7 +31,14 @@ import { runTotalLines } from './extra-tables.ts';
 import { compareTrajectories, trajectoryKey } from './merge.ts';
 import { outcomeOf, readGateInput } from './outcomes.ts';
 import { combinedRunId } from './results-file.ts';
-import { type HarnessErrorEntry, listHarnessErrors, summarize } from './summary.ts';
+import { invalidDataHeading, invalidDataText, printable } from './format.ts';
+import {
+  type HarnessErrorEntry,
+  type InvalidDataEntry,
+  listHarnessErrors,
+  listInvalidData,
+  summarize,
+} from './summary.ts';
 import { renderTables } from './table.ts';
 import { trajectoryProblem } from './validate.ts';
 import { writeReports } from './write-reports.ts';
@@ -47,6 +54,18 @@ function formatHarnessErrors(errors: readonly HarnessErrorEntry[]): string {
   return [
     `Harness errors (${errors.length}, excluded from rates):`,
     ...errors.map((e) => `  ${e.benchmark}/${e.model}/${e.strategy} task ${e.taskId} trial ${e.trial}: ${e.message}`),
+  ].join('\n');
+}
+
+/** Invalid-data items listed in the terminal; the reports list them all. */
+const INVALID_LISTED = 50;
+
+function formatInvalidData(entries: readonly InvalidDataEntry[]): string {
+  const more = entries.length - INVALID_LISTED;
+  return [
+    `${invalidDataHeading(entries)}:`,
+    ...entries.slice(0, INVALID_LISTED).map((e) => `  ${printable(invalidDataText(e))}`),
+    ...(more > 0 ? [`  … and ${more} more: summary.md, report.html and results.json list them all`] : []),
   ].join('\n');
 }
 
@@ -138,6 +157,8 @@ export default class WitnessReporter implements Reporter {
     const lines = ['', renderTables(summarize(trajectories))];
     const harnessErrors = listHarnessErrors(trajectories);
     if (harnessErrors.length > 0) lines.push('', formatHarnessErrors(harnessErrors));
+    const invalidData = listInvalidData(trajectories);
+    if (invalidData.length > 0) lines.push('', formatInvalidData(invalidData));
     if (this.resumed.size > 0) {
       lines.push(
         '',

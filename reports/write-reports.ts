@@ -124,7 +124,7 @@ export async function writeReports(
   const notes = report.notes;
   const markdown = [
     ...(options.gate ? [renderGateMarkdown(options.gate)] : []),
-    renderMarkdown(summary, listHarnessErrors(sorted)),
+    renderMarkdown(summary, listHarnessErrors(sorted), { invalidData: report.invalidData ?? [] }),
     ...(notes.length > 0 ? [`## Merge notes\n\n${notes.map((n) => `- ${n}`).join('\n')}\n`] : []),
   ].join('\n');
   await writeFileAtomic(paths.summary, markdown);

@@ -130,7 +130,7 @@ describe('witness data check', () => {
 });
 
 describe('witness bench on the official layouts', () => {
-  it('runs the bird suite on a generated dev folder and the nl-rx suite on a DeepRegex split, naming each broken item', async () => {
+  it('runs the bird suite on a generated dev folder and the nl-rx suite on a DeepRegex split, listing each broken item as invalid data', async () => {
     const bird = writeBirdFolder(folder(), 'dev', [
       ...OFFICIAL_BIRD_ITEMS,
       { ...OFFICIAL_BIRD_ITEMS[0]!, question_id: 6, db_id: 'gone' },
@@ -138,9 +138,13 @@ describe('witness bench on the official layouts', () => {
     ]);
     const turk = folder();
     writeNlRxSplits(turk);
-    // A test split with a gold that is not a regex (line 3) and an empty description (line 4).
-    appendFileSync(join(turk, 'src-test.txt'), 'lines with an unclosed group\n\n');
-    appendFileSync(join(turk, 'targ-test.txt'), '( [ <NUM> ]\n. * <M0> . *\n');
+    // A test split with a gold that is not a regex (line 3), an empty description (line 4) and a
+    // gold that denotes the empty language under brics semantics (line 5: a digit that is a capital).
+    appendFileSync(
+      join(turk, 'src-test.txt'),
+      'lines with an unclosed group\n\nlines with a digit that is a capital\n',
+    );
+    appendFileSync(join(turk, 'targ-test.txt'), '( [ <NUM> ]\n. * <M0> . *\n( [ <NUM> ] ) & ( [ <CAP> ] )\n');
     const out = (name: string) => {
       const dir = join(folder(), name);
       mkdirSync(dir);
@@ -149,7 +153,8 @@ describe('witness bench on the official layouts', () => {
     const birdDirs = out('bird');
     const nlrxDirs = out('nl-rx');
     const only = ['-t', ' · (zero-shot|diagnostic)$'];
-    const [birdRun, nlrxRun] = await Promise.all([
+    const strictDirs = out('nl-rx-strict');
+    const [birdRun, nlrxRun, strictRun] = await Promise.all([
       witness(['bench', 'suites/bird.eval.ts', ...only], {
         ...birdDirs,
         WITNESS_BIRD_DATA: bird.dir,
@@ -160,21 +165,24 @@ describe('witness bench on the official layouts', () => {
         WITNESS_NLRX_DATA: turk,
         WITNESS_SPLIT: 'test',
       }),
+      witness(['bench', '--strict-data', 'suites/nl-rx.eval.ts', ...only], {
+        ...strictDirs,
+        WITNESS_NLRX_DATA: turk,
+        WITNESS_SPLIT: 'test',
+      }),
     ]);
-    // The questions with a missing database or a bad field are harness errors (failing tests), the others run.
-    expect(birdRun.status, birdRun.stderr.slice(-2000)).toBe(1);
+    // The questions with a missing database or a bad field are invalid data (listed, passing tests), the others run.
+    expect(birdRun.status, birdRun.stderr.slice(-2000)).toBe(0);
     const birdResults = await readResultsFile(join(birdDirs.WITNESS_OUT, 'results.json'));
     const episodes = (ts: typeof birdResults.trajectories) =>
-      ts
-        .map((t) => `${t.taskId} ${t.strategy} ${t.outcome.status === 'harness-error' ? 'harness-error' : 'ran'}`)
-        .sort();
+      ts.map((t) => `${t.taskId} ${t.strategy} ${t.outcome.status === 'invalid-data' ? 'invalid-data' : 'ran'}`).sort();
     expect(episodes(birdResults.trajectories)).toEqual(
       [
         ...['0', '1', '2', '3', '4', '5'].flatMap((id) => [`${id} diagnostic ran`, `${id} zero-shot ran`]),
-        'question 6 (db_id "gone") diagnostic harness-error',
-        'question 6 (db_id "gone") zero-shot harness-error',
-        `${bird.questions} item 7 (question 7) diagnostic harness-error`,
-        `${bird.questions} item 7 (question 7) zero-shot harness-error`,
+        'question 6 (db_id "gone") diagnostic invalid-data',
+        'question 6 (db_id "gone") zero-shot invalid-data',
+        `${bird.questions} item 7 (question 7) diagnostic invalid-data`,
+        `${bird.questions} item 7 (question 7) zero-shot invalid-data`,
       ].sort(),
     );
     const errorOf = (ts: typeof birdResults.trajectories, id: string) =>
@@ -189,20 +197,48 @@ describe('witness bench on the official layouts', () => {
       'How many products are out of stock?',
     );
 
-    expect(nlrxRun.status, nlrxRun.stderr.slice(-2000)).toBe(1);
+    expect(nlrxRun.status, nlrxRun.stderr.slice(-2000)).toBe(0);
     const nlrxResults = await readResultsFile(join(nlrxDirs.WITNESS_OUT, 'results.json'));
     const emptyLine = `${join(turk, 'src-test.txt')}:4`;
     const badGold = `${join(turk, 'targ-test.txt')}:3`;
     expect(episodes(nlrxResults.trajectories)).toEqual(
       [
         ...['test-1', 'test-2'].flatMap((id) => [`${id} diagnostic ran`, `${id} zero-shot ran`]),
-        `${badGold} diagnostic harness-error`,
-        `${badGold} zero-shot harness-error`,
-        `${emptyLine} diagnostic harness-error`,
-        `${emptyLine} zero-shot harness-error`,
+        `${badGold} diagnostic invalid-data`,
+        `${badGold} zero-shot invalid-data`,
+        `${emptyLine} diagnostic invalid-data`,
+        `${emptyLine} zero-shot invalid-data`,
+        'test-5 diagnostic invalid-data',
+        'test-5 zero-shot invalid-data',
       ].sort(),
     );
     expect(errorOf(nlrxResults.trajectories, badGold)).toMatch(/targ-test\.txt:3: not a brics regex: /);
     expect(errorOf(nlrxResults.trajectories, emptyLine)).toBe(`${emptyLine}: empty description`);
+    const emptyLanguage =
+      'task test-5: the gold regex "([0-9])&([A-Z])" denotes the empty language (under dk.brics automaton semantics), so no task can be posed';
+    expect(errorOf(nlrxResults.trajectories, 'test-5')).toBe(emptyLanguage);
+    // Out of the rates and n, and listed in the terminal, summary.md and report.json.
+    expect(nlrxResults.summary.map((r) => [r.strategy, r.n, r.invalidData, r.harnessErrors])).toEqual([
+      ['zero-shot', 2, 3, 0],
+      ['diagnostic', 2, 3, 0],
+    ]);
+    expect(nlrxRun.stdout).toContain('Invalid data: 3 items the dataset makes unposable (6 episodes');
+    expect(nlrxRun.stdout).toContain(`  nl-rx · test-5: ${emptyLanguage.slice('task test-5: '.length)} (2 episodes)`);
+    expect(readFileSync(join(nlrxDirs.WITNESS_OUT, 'summary.md'), 'utf8')).toContain(
+      '- nl-rx · test-5: the gold regex "(\\[0-9\\])\\&(\\[A-Z\\])" denotes the empty language',
+    );
+    const report = JSON.parse(readFileSync(join(nlrxDirs.WITNESS_OUT, 'report.json'), 'utf8')) as {
+      invalidData: { taskId: string; episodes: number }[];
+    };
+    expect(report.invalidData.map((e) => [e.taskId, e.episodes])).toEqual([
+      [emptyLine, 2],
+      [badGold, 2],
+      ['test-5', 2],
+    ]);
+    // Strict data: the same items fail their tests, and the run.
+    expect(strictRun.status, strictRun.stderr.slice(-2000)).toBe(1);
+    expect(strictRun.stdout + strictRun.stderr).toContain(`invalid data (strict data): ${emptyLanguage}`);
+    const strict = await readResultsFile(join(strictDirs.WITNESS_OUT, 'results.json'));
+    expect(episodes(strict.trajectories)).toEqual(episodes(nlrxResults.trajectories));
   }, 240_000);
 });

@@ -770,7 +770,15 @@
     var v = views[i];
     var cls = v.status === 'solved' ? (v.tau === 1 ? 'solved1' : 'solved') : v.status;
     var label =
-      v.status === 'solved' ? String(v.tau) : v.status === 'unsolved' ? '✗' : v.status === 'model-error' ? 'M' : 'E';
+      v.status === 'solved'
+        ? String(v.tau)
+        : v.status === 'unsolved'
+          ? '✗'
+          : v.status === 'model-error'
+            ? 'M'
+            : v.status === 'invalid-data'
+              ? 'D'
+              : 'E';
     var title =
       'task ' +
       v.taskId +
@@ -994,6 +1002,41 @@
                 e.trial +
                 ': ' +
                 e.message,
+            });
+          }),
+        ),
+      ),
+    );
+  }
+  var invalid = report.invalidData || [];
+  if (invalid.length) {
+    var episodes = invalid.reduce(function (n, e) {
+      return n + e.episodes;
+    }, 0);
+    app.appendChild(
+      el(
+        'section',
+        { class: 'card' },
+        el('h2', {
+          text:
+            'Invalid data (' +
+            invalid.length +
+            ' items the dataset makes unposable, ' +
+            episodes +
+            ' episodes; excluded from rates and n)',
+        }),
+        el(
+          'ul',
+          { class: 'notes' },
+          invalid.map(function (e) {
+            return el('li', {
+              text:
+                e.benchmark +
+                ' · ' +
+                e.taskId +
+                ': ' +
+                e.reason +
+                (e.episodes > 1 ? ' (' + e.episodes + ' episodes)' : ''),
             });
           }),
         ),
