@@ -191,3 +191,29 @@ describe('evaluateGate', () => {
     ]);
   });
 });
+
+describe('the gate and the ledger of planned episodes', () => {
+  const instances = ['1', '2', '3'].map((id) => inst(id, 1));
+  it('fails closed when the candidate is missing planned episodes, however good its numbers', () => {
+    const complete = evaluateGate(
+      input('b.json', instances),
+      { ...input('c.json', instances), ledger: { planned: 3, recorded: 3, lost: 0, notRun: [] } },
+      policy(),
+    );
+    expect([complete.ok, complete.status]).toEqual([true, 'pass']);
+    const lost = evaluateGate(
+      input('b.json', instances),
+      { ...input('c.json', instances), ledger: { planned: 4, recorded: 3, lost: 1, notRun: [] } },
+      policy(),
+    );
+    expect([lost.ok, lost.status, lost.title]).toEqual([
+      false,
+      'fail',
+      'Witness gate: FAIL — planned episodes are missing from the run',
+    ]);
+    expect(lost.notes).toContain(
+      '1 of 4 planned episodes have no trajectory of their own (1 lost): the run is incomplete; the gate does not judge an incomplete run (fail closed)',
+    );
+    expect(renderGateText(lost)).toContain('the gate does not judge an incomplete run (fail closed)');
+  });
+});

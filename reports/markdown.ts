@@ -11,6 +11,7 @@ import {
   sectionValues,
 } from './format.ts';
 import { type PlainTable, repeatsTable, spendTable, unpricedNote } from './extra-tables.ts';
+import { type Ledger, ledgerLine } from './ledger.ts';
 import {
   type HarnessErrorEntry,
   type InvalidDataEntry,
@@ -109,6 +110,7 @@ export function renderInvalidData(entries: readonly InvalidDataEntry[]): string 
 /** What summary.md shows besides the rows and the harness errors. */
 export interface MarkdownExtras {
   invalidData?: readonly InvalidDataEntry[];
+  ledger?: Ledger;
 }
 
 /** The whole summary.md: a title, each section, the legend, the harness errors and the invalid data if any. */
@@ -117,7 +119,12 @@ export function renderMarkdown(
   harnessErrors: readonly HarnessErrorEntry[] = [],
   extras: MarkdownExtras = {},
 ): string {
-  const parts = ['# Witness results', ...sectionsOf(rows).map(renderMarkdownSection), `_${LEGEND}_`];
+  const parts = [
+    '# Witness results',
+    ...(extras.ledger ? [`**${ledgerLine(extras.ledger)}**`] : []),
+    ...sectionsOf(rows).map(renderMarkdownSection),
+    `_${LEGEND}_`,
+  ];
   const errors = renderHarnessErrors(harnessErrors);
   if (errors) parts.push(errors);
   const invalid = renderInvalidData(extras.invalidData ?? []);

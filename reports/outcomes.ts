@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { GateMetric } from '../core/config.ts';
 import { type HardeningStatus, OUTCOME_STATUSES, type OutcomeStatus, type Trajectory } from '../core/types.ts';
+import type { Ledger } from './ledger.ts';
 import { countsInRates, timeToSuccess } from './metrics.ts';
 import { parseResults, RESULTS_SCHEMA, writeFileAtomic } from './results-file.ts';
 
@@ -109,11 +110,12 @@ function instanceProblem(value: unknown): string | null {
   return null;
 }
 
-/** What the gate reads from a file: the run id(s) and the instance outcomes. */
+/** What the gate reads from a file: the run id(s), the instance outcomes, and the ledger of planned episodes when the file has one. */
 export interface GateInput {
   path: string;
   runId: string;
   instances: InstanceOutcome[];
+  ledger?: Ledger;
 }
 
 /** Checks a parsed results file or baseline file; throws an Error naming `path` and the first problem. */
@@ -121,7 +123,12 @@ export function parseGateInput(value: unknown, path: string): GateInput {
   const schema = (value as { schema?: unknown } | null)?.schema;
   if (schema === RESULTS_SCHEMA) {
     const results = parseResults(value, path);
-    return { path, runId: results.runId, instances: results.trajectories.map(outcomeOf) };
+    return {
+      path,
+      runId: results.runId,
+      instances: results.trajectories.map(outcomeOf),
+      ...(results.ledger ? { ledger: results.ledger } : {}),
+    };
   }
   const fail = (problem: string): never => {
     throw new Error(`${path}: not a Witness results or baseline file: ${problem}`);

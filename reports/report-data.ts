@@ -8,6 +8,7 @@ import type { Trajectory } from '../core/types.ts';
 import type { BootstrapOptions } from './bootstrap.ts';
 import { convergenceCurve, maxBudget, tauHistogram, type TauHistogram } from './curves.ts';
 import type { GateVerdict } from './gate.ts';
+import type { Ledger } from './ledger.ts';
 import { compareTrajectories } from './merge.ts';
 import { groupSpend, type Spend } from './spend.ts';
 import {
@@ -63,6 +64,8 @@ export interface ReportFile {
   harnessErrors: HarnessErrorEntry[];
   /** Items the dataset makes unposable, once each (absent in reports written before invalid data was told apart). */
   invalidData?: InvalidDataEntry[];
+  /** Planned episodes against recorded ones, when the run kept its ledger (reports/ledger.ts). */
+  ledger?: Ledger;
   gate?: GateVerdict;
 }
 
@@ -71,6 +74,7 @@ export interface ReportInput {
   notes?: string[];
   sources?: string[];
   gate?: GateVerdict;
+  ledger?: Ledger;
   createdAt?: Date;
   bootstrap?: BootstrapOptions;
   /** False: leave the trajectory views out (the writer builds them itself, from full trajectories). */
@@ -145,6 +149,7 @@ export function buildReport(
     }),
     harnessErrors: listHarnessErrors(sorted),
     invalidData: listInvalidData(sorted),
+    ...(input.ledger ? { ledger: input.ledger } : {}),
     ...(input.gate ? { gate: input.gate } : {}),
   };
   return { report, views };

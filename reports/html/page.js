@@ -956,7 +956,18 @@
       r.runId + ' (' + r.trajectories + ' episodes, ' + int(r.spend.tokens) + ' tokens, cost ' + usd(r.spend.usd) + ')'
     );
   });
-  document.getElementById('runs').textContent = (report.runIds.length === 1 ? 'Run ' : 'Runs ') + runs.join('; ');
+  var ledger = report.ledger;
+  var ledgerText = ledger
+    ? ' · episodes: ' +
+      ledger.planned +
+      ' planned, ' +
+      ledger.recorded +
+      ' recorded' +
+      (ledger.lost ? ', ' + ledger.lost + ' lost (a harness error says why)' : '') +
+      (ledger.notRun.length ? ', ' + ledger.notRun.length + ' not run (budget spent)' : '')
+    : '';
+  document.getElementById('runs').textContent =
+    (report.runIds.length === 1 ? 'Run ' : 'Runs ') + runs.join('; ') + ledgerText;
   document.getElementById('created').textContent =
     'Generated ' + report.createdAt + (report.sources.length ? ' from ' + report.sources.join(', ') : '');
 
