@@ -163,6 +163,11 @@ export class TaskInputError extends Error {
   }
 }
 
+/** How an item whose preparation threw is recorded: invalid data for a TaskInputError, else a harness error. */
+export function unposedStatus(error: unknown): 'invalid-data' | 'harness-error' {
+  return error instanceof TaskInputError ? 'invalid-data' : 'harness-error';
+}
+
 /** Failures of a gold program that are its own: it does not parse, fails at run time, or is refused as unsafe. */
 const GOLD_OWN_FAILURES: ReadonlySet<ErrorKind> = new Set(['syntax', 'runtime', 'unsafe']);
 

@@ -26,7 +26,7 @@ import { PLANNED_META_KEY } from './meta.ts';
 import { preparedOnce } from './prepared.ts';
 import { configuredModelInfo, createModel, NO_MODEL_NOTICE } from './models/create.ts';
 import type { ChatModel } from './models/model.ts';
-import { type Oracle, type PreparedTask, TaskInputError } from './oracle.ts';
+import { type Oracle, type PreparedTask, unposedStatus } from './oracle.ts';
 import { loadPrompt, type PromptTemplate } from './prompt.ts';
 import { RESUMED_META_KEY } from './resume.ts';
 import { selectLoaded, selectStrategies } from './selection.ts';
@@ -164,8 +164,7 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
             } catch (error) {
               if (error instanceof BudgetSpentError)
                 skip(`${BUDGET_SKIP_NOTE}: ${describeSpend(error.spent, error.budget)}; episode abandoned`);
-              const status = error instanceof TaskInputError ? 'invalid-data' : 'harness-error';
-              trajectory = unrunTrajectory(planned, status, describeError(error), startedAt);
+              trajectory = unrunTrajectory(planned, unposedStatus(error), describeError(error), startedAt);
             }
             trajectory = attachPricing(trajectory, config.prices);
             session.record(test.meta, trajectory);

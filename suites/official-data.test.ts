@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { withoutSuiteData } from '../core/child-env.ts';
 import { loadConfig } from '../core/config.ts';
+import { findNlRxTurk } from '../oracles/regex/loader.ts';
 import { writeNlRxRaw, writeNlRxSplits } from '../oracles/regex/official-layout.ts';
 import { OFFICIAL_BIRD_ITEMS, writeBirdFolder } from '../oracles/sql/official-layout.ts';
 import { readResultsFile } from '../reports/results-file.ts';
@@ -127,6 +128,85 @@ describe('witness data check', () => {
       'witness: give --data, or set suites.bird.data (WITNESS_BIRD_DATA) to check the configured data\n',
     );
   }, 120_000);
+});
+
+describe('witness data check --items', () => {
+  it('lists what a run records as invalid data, and --write-invalid writes the list --exclude-tasks leaves out', async () => {
+    const turk = folder();
+    writeNlRxSplits(turk);
+    // Test line 3: a digit that is a capital, the empty language under brics semantics.
+    appendFileSync(join(turk, 'src-test.txt'), 'lines with a digit that is a capital\n');
+    appendFileSync(join(turk, 'targ-test.txt'), '( [ <NUM> ] ) & ( [ <CAP> ] )\n');
+    const list = join(folder(), 'invalid.txt');
+    const [check, json] = await Promise.all([
+      witness(['data', 'check', '--suite', 'nl-rx', '--data', turk, '--split', 'test', '--write-invalid', list]),
+      witness(['data', 'check', '--suite', 'nl-rx', '--data', turk, '--split', 'test', '--items', '--json']),
+    ]);
+    expect(check.status, check.stderr).toBe(0);
+    const emptyLanguage =
+      'task test-3: the gold regex "([0-9])&([A-Z])" denotes the empty language (under dk.brics automaton semantics), so no task can be posed';
+    expect(check.stdout).toContain(
+      `nl-rx items posed as a run would (split test): 3 items, 2 posable, 1 invalid data (left out of the rates), 0 Witness cannot pose (harness errors: the run fails on them)\ninvalid  ${emptyLanguage}\n`,
+    );
+    expect(check.stderr).toContain(`witness: 1 invalid items written to ${list}`);
+    expect(readFileSync(list, 'utf8').split('\n').slice(2)).toEqual([`# ${emptyLanguage}`, 'test-3', '']);
+    expect(JSON.parse(json.stdout).items).toEqual({
+      suite: 'nl-rx',
+      split: 'test',
+      items: 3,
+      unposable: [{ id: 'test-3', kind: 'invalid-data', reason: emptyLanguage }],
+    });
+
+    const out = folder();
+    const run = await witness(
+      ['bench', 'suites/nl-rx.eval.ts', '--exclude-tasks', `@${list}`, '--suite', 'nl-rx', '-t', ' · zero-shot$'],
+      {
+        WITNESS_NLRX_DATA: turk,
+        WITNESS_SPLIT: 'test',
+        WITNESS_OUT: join(out, 'out'),
+        WITNESS_STORE: join(out, 'store'),
+      },
+    );
+    expect(run.status, run.stderr.slice(-2000)).toBe(0);
+    const results = await readResultsFile(join(out, 'out', 'results.json'));
+    expect(results.trajectories.map((t) => [t.taskId, t.outcome.status === 'invalid-data'])).toEqual([
+      ['test-1', false],
+      ['test-2', false],
+    ]);
+    expect(results.ledger).toEqual({ planned: 2, recorded: 2, lost: 0, notRun: [] });
+  }, 120_000);
+});
+
+const realTurk = findNlRxTurk();
+if (realTurk === null) console.warn('NL-RX-Turk not found (WITNESS_NLRX_DATA): the real-data runs are skipped');
+describe.runIf(realTurk !== null)('the real NL-RX-Turk release (WITNESS_NLRX_DATA)', () => {
+  it('runs green with its empty-language golds listed as invalid data, and fails under --strict-data', async () => {
+    // The first 20 pairs: tasks 1, 8, 10, 16 and 20 have golds that denote the empty language.
+    const tasks = Array.from({ length: 20 }, (_, i) => String(i + 1)).join(',');
+    const args = ['bench', '--suite', 'nl-rx', '--data', realTurk as string, '--tasks', tasks, '-t', ' · zero-shot$'];
+    const dirs = (name: string) => ({ WITNESS_OUT: join(folder(), name), WITNESS_STORE: join(folder(), 'store') });
+    const lenient = dirs('out');
+    const [run, strict] = await Promise.all([
+      witness(args, lenient),
+      witness([...args, '--strict-data'], dirs('strict')),
+    ]);
+    expect(run.status, run.stderr.slice(-2000)).toBe(0);
+    expect(run.stdout).toContain('Invalid data: 5 items the dataset makes unposable (5 episodes');
+    for (const id of ['1', '8', '10', '16', '20'])
+      expect(run.stdout).toMatch(new RegExp(`\\n {2}nl-rx · ${id}: the gold regex .* denotes the empty language`));
+    const results = await readResultsFile(join(lenient.WITNESS_OUT, 'results.json'));
+    expect(results.summary[0]).toMatchObject({ strategy: 'zero-shot', n: 15, invalidData: 5, harnessErrors: 0 });
+    expect(strict.status).toBe(1);
+    expect(strict.stdout + strict.stderr).toMatch(/invalid data \(strict data\): task 1: the gold regex/);
+  }, 240_000);
+
+  it('data check --items counts the golds a run records as invalid data', async () => {
+    const check = await witness(['data', 'check', '--suite', 'nl-rx', '--data', realTurk as string, '--items']);
+    expect(check.status, check.stderr).toBe(0);
+    expect(check.stdout).toContain(
+      'nl-rx items posed as a run would (split default): 10,000 items, 8,441 posable, 1,559 invalid data (left out of the rates), 0 Witness cannot pose',
+    );
+  }, 240_000);
 });
 
 describe('witness bench on the official layouts', () => {
