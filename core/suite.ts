@@ -147,8 +147,11 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
             if (spentNote) skip(spentNote);
             const startedAt = new Date();
             let trajectory: Trajectory;
+            // Only the task's preparation can say the data is at fault; a failure in the episode is ours.
+            let preparing = true;
             try {
               const prepared = await prepare(task);
+              preparing = false;
               trajectory = await runEpisode({
                 runId,
                 oracle,
@@ -164,7 +167,8 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
             } catch (error) {
               if (error instanceof BudgetSpentError)
                 skip(`${BUDGET_SKIP_NOTE}: ${describeSpend(error.spent, error.budget)}; episode abandoned`);
-              trajectory = unrunTrajectory(planned, unposedStatus(error), describeError(error), startedAt);
+              const status = preparing ? unposedStatus(error) : 'harness-error';
+              trajectory = unrunTrajectory(planned, status, describeError(error), startedAt);
             }
             trajectory = attachPricing(trajectory, config.prices);
             session.record(test.meta, trajectory);

@@ -29,7 +29,7 @@ writeFileSync(join(dir, 'prompt.md'), 'Write an ECMAScript regex that fully matc
 // The regex oracle, with a check that misbehaves on the tasks named after a fault while LEDGER_FAULTS=1.
 writeFileSync(
   join(dir, 'faults.ts'),
-  `import { regexOracle } from ${JSON.stringify(join(root, 'index.ts'))};
+  `import { regexOracle, TaskInputError } from ${JSON.stringify(join(root, 'index.ts'))};
 export function faultyOracle() {
   const oracle = regexOracle();
   const check: typeof oracle.check = async (prepared, candidate) => {
@@ -37,6 +37,7 @@ export function faultyOracle() {
       if (prepared.task.id === 'hang') await new Promise(() => {});
       if (prepared.task.id === 'exit') process.exit(3);
       if (prepared.task.id === 'crash') process.kill(process.pid, 'SIGKILL');
+      if (prepared.task.id === 'misfiled') throw new TaskInputError('task misfiled', 'thrown by a check');
     }
     return oracle.check(prepared, candidate);
   };
@@ -62,6 +63,7 @@ benchmark('timing', [
   ['zip', 'a five-digit US ZIP code', '[0-9]{5}'],
   ['hang', 'three digits', '[0-9]{3}'],
   ['exit', 'two digits', '[0-9]{2}'],
+  ['misfiled', 'four digits', '[0-9]{4}'],
 ]);
 benchmark('crash', [['crash', 'one digit', '[0-9]']]);
 mkdirSync(join(dir, 'blobs'));
@@ -100,7 +102,7 @@ function gate(candidate: string) {
 }
 
 const episode = (t: Trajectory) => `${t.benchmark} ${t.taskId} ${t.strategy} ${t.outcome.status}`;
-const ALL = ['crash crash', 'timing exit', 'timing hang', 'timing zip'].flatMap((e) =>
+const ALL = ['crash crash', 'timing exit', 'timing hang', 'timing misfiled', 'timing zip'].flatMap((e) =>
   ['diagnostic', 'zero-shot'].map((s) => `${e} ${s}`),
 );
 
@@ -110,10 +112,10 @@ describe('the ledger of planned episodes', () => {
     const live = vitest('live', [], faults);
     expect(live.status, live.output).toBe(1);
     expect(live.output).toContain(
-      'Episodes: 8 planned, 4 recorded, 4 lost (a harness-error trajectory says why for each)',
+      'Episodes: 10 planned, 6 recorded, 4 lost (a harness-error trajectory says why for each)',
     );
     const results = await readResultsFile(join(dir, 'live', 'results.json'));
-    expect(results.ledger).toEqual({ planned: 8, recorded: 4, lost: 4, notRun: [] });
+    expect(results.ledger).toEqual({ planned: 10, recorded: 6, lost: 4, notRun: [] });
     // Each planned (task × strategy) once: the check that called process.exit is a harness error its
     // test recorded; the test that timed out and the tests of the worker that died are lost.
     expect(results.trajectories.map((t) => `${t.benchmark} ${t.taskId} ${t.strategy}`).sort()).toEqual(ALL.sort());
@@ -131,8 +133,10 @@ describe('the ledger of planned episodes', () => {
       /^episode lost: its test never finished: its vitest worker ended before it \(.*Worker exited unexpectedly/,
     );
     expect(error('exit')).toBe('process.exit unexpectedly called with "3"');
+    // A TaskInputError thrown by a check, not by the task's preparation, is Witness's: not invalid data.
+    expect(error('misfiled')).toBe('task misfiled: thrown by a check');
     expect(readFileSync(join(dir, 'live', 'summary.md'), 'utf8')).toContain(
-      '**Episodes: 8 planned, 4 recorded, 4 lost (a harness-error trajectory says why for each)**',
+      '**Episodes: 10 planned, 6 recorded, 4 lost (a harness-error trajectory says why for each)**',
     );
 
     // The same run as two shards written as blobs, then merged.
@@ -157,10 +161,10 @@ describe('the ledger of planned episodes', () => {
       WITNESS_RERUN: 'errored',
     });
     expect(resumed.status, resumed.output).toBe(0);
-    expect(resumed.output).toContain('Episodes: 8 planned, 8 recorded');
-    expect(resumed.output).toContain('Resumed run ledger: 2 episodes taken from the run store, 6 run now.');
+    expect(resumed.output).toContain('Episodes: 10 planned, 10 recorded');
+    expect(resumed.output).toContain('Resumed run ledger: 2 episodes taken from the run store, 8 run now.');
     const complete = await readResultsFile(join(dir, 'resumed', 'results.json'));
-    expect(complete.ledger).toEqual({ planned: 8, recorded: 8, lost: 0, notRun: [] });
+    expect(complete.ledger).toEqual({ planned: 10, recorded: 10, lost: 0, notRun: [] });
     expect(complete.trajectories.filter((t) => t.outcome.status === 'harness-error')).toEqual([]);
 
     // The gate refuses the incomplete run whatever the numbers, and judges the complete one.
@@ -168,7 +172,7 @@ describe('the ledger of planned episodes', () => {
     expect(failed.status, failed.output).toBe(1);
     expect(failed.output).toContain('Witness gate: FAIL — planned episodes are missing from the run');
     expect(failed.output).toContain(
-      'note: 4 of 8 planned episodes have no trajectory of their own (4 lost): the run is incomplete; the gate does not judge an incomplete run (fail closed)',
+      'note: 4 of 10 planned episodes have no trajectory of their own (4 lost): the run is incomplete; the gate does not judge an incomplete run (fail closed)',
     );
     const passed = gate(join(dir, 'resumed', 'results.json'));
     expect(passed.status, passed.output).toBe(0);
