@@ -45,7 +45,7 @@ describe('planSuite', () => {
     expect(plan.maxCalls).toBeNull();
     const text = formatBenchPlan(plan);
     expect(text).toMatch(/my-strategy +│ +10 │ +unknown │ +unknown │/);
-    expect(text).toMatch(/1 unreadable items are reported as harness errors/);
+    expect(text).toMatch(/1 unreadable items are recorded as invalid data/);
     expect(text).toMatch(/total: 20 episodes, model calls unknown \(a strategy has no known bound\)/);
   });
 

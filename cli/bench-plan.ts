@@ -6,7 +6,7 @@
 import Table from 'cli-table3';
 import type { WitnessConfig } from '../core/config.ts';
 import { SUITE_DATA_ENV, type SuiteName } from '../core/config-sections.ts';
-import { selectStrategies, selectTasks } from '../core/selection.ts';
+import { selectLoaded, selectStrategies } from '../core/selection.ts';
 import type { LoadedTasks } from '../core/types.ts';
 import { MAX_CALLS, maxCallsPerEpisode } from '../strategies/call-bounds.ts';
 
@@ -29,8 +29,10 @@ export interface SuitePlan {
   selectedTasks: number;
   /** How the tasks were chosen: all, listed ids, a seeded sample, or both. */
   selection: string;
-  /** Items the loader could not read: each strategy reports them as harness errors, with no model call. */
+  /** Items the loader could not read (not excluded): each strategy records them as invalid data, with no model call. */
   unreadable: number;
+  /** Task ids and unreadable items left out by `--exclude-tasks` (`run.excludeTasks`). */
+  excluded: number;
   taskIds: string[];
   trials: number;
   strategies: StrategyPlan[];
@@ -64,7 +66,8 @@ export function planSuite(
   config: WitnessConfig,
 ): SuitePlan {
   const { run } = config;
-  const tasks = selectTasks(loaded.tasks, run, config.seed, suite);
+  const selected = selectLoaded(loaded, run, config.seed, suite);
+  const tasks = selected.tasks;
   const names = selectStrategies(
     strategyNames.map((name) => ({ name })),
     run.strategies,
@@ -84,10 +87,11 @@ export function planSuite(
       pattern: row?.pattern ?? null,
     };
   });
-  const how = [
+  const listed = [
     run.tasks ? `${run.tasks.length} listed ids` : '',
-    run.limit ? `seeded sample of ${run.limit}, seed ${config.seed}` : '',
-  ]
+    run.excludeTasks ? `${run.excludeTasks.length} excluded ids left out` : '',
+  ].filter(Boolean);
+  const how = [listed.join(', '), run.limit ? `seeded sample of ${run.limit}, seed ${config.seed}` : '']
     .filter(Boolean)
     .join(', then a ');
   return {
@@ -97,7 +101,8 @@ export function planSuite(
     totalTasks: loaded.tasks.length,
     selectedTasks: tasks.length,
     selection: how || 'all tasks',
-    unreadable: loaded.issues.length,
+    unreadable: selected.issues.length,
+    excluded: run.excludeTasks?.length ?? 0,
     taskIds: tasks.map((t) => t.id),
     trials,
     strategies,
@@ -146,7 +151,7 @@ export function formatBenchPlan(plan: BenchPlan): string {
       '',
       `${s.suite} · data: ${data}${s.data === null && dataVar ? ` (set ${dataVar} or --data)` : ''} · split: ${s.split ?? 'default'}`,
       `  tasks: ${count(s.selectedTasks)} of ${count(s.totalTasks)} (${s.selection})` +
-        (s.unreadable ? `; ${s.unreadable} unreadable items are reported as harness errors` : ''),
+        (s.unreadable ? `; ${s.unreadable} unreadable items are recorded as invalid data` : ''),
       `  trials: ${s.trials} · episodes: ${count(s.episodes)} · model calls: ${atMost(s.maxCalls)}`,
     );
     const table = new Table({

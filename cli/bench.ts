@@ -37,7 +37,9 @@ interface BenchOptions {
   suite?: string;
   strategies?: string;
   tasks?: string;
+  excludeTasks?: string;
   limit?: number;
+  strictData?: boolean;
   split?: string;
   data?: string;
   dryRun?: boolean;
@@ -126,16 +128,21 @@ function benchSettings(o: BenchOptions, args: readonly string[]) {
     vars.WITNESS_SPLIT = o.split.trim();
   }
   if (o.limit !== undefined) vars.WITNESS_LIMIT = String(o.limit);
-  if (o.tasks !== undefined) {
+  for (const [option, value, name] of [
+    ['--tasks', o.tasks, 'WITNESS_TASKS'],
+    ['--exclude-tasks', o.excludeTasks, 'WITNESS_EXCLUDE_TASKS'],
+  ] as const) {
+    if (value === undefined) continue;
     // Ids belong to one benchmark: one built-in suite, or suite files of your own (their suites check the ids).
     if (custom ? named.length > 0 : named.length !== 1)
-      throw usageError('--tasks needs exactly one --suite (task ids belong to one benchmark), e.g. --suite nl-rx');
+      throw usageError(`${option} needs exactly one --suite (task ids belong to one benchmark), e.g. --suite nl-rx`);
     // A file is passed on by its name: a long list would not fit in one environment variable.
-    const tasks = o.tasks.trim();
-    const file = tasks.startsWith('@') ? resolve(tasks.slice(1)) : null;
-    if (file && !existsSync(file)) throw usageError(`--tasks: there is no file ${file}`);
-    vars.WITNESS_TASKS = file ? `@${file}` : parseOption(() => parseNameList(tasks, '--tasks')).join(',');
+    const ids = value.trim();
+    const file = ids.startsWith('@') ? resolve(ids.slice(1)) : null;
+    if (file && !existsSync(file)) throw usageError(`${option}: there is no file ${file}`);
+    vars[name] = file ? `@${file}` : parseOption(() => parseNameList(ids, option)).join(',');
   }
+  if (o.strictData) vars.WITNESS_STRICT_DATA = '1';
   const vitestArgs = [...args, ...option.filter((n) => !inArgs.includes(n)).map(suiteFile)];
   return { vars, suites, custom, vitestArgs };
 }
@@ -194,6 +201,14 @@ export const registerBench: Registrar = ({ program }) => {
     .addOption(
       once(
         new Option(
+          '--exclude-tasks <ids>',
+          'leave these task ids out (comma-separated, or @file such as `witness data check --write-invalid` writes); needs one --suite',
+        ),
+      ),
+    )
+    .addOption(
+      once(
+        new Option(
           '--limit <n>',
           "a seeded sample of n tasks per suite (the config's seed; the same on every run)",
         ).argParser(positiveInteger),
@@ -213,7 +228,7 @@ export const registerBench: Registrar = ({ program }) => {
       once(
         new Option(
           '--rerun <which>',
-          'with --resume: redo the stored episodes that errored (harness or model error) or failed (not solved)',
+          'with --resume: redo the stored episodes that errored (harness error, model error, invalid data) or failed (not solved)',
         ).choices([...RERUN_MODES]),
       ),
     )
@@ -232,13 +247,18 @@ export const registerBench: Registrar = ({ program }) => {
         ),
       ),
     )
+    .option(
+      '--strict-data',
+      'invalid data (items the dataset makes unposable) fails the run like a harness error, instead of being listed and left out of the rates',
+    )
     .option('--dry-run', 'print what would run and its cost in model calls, without calling a model or an engine')
     .option('--json', 'with --dry-run: print the plan as JSON')
     .allowUnknownOption()
     .addHelpText(
       'after',
-      '\nThe options become environment variables (WITNESS_STRATEGIES, WITNESS_TASKS, WITNESS_LIMIT, WITNESS_SPLIT, ' +
-        'WITNESS_<SUITE>_DATA, WITNESS_RESUME, WITNESS_RERUN, WITNESS_TRIALS, WITNESS_BUDGET, WITNESS_RUN_ID) ' +
+      '\nThe options become environment variables (WITNESS_STRATEGIES, WITNESS_TASKS, WITNESS_EXCLUDE_TASKS, WITNESS_LIMIT, ' +
+        'WITNESS_SPLIT, WITNESS_<SUITE>_DATA, WITNESS_STRICT_DATA, WITNESS_RESUME, WITNESS_RERUN, WITNESS_TRIALS, ' +
+        'WITNESS_BUDGET, WITNESS_RUN_ID) ' +
         'that the suites read, so `npx vitest` can be given the same settings directly. The run id is printed first: ' +
         'a run that is interrupted (Ctrl-C, kill -9) continues with `witness bench --resume <run id>`.',
     )
@@ -248,7 +268,7 @@ export const registerBench: Registrar = ({ program }) => {
       const { config } = loadConfig(ROOT, env);
       // Task ids from --tasks, WITNESS_TASKS or the config file: unknown ones are a usage error here,
       // before vitest starts a suite (CypherBench's would start Neo4j first).
-      if (o.dryRun || (config.run.tasks !== undefined && !custom)) {
+      if (o.dryRun || ((config.run.tasks !== undefined || config.run.excludeTasks !== undefined) && !custom)) {
         const shard = o.dryRun ? shardOfArgs(args) : undefined;
         const counted = shard ? await suitesOfShard(suites, args, shard) : suites;
         // The specs read this process's configuration: give it the run's settings (--data, --split).

@@ -1,7 +1,7 @@
 /**
  * `witness gate --baseline A.json --candidate B.json [--config FILE]`: the CI regression gate on
- * two results (or baseline) files; exit 0 = pass (warnings included), 1 = the candidate regressed
- * or fell below the floor, 2 = unusable input. `witness baseline RESULTS... --out FILE` writes the
+ * two results (or baseline) files; exit 0 = pass (warnings included), 1 = the candidate regressed,
+ * fell below the floor or is missing planned episodes (its ledger), 2 = unusable input. `witness baseline RESULTS... --out FILE` writes the
  * compact baseline file a repository commits.
  */
 import { InvalidArgumentError, Option } from 'commander';
@@ -66,7 +66,7 @@ export function registerGate({ program }: CommandGroups): void {
     .option('--json', 'print the verdict as JSON')
     .addHelpText(
       'after',
-      '\nExit status: 0 pass (also with warnings), 1 the candidate is worse beyond the noise band or below the floor, 2 unusable input.',
+      '\nExit status: 0 pass (also with warnings), 1 the candidate is worse beyond the noise band or below the floor, or its results are missing planned episodes (fail closed), 2 unusable input.',
     )
     .action(async (o: GateOptions) => {
       const { evaluateGate } = await import('../reports/gate.ts');

@@ -13,6 +13,7 @@ import type { Registrar } from './registrar.ts';
 /** Merges results files and writes every report; returns the lines to print. */
 export async function runReport(files: readonly string[], outDir: string): Promise<string[]> {
   const { runTotalLines } = await import('../reports/extra-tables.ts');
+  const { ledgerLine, mergeLedgers } = await import('../reports/ledger.ts');
   const { mergeResults } = await import('../reports/merge.ts');
   const { readResultsFile } = await import('../reports/results-file.ts');
   const { summarize } = await import('../reports/summary.ts');
@@ -21,13 +22,17 @@ export async function runReport(files: readonly string[], outDir: string): Promi
   const inputs = await Promise.all(files.map((f) => readResultsFile(f)));
   const merged = mergeResults(inputs);
   if (merged.trajectories.length === 0) throw new Error(`no trajectories in ${files.join(', ')}`);
+  // Planned against recorded holds only when every file kept its ledger.
+  const ledger = mergeLedgers(inputs.map((i) => i.ledger));
   const written = await writeReports(outDir, merged.trajectories, {
     variantOf: merged.variantOf,
     notes: merged.notes,
     sources: [...files],
+    ...(ledger ? { ledger } : {}),
   });
   return [
     renderTables(summarize(merged.trajectories, {}, merged.variantOf)),
+    ...(ledger ? ['', ledgerLine(ledger)] : []),
     ...merged.notes.map((n) => `note: ${n}`),
     '',
     ...runTotalLines(written.report.runs),

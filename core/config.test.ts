@@ -176,6 +176,25 @@ describe('loadConfig', () => {
     expect(loadConfig(dir, { WITNESS_TASKS: '1, 2,1' }).config.run.tasks).toEqual(['1', '2']);
   });
 
+  it('reads the tasks to exclude (an empty file excludes nothing) and strict data from the file and the environment', () => {
+    const dir = root();
+    writeFileSync(join(dir, 'invalid.txt'), '# 2 invalid items\n4 \n9\n');
+    writeFileSync(join(dir, 'none.txt'), '# no invalid items\n');
+    writeFileSync(
+      join(dir, 'witness.config.json'),
+      JSON.stringify({ run: { excludeTasks: '@invalid.txt', strictData: true } }),
+    );
+    expect(loadConfig(dir, {}).config.run).toEqual({ excludeTasks: ['4', '9'], strictData: true });
+    const env = loadConfig(dir, { WITNESS_EXCLUDE_TASKS: '@none.txt', WITNESS_STRICT_DATA: '0' }).config.run;
+    expect(env).toEqual({ excludeTasks: [], strictData: false });
+    expect(loadConfig(dir, { WITNESS_EXCLUDE_TASKS: '1,3' }).config.run.excludeTasks).toEqual(['1', '3']);
+    expect(() => loadConfig(dir, { WITNESS_STRICT_DATA: 'yes' })).toThrow(
+      /WITNESS_STRICT_DATA: expected true or false/,
+    );
+    writeFileSync(join(dir, 'witness.config.json'), JSON.stringify({ run: { strictData: 'yes' } }));
+    expect(() => loadConfig(dir, {})).toThrow(/run\.strictData: expected true or false, got "yes"/);
+  });
+
   it('names the source of every invalid selection', () => {
     const dir = root();
     expect(() => loadConfig(dir, { WITNESS_LIMIT: '0' })).toThrow(/WITNESS_LIMIT: expected an integer ≥ 1, got 0/);
@@ -192,6 +211,9 @@ describe('loadConfig', () => {
     bad({ run: { limit: 1.5 } }, /witness\.config\.json: run\.limit: expected an integer ≥ 1, got 1\.5/);
     bad({ run: { strategies: [] } }, /run\.strategies: expected a non-empty list/);
     bad({ run: { tasks: [3] } }, /run\.tasks\[0\]: expected a non-empty string/);
-    bad({ run: { resume: 'x' } }, /run\.resume: unknown setting \(known: strategies, tasks, limit\)/);
+    bad(
+      { run: { resume: 'x' } },
+      /run\.resume: unknown setting \(known: strategies, tasks, excludeTasks, limit, strictData\)/,
+    );
   });
 });

@@ -60,6 +60,10 @@ export interface RunSettings {
   strategies?: string[];
   /** Only these task ids (WITNESS_TASKS: a comma list or `@file`, `run.tasks`); unset = all. */
   tasks?: string[];
+  /** Leave these task ids (or unreadable items) out (WITNESS_EXCLUDE_TASKS: a comma list or `@file`, `run.excludeTasks`), e.g. the invalid items `witness data check --write-invalid` lists. */
+  excludeTasks?: string[];
+  /** Invalid data fails its test (and the run) like a harness error (WITNESS_STRICT_DATA, `run.strictData`, `witness bench --strict-data`). */
+  strictData?: boolean;
   /** A seeded sample of this many tasks per suite (WITNESS_LIMIT, `run.limit`; seed = `seed`). */
   limit?: number;
 }
@@ -266,21 +270,23 @@ function applyFile(config: WitnessConfig, raw: Record<string, unknown>, file: st
   applySectionsFile(config, raw, where, base);
 }
 
-/** The file's `run` section: the selection (`strategies`, `tasks`, `limit`); the rest of `run` is environment only. */
+/** The file's `run` section: the selection (`strategies`, `tasks`, `excludeTasks`, `limit`) and `strictData`; the rest of `run` is environment only. */
 function applyRunFile(
   run: RunSettings,
   raw: Record<string, unknown>,
   where: (key: string) => string,
   base: string,
 ): void {
-  onlyKnown(raw, ['strategies', 'tasks', 'limit'], (k) => where(`run.${k}`));
+  onlyKnown(raw, ['strategies', 'tasks', 'excludeTasks', 'limit', 'strictData'], (k) => where(`run.${k}`));
   if (raw.strategies !== undefined) run.strategies = names(raw.strategies, where('run.strategies'));
-  if (raw.tasks !== undefined)
-    run.tasks =
-      typeof raw.tasks === 'string' && raw.tasks.trim().startsWith('@')
-        ? taskIds(raw.tasks, where('run.tasks'), base)
-        : names(raw.tasks, where('run.tasks'));
+  const ids = (value: unknown, key: string, allowEmpty = false) =>
+    typeof value === 'string' && value.trim().startsWith('@')
+      ? taskIds(value, where(key), base, allowEmpty)
+      : names(value, where(key));
+  if (raw.tasks !== undefined) run.tasks = ids(raw.tasks, 'run.tasks');
+  if (raw.excludeTasks !== undefined) run.excludeTasks = ids(raw.excludeTasks, 'run.excludeTasks', true);
   if (raw.limit !== undefined) run.limit = int(raw.limit, where('run.limit'), 1);
+  if (raw.strictData !== undefined) run.strictData = bool(raw.strictData, where('run.strictData'));
 }
 
 /** A list of names: a JSON array of strings or a comma-separated string. */
@@ -292,8 +298,8 @@ function names(value: unknown, where: string): string[] {
   return selectionValue(() => parseNameList(text(value, where), where));
 }
 
-/** Task ids: a comma list, or `@file` with one id per line (relative to `base`). */
-function taskIds(value: string, where: string, base: string): string[] {
+/** Task ids: a comma list, or `@file` with one id per line (relative to `base`; an empty file only when `allowEmpty`). */
+function taskIds(value: string, where: string, base: string, allowEmpty = false): string[] {
   const trimmed = value.trim();
   if (!trimmed.startsWith('@')) return selectionValue(() => parseNameList(trimmed, where));
   const file = resolve(base, trimmed.slice(1));
@@ -303,7 +309,7 @@ function taskIds(value: string, where: string, base: string): string[] {
   } catch (error) {
     throw new ConfigError(`${where}: cannot read the task list ${file}: ${(error as Error).message}`);
   }
-  return selectionValue(() => parseIdLines(content, `${where}: ${file}`));
+  return selectionValue(() => parseIdLines(content, `${where}: ${file}`, allowEmpty));
 }
 
 function selectionValue<T>(parse: () => T): T {
@@ -409,11 +415,7 @@ function applyEnv(config: WitnessConfig, env: Env, root: string): void {
     (v, w) => int(Number(v), w, 0),
     (v) => (config.seed = v),
   );
-  set(
-    'WITNESS_HARDENING',
-    (v, w) => bool(v === '1' || v === 'true' ? true : v === '0' || v === 'false' ? false : v, w),
-    (v) => (config.hardening.enabled = v),
-  );
+  set('WITNESS_HARDENING', switchValue, (v) => (config.hardening.enabled = v));
   set('WITNESS_OUT', text, (v) => (config.outDir = resolve(root, v)));
   set('WITNESS_STORE', text, (v) => (config.storeDir = resolve(root, v)));
   set(
@@ -457,6 +459,12 @@ function applyEnv(config: WitnessConfig, env: Env, root: string): void {
     (v) => (config.run.tasks = v),
   );
   set(
+    'WITNESS_EXCLUDE_TASKS',
+    (v, w) => taskIds(v, w, root, true),
+    (v) => (config.run.excludeTasks = v),
+  );
+  set('WITNESS_STRICT_DATA', switchValue, (v) => (config.run.strictData = v));
+  set(
     'WITNESS_LIMIT',
     (v, w) => int(Number(v), w, 1),
     (v) => (config.run.limit = v),
@@ -464,6 +472,11 @@ function applyEnv(config: WitnessConfig, env: Env, root: string): void {
   applySectionsEnv(config, env, root);
   if (config.run.rerun && !config.run.resume)
     throw new ConfigError('WITNESS_RERUN: needs WITNESS_RESUME=<run id> (which run to redo episodes of)');
+}
+
+/** An on/off variable: 1, true, 0 or false. */
+function switchValue(value: string, where: string): boolean {
+  return bool(value === '1' || value === 'true' ? true : value === '0' || value === 'false' ? false : value, where);
 }
 
 function budgetText(value: string, where: string): Budget {

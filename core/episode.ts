@@ -20,7 +20,9 @@ import {
   type ChatMessage,
   type HardeningRecord,
   type JsonObject,
+  type ModelInfo,
   type Outcome,
+  type OutcomeStatus,
   type PublicTask,
   type Task,
   type Trajectory,
@@ -181,21 +183,83 @@ async function refinementEpisode<P extends PreparedTask>(
   return { conversation, solvedAtTurn, solvedTurn, repairs: null, refinementLog: refined.log };
 }
 
-/** A trajectory for an episode that could not run (broken task input, oracle failure). */
+/**
+ * Who an episode is, fixed when it is declared: enough to write its trajectory when it cannot run,
+ * or when its test ends without one (a timeout, a worker that died, a store that could not write).
+ * Its seed is the episode's own; its prompt the strategy's own, else the benchmark's.
+ */
+export type EpisodePlan = Pick<
+  Trajectory,
+  | 'runId'
+  | 'benchmark'
+  | 'taskId'
+  | 'strategy'
+  | 'model'
+  | 'trial'
+  | 'seed'
+  | 'promptHash'
+  | 'promptFile'
+  | 'oracle'
+  | 'budget'
+>;
+
+/** The plan of one episode of a task. */
+export function planEpisode(setup: {
+  runId: string;
+  task: Pick<Task, 'id' | 'benchmark'>;
+  strategy: Strategy;
+  model: ModelInfo;
+  oracle: Pick<Oracle, 'name' | 'settings' | 'tokenizer'>;
+  prompt: PromptTemplate;
+  budget: number;
+  trial: number;
+  seed: number;
+}): EpisodePlan {
+  const { task, strategy, oracle } = setup;
+  const prompt = strategy.prompt ?? setup.prompt;
+  return {
+    runId: setup.runId,
+    benchmark: task.benchmark,
+    taskId: task.id,
+    strategy: strategy.name,
+    model: setup.model,
+    trial: setup.trial,
+    seed: deriveSeed(setup.seed, task.benchmark, task.id, strategy.name, setup.trial),
+    promptHash: prompt.hash,
+    ...(prompt.file ? { promptFile: prompt.file } : {}),
+    oracle: { name: oracle.name, settings: oracle.settings(), tokenizer: oracle.tokenizer ?? DEFAULT_TOKENIZER },
+    budget: setup.budget,
+  };
+}
+
+/** A trajectory without turns for a planned episode that did not run: a harness error or invalid data, and why. */
+export function unrunTrajectory(
+  plan: EpisodePlan,
+  status: Extract<OutcomeStatus, 'harness-error' | 'invalid-data'>,
+  reason: string,
+  startedAt = new Date(),
+): Trajectory {
+  return {
+    schema: TRAJECTORY_SCHEMA,
+    version: TRAJECTORY_SCHEMA_VERSION,
+    ...plan,
+    caseIds: [],
+    turns: [],
+    outcome: { status, solvedAtTurn: null, error: reason },
+    tokens: { prompt: 0, completion: 0, total: 0, estimated: false },
+    cache: { hits: 0, misses: 0 },
+    startedAt: startedAt.toISOString(),
+    durationMs: Math.max(0, Date.now() - startedAt.getTime()),
+  };
+}
+
+/** A trajectory for an episode that could not run (an oracle failure, a bug: Witness's fault). */
 export function harnessErrorTrajectory<P extends PreparedTask>(
-  setup: Omit<EpisodeSetup<P>, 'prepared'> & { task: Task; caseIds?: string[] },
+  setup: Omit<EpisodeSetup<P>, 'prepared'> & { task: Task },
   message: string,
   startedAt = new Date(),
 ): Trajectory {
-  const prepared = { task: setup.task, caseIds: setup.caseIds ?? [] } as unknown as P;
-  const seed = deriveSeed(setup.seed, setup.task.benchmark, setup.task.id, setup.strategy.name, setup.trial);
-  return assembleTrajectory(
-    { ...setup, prepared },
-    [],
-    { status: 'harness-error', solvedAtTurn: null, error: message },
-    seed,
-    startedAt,
-  );
+  return unrunTrajectory(planEpisode({ ...setup, model: setup.model.info }), 'harness-error', message, startedAt);
 }
 
 function assembleTrajectory<P extends PreparedTask>(

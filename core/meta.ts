@@ -4,13 +4,15 @@
  * summaries, gates, curves and the report's task index read, but no texts (messages, replies,
  * candidates, feedback, witnesses, oracle details) and no per-case results, plus the metrics that
  * need those (`metrics`: fixes, breaks, stability) computed from the full trajectory — and under
- * `meta.witnessStored` where the full trajectory is in the run store. The main vitest process
+ * `meta.witnessStored` where the full trajectory is in the run store; from its declaration on, it
+ * carries under `meta.witnessPlanned` the episode it is planned to record. The main vitest process
  * keeps every test's meta until the run ends (and the blob reporter writes it, and a
  * `--merge-reports` parses it), so the record's size is what bounds a large run's memory; reports
  * read full trajectories from the store only where they show texts. Older blobs whose meta holds a
  * full or a compact trajectory (turns with passing cases and candidates) are read as before.
  */
 import { fixesAndBreaks, type RecordedMetrics, trajectoryStability } from '../reports/metrics.ts';
+import type { EpisodePlan } from './episode.ts';
 import type { StoredAt } from './store.ts';
 import type { Trajectory, Turn, Verdict } from './types.ts';
 
@@ -27,11 +29,14 @@ declare module '@vitest/runner' {
   interface TaskMeta {
     witness?: Trajectory;
     witnessStored?: StoredRef;
+    witnessPlanned?: EpisodePlan;
   }
 }
 
 export const META_KEY = 'witness';
 export const STORED_META_KEY = 'witnessStored';
+/** Set when a benchmark test is declared: the episode it is planned to record (see reports/ledger.ts). */
+export const PLANNED_META_KEY = 'witnessPlanned';
 /** Key in a record's verdict `detail`: [failing cases, all cases] of the full verdict. */
 export const COMPACT_CASES = 'compactCases';
 

@@ -6,7 +6,7 @@
 import type { Rng } from './random.ts';
 import type { SteeringCatalog } from './steering.ts';
 import type { TokenizerName } from './tokenizers.ts';
-import type { Candidate, JsonObject, PublicTask, Task, Verdict, VerdictError, Witness } from './types.ts';
+import type { Candidate, ErrorKind, JsonObject, PublicTask, Task, Verdict, VerdictError, Witness } from './types.ts';
 
 /** A task after the oracle has done its one-time work (generated cases, gold results). */
 export interface PreparedTask {
@@ -131,7 +131,10 @@ export interface Oracle<P extends PreparedTask = PreparedTask> {
   readonly tokenizer?: TokenizerName;
   /** Variables the seed prompt template may use besides the task's own fields. */
   promptVariables(task: PublicTask): Record<string, string>;
-  /** One-time work per task. Throws a TaskInputError for broken input. */
+  /**
+   * One-time work per task. Throws a TaskInputError for an item the dataset makes unposable (invalid
+   * data); anything else it throws is a harness error (Witness's fault: a bug, an engine, a limit).
+   */
   prepare(task: Task): Promise<P>;
   /** Finds the program in a model reply, or null when there is none. */
   extract(reply: string): Candidate | null;
@@ -145,7 +148,11 @@ export interface Oracle<P extends PreparedTask = PreparedTask> {
   dispose?(): Promise<void>;
 }
 
-/** Broken benchmark input (a dataset line, a task field). Names the item so the user can find it. */
+/**
+ * An item the dataset makes unposable (a missing field, a missing database, a gold that denotes
+ * nothing or fails on its own data): invalid data, excluded from rates, not a failure of the run
+ * unless strict data is asked for. Names the item so the user can find it.
+ */
 export class TaskInputError extends Error {
   constructor(
     readonly item: string,
@@ -154,4 +161,21 @@ export class TaskInputError extends Error {
     super(`${item}: ${message}`);
     this.name = 'TaskInputError';
   }
+}
+
+/** How an item whose preparation threw is recorded: invalid data for a TaskInputError, else a harness error. */
+export function unposedStatus(error: unknown): 'invalid-data' | 'harness-error' {
+  return error instanceof TaskInputError ? 'invalid-data' : 'harness-error';
+}
+
+/** Failures of a gold program that are its own: it does not parse, fails at run time, or is refused as unsafe. */
+const GOLD_OWN_FAILURES: ReadonlySet<ErrorKind> = new Set(['syntax', 'runtime', 'unsafe']);
+
+/**
+ * The error for a gold program that failed with `kind`: invalid data (a TaskInputError) when the
+ * gold itself is at fault; a harness error when one of Witness's limits stopped it (timeout, size,
+ * complexity), which the run's settings decide, not the dataset.
+ */
+export function goldFailure(item: string, kind: ErrorKind, message: string): Error {
+  return GOLD_OWN_FAILURES.has(kind) ? new TaskInputError(item, message) : new Error(`${item}: ${message}`);
 }

@@ -199,10 +199,15 @@ describe('a run with a budget', () => {
     expect(capped.output).toContain('witness bench --resume capped --budget <amount>');
     const partial = await readResultsFile(join(dir, 'out-budget', 'results.json'));
     expect(partial.trajectories).toHaveLength(EPISODES - skipped);
+    // A budget skip is a planned episode not run: listed in the ledger, no trajectory, not a failure.
+    expect(partial.ledger).toMatchObject({ planned: EPISODES, recorded: EPISODES - skipped, lost: 0 });
+    expect(partial.ledger?.notRun).toHaveLength(skipped);
+    expect(partial.ledger?.notRun[0]?.reason).toMatch(/^witness budget spent: /);
 
     const finished = vitest(join(dir, 'out-budget-2'), { WITNESS_RESUME: 'capped', WITNESS_BUDGET: '10M' });
     expect(finished.status, finished.output).toBe(0);
     const results = await readResultsFile(join(dir, 'out-budget-2', 'results.json'));
+    expect(results.ledger).toEqual({ planned: EPISODES, recorded: EPISODES, lost: 0, notRun: [] });
     const rename = (r: ResultsFile) => JSON.parse(JSON.stringify(timeless(r)).replaceAll('"capped"', '"killed"'));
     expect(rename(results)).toEqual(timeless(clean));
   }, 180_000);

@@ -2,7 +2,8 @@
  * Resuming a run: episodes already in the run store are reused as they are, the others run. A
  * resume must use the settings the run started with (model, seed, turn budget, hardening, prompt,
  * oracle), or its results would mix two experiments; more trials are allowed (they extend the run).
- * `rerun` redoes stored episodes that errored (harness or model error) or failed (not solved).
+ * `rerun` redoes stored episodes that errored (harness error, model error or invalid data, which a
+ * fixed dataset may have made posable) or failed (not solved).
  */
 import type { RunStore, StoredAt, StoreEntry } from './store.ts';
 import type { Json, Trajectory } from './types.ts';
@@ -17,7 +18,7 @@ export function needsRerun(
 ): boolean {
   if (mode === undefined) return false;
   const status = t.outcome.status;
-  if (mode === 'errored') return status === 'harness-error' || status === 'model-error';
+  if (mode === 'errored') return status === 'harness-error' || status === 'model-error' || status === 'invalid-data';
   return status !== 'solved';
 }
 

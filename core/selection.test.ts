@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseIdLines, parseNameList, selectStrategies, selectTasks } from './selection.ts';
+import { parseIdLines, parseNameList, selectLoaded, selectStrategies, selectTasks } from './selection.ts';
 
 const tasks = (n: number) => Array.from({ length: n }, (_, i) => ({ id: String(i + 1) }));
 const ids = (list: { id: string }[]) => list.map((t) => t.id);
@@ -61,5 +61,30 @@ describe('selectTasks', () => {
     const sample = ids(selectTasks(all, { tasks: listed, limit: 3 }, 1, 'nl-rx'));
     expect(sample).toHaveLength(3);
     for (const id of sample) expect(listed).toContain(id);
+  });
+});
+
+describe('selectLoaded', () => {
+  const loaded = {
+    tasks: tasks(6).map((t) => ({ ...t, benchmark: 'b', description: '', gold: '' })),
+    issues: [{ item: 'targ.txt:7', message: 'empty regex' }],
+  };
+  it('leaves excluded tasks and unreadable items out before the sample, and names ids it does not know', () => {
+    const kept = selectLoaded(loaded, { excludeTasks: ['2', 'targ.txt:7'] }, 1, 'b');
+    expect(ids(kept.tasks)).toEqual(['1', '3', '4', '5', '6']);
+    expect(kept.issues).toEqual([]);
+    // The sample is drawn from what is left, so no excluded id can come back through it.
+    for (let seed = 0; seed < 20; seed++)
+      expect(ids(selectLoaded(loaded, { excludeTasks: ['2'], limit: 3 }, seed, 'b').tasks)).not.toContain('2');
+    // Listed and excluded: the listed id is known, and left out.
+    expect(ids(selectLoaded(loaded, { tasks: ['2', '3'], excludeTasks: ['2'] }, 1, 'b').tasks)).toEqual(['3']);
+    expect(selectLoaded(loaded, {}, 1, 'b')).toEqual(loaded);
+    expect(() => selectLoaded(loaded, { excludeTasks: ['9', '2'] }, 1, 'nl-rx')).toThrow(
+      'benchmark nl-rx: cannot exclude unknown task id "9" (is the list of another benchmark, split or data folder?)',
+    );
+  });
+
+  it('takes an empty exclusion file as nothing to exclude', () => {
+    expect(parseIdLines('# no invalid items\n', 'invalid.txt', true)).toEqual([]);
   });
 });

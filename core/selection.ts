@@ -1,9 +1,11 @@
 /**
- * Which part of a benchmark a run covers (`witness bench --strategies/--tasks/--limit`, or
- * WITNESS_STRATEGIES / WITNESS_TASKS / WITNESS_LIMIT): pure functions, used both by the suites
- * (core/suite.ts) and by the dry run, so a dry run counts exactly what the run would do.
+ * Which part of a benchmark a run covers (`witness bench --strategies/--tasks/--exclude-tasks/--limit`,
+ * or WITNESS_STRATEGIES / WITNESS_TASKS / WITNESS_EXCLUDE_TASKS / WITNESS_LIMIT): pure functions,
+ * used both by the suites (core/suite.ts) and by the dry run, so a dry run counts exactly what the
+ * run would do.
  */
 import { deriveSeed, Rng } from './random.ts';
+import type { LoadedTasks } from './types.ts';
 
 /** What to run of a benchmark; every field may be left out (then: everything). */
 export interface Selection {
@@ -11,6 +13,8 @@ export interface Selection {
   strategies?: readonly string[];
   /** Task ids; each must be one of the benchmark's. */
   tasks?: readonly string[];
+  /** Task ids (or items a loader could not read) to leave out; each must be one of the benchmark's. */
+  excludeTasks?: readonly string[];
   /** A seeded sample of this many tasks (of the listed ones when `tasks` is given too). */
   limit?: number;
 }
@@ -30,8 +34,8 @@ export function parseNameList(text: string, where: string): string[] {
   return names;
 }
 
-/** Task ids from a file's text: one per line; blank lines and lines starting with `#` are ignored. */
-export function parseIdLines(text: string, where: string): string[] {
+/** Task ids from a file's text: one per line; blank lines and lines starting with `#` are ignored; no id is an error unless `allowEmpty`. */
+export function parseIdLines(text: string, where: string, allowEmpty = false): string[] {
   const ids = [
     ...new Set(
       text
@@ -40,7 +44,7 @@ export function parseIdLines(text: string, where: string): string[] {
         .filter((l) => l && !l.startsWith('#')),
     ),
   ];
-  if (ids.length === 0) throw new Error(`${where}: no task ids in the file (one id per line)`);
+  if (ids.length === 0 && !allowEmpty) throw new Error(`${where}: no task ids in the file (one id per line)`);
   return ids;
 }
 
@@ -92,4 +96,30 @@ export function selectTasks<T extends { id: string }>(
   const ids = chosen.map((t) => t.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const sample = new Set(new Rng(deriveSeed(seed, 'task-sample', benchmark)).shuffle(ids).slice(0, limit));
   return chosen.filter((t) => sample.has(t.id));
+}
+
+/**
+ * The run's part of a loaded benchmark: the tasks `selectTasks` picks once the excluded ids are
+ * left out, and the unreadable items that are not excluded (they are reported whatever else is
+ * selected). An excluded id that is neither a task nor an unreadable item is an error naming it.
+ */
+export function selectLoaded(
+  loaded: LoadedTasks,
+  selection: Pick<Selection, 'tasks' | 'excludeTasks' | 'limit'>,
+  seed: number,
+  benchmark: string,
+): LoadedTasks {
+  const excluded = new Set(selection.excludeTasks ?? []);
+  const known = new Set([...loaded.tasks.map((t) => t.id), ...loaded.issues.map((i) => i.item)]);
+  const unknown = [...excluded].filter((id) => !known.has(id));
+  if (unknown.length > 0)
+    throw new Error(
+      `benchmark ${benchmark}: cannot exclude unknown task ${unknown.length === 1 ? 'id' : 'ids'} ${preview(unknown.map((id) => `"${id}"`))} (is the list of another benchmark, split or data folder?)`,
+    );
+  const listed = selectTasks(loaded.tasks, { ...(selection.tasks ? { tasks: selection.tasks } : {}) }, seed, benchmark);
+  const kept = listed.filter((t) => !excluded.has(t.id));
+  return {
+    tasks: selectTasks(kept, { ...(selection.limit !== undefined ? { limit: selection.limit } : {}) }, seed, benchmark),
+    issues: loaded.issues.filter((i) => !excluded.has(i.item)),
+  };
 }

@@ -32,7 +32,7 @@ export interface RunSession {
   reusable(taskId: string, strategy: string, trial: number): Trajectory | undefined;
   /** Puts the reusable stored episode on a test's meta (compact copy + store reference) and returns it, or undefined when it must run. */
   reuse(meta: TaskMeta, taskId: string, strategy: string, trial: number): Trajectory | undefined;
-  /** Appends a finished trajectory to the run store and puts its compact copy and store reference on the test's meta. */
+  /** Appends a finished trajectory to the run store and puts its compact copy and store reference on the test's meta; throws, saying so, when the store cannot write it. */
   record(meta: TaskMeta, trajectory: Trajectory): void;
   /** The model, with the budget check and spend ledger when a budget is set. */
   meter(model: ChatModel): ChatModel;
@@ -103,7 +103,13 @@ export function openRunSession(input: SessionInput): RunSession {
       return stored;
     },
     record(meta, trajectory) {
-      put(meta, trajectory, store.save(trajectory));
+      let at: StoredAt;
+      try {
+        at = store.save(trajectory);
+      } catch (error) {
+        throw new Error(`the run store could not write the trajectory: ${(error as Error).message}`);
+      }
+      put(meta, trajectory, at);
     },
     meter(model) {
       if (!ledger) return model;

@@ -1,32 +1,35 @@
 /**
  * The public suite helper: declare a benchmark (tasks × oracle × strategies) in a `*.eval.ts` file
- * and every (task, strategy, trial) becomes one concurrent vitest test. A test fails only on a
- * harness error (broken input, oracle crash) — never because the model did not solve the task.
- * Its trajectory goes to `task.meta.witness` (read by the reporter, live or after a merge) and to
- * the run store as soon as it finishes.
+ * and every (task, strategy, trial) becomes one concurrent vitest test, declared with its episode's
+ * plan on `task.meta.witnessPlanned` so the reporter accounts for it whatever happens to the test.
+ * A test fails only on a harness error (Witness's fault: an oracle crash, an engine, a limit) — or,
+ * under strict data (WITNESS_STRICT_DATA, `run.strictData`), on invalid data (an item the dataset
+ * makes unposable, which otherwise is recorded, listed and left out of the rates) — never because
+ * the model did not solve the task. Its trajectory goes to `task.meta.witness` (read by the
+ * reporter, live or after a merge) and to the run store as soon as it finishes.
  *
  * Run plumbing, read from the configuration (environment variables set by `witness bench`):
  * WITNESS_RESUME reuses the finished episodes of a run (WITNESS_RERUN=errored|failed redoes some),
  * WITNESS_TRIALS repeats episodes, WITNESS_BUDGET stops the run cleanly once its spending (shared
  * by all worker processes through the run store) reaches the limit: the remaining episodes are
  * skipped with a note the reporter prints, and a resume can finish them. WITNESS_STRATEGIES,
- * WITNESS_TASKS and WITNESS_LIMIT (or the file's `run` section) run part of the benchmark
- * (core/selection.ts): unreadable items are reported whatever the selection.
+ * WITNESS_TASKS, WITNESS_EXCLUDE_TASKS and WITNESS_LIMIT (or the file's `run` section) run part of
+ * the benchmark (core/selection.ts): unreadable items not excluded are reported whatever the selection.
  */
 import { afterAll, describe, it } from 'vitest';
 import { BUDGET_SKIP_NOTE, BudgetSpentError, describeSpend } from './budget.ts';
 import { loadConfig, type WitnessConfig } from './config.ts';
 import { attachPricing } from './cost.ts';
-import { harnessErrorTrajectory, runEpisode } from './episode.ts';
+import { planEpisode, runEpisode, unrunTrajectory } from './episode.ts';
 import { DEFAULT_HARDENING, type HardeningOptions } from './hardening.ts';
-import './meta.ts';
+import { PLANNED_META_KEY } from './meta.ts';
 import { preparedOnce } from './prepared.ts';
-import { createModel, NO_MODEL_NOTICE } from './models/create.ts';
+import { configuredModelInfo, createModel, NO_MODEL_NOTICE } from './models/create.ts';
 import type { ChatModel } from './models/model.ts';
-import type { Oracle, PreparedTask } from './oracle.ts';
+import { type Oracle, type PreparedTask, unposedStatus } from './oracle.ts';
 import { loadPrompt, type PromptTemplate } from './prompt.ts';
 import { RESUMED_META_KEY } from './resume.ts';
-import { selectStrategies, selectTasks } from './selection.ts';
+import { selectLoaded, selectStrategies } from './selection.ts';
 import { openRunSession } from './session.ts';
 import type { Strategy } from './strategy.ts';
 import { terminalLine, terminalSafe } from './text-safety.ts';
@@ -75,7 +78,7 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
     ? { config: definition.config, defaultedToSim: false }
     : loadConfig();
   const { run } = config;
-  const loaded = { tasks: selectTasks(all, run, config.seed, definition.name), issues: given.issues };
+  const loaded = selectLoaded({ tasks: all, issues: given.issues }, run, config.seed, definition.name);
   const strategies = selectStrategies(definition.strategies, run.strategies, definition.name);
   if (defaultedToSim && !definition.model && !noticePrinted) {
     noticePrinted = true;
@@ -111,6 +114,10 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
   let model: ChatModel | undefined;
   const getModel = () => (model ??= session.meter(definition.model ?? createModel(config)));
   const prepare = (task: Task) => preparedOnce(oracle, task);
+  const modelInfo = definition.model?.info ?? configuredModelInfo(config);
+  const plan = (task: Pick<Task, 'id' | 'benchmark'>, strategy: Strategy, trial: number) =>
+    planEpisode({ runId, task, strategy, model: modelInfo, oracle, prompt, budget, trial, seed: config.seed });
+  const strictData = run.strictData === true;
 
   // No shuffling: a sequential strategy's memory must see the tasks in dataset order.
   describe(definition.name, { shuffle: false }, () => {
@@ -122,71 +129,87 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
     // Concurrent strategies first; a sequential one (a memory shared across instances) then runs
     // its episodes one at a time in task order, so its memory evolves deterministically.
     // `it.sequential`, not `it`: vitest's `sequence.concurrent` would make a plain `it` concurrent.
+    // Each test carries its plan from declaration on, so the reporter can account for it whatever happens.
     const ordered = [...strategies.filter((s) => !s.sequential), ...strategies.filter((s) => s.sequential)];
     for (const strategy of ordered) {
       const declare = strategy.sequential ? it.sequential : it.concurrent;
       for (const task of loaded.tasks) {
         for (let trial = 0; trial < trials; trial++) {
           const name = testName(task.id, strategy.name, trials > 1 ? trial : null);
-          declare(name, async ({ task: test, skip }) => {
+          const planned = plan(task, strategy, trial);
+          declare(name, { meta: { [PLANNED_META_KEY]: planned } }, async ({ task: test, skip }) => {
             const stored = session.reuse(test.meta, task.id, strategy.name, trial);
             if (stored) {
               test.meta[RESUMED_META_KEY] = true;
-              if (stored.outcome.status === 'harness-error') throw harnessError(stored.outcome.error);
+              failIfCounted(stored, strictData);
               return;
             }
             const spentNote = session.budgetSpentNote();
             if (spentNote) skip(spentNote);
-            const base = {
-              runId,
-              oracle,
-              strategy,
-              model: getModel(),
-              prompt,
-              budget,
-              trial,
-              seed: config.seed,
-              hardening,
-            };
+            const startedAt = new Date();
             let trajectory: Trajectory;
+            // Only the task's preparation can say the data is at fault; a failure in the episode is ours.
+            let preparing = true;
             try {
               const prepared = await prepare(task);
-              trajectory = await runEpisode({ ...base, prepared });
+              preparing = false;
+              trajectory = await runEpisode({
+                runId,
+                oracle,
+                strategy,
+                model: getModel(),
+                prompt,
+                budget,
+                trial,
+                seed: config.seed,
+                hardening,
+                prepared,
+              });
             } catch (error) {
               if (error instanceof BudgetSpentError)
                 skip(`${BUDGET_SKIP_NOTE}: ${describeSpend(error.spent, error.budget)}; episode abandoned`);
-              trajectory = harnessErrorTrajectory({ ...base, task }, describeError(error));
+              const status = preparing ? unposedStatus(error) : 'harness-error';
+              trajectory = unrunTrajectory(planned, status, describeError(error), startedAt);
             }
             trajectory = attachPricing(trajectory, config.prices);
             session.record(test.meta, trajectory);
-            if (trajectory.outcome.status === 'harness-error') throw harnessError(trajectory.outcome.error);
+            failIfCounted(trajectory, strictData);
           });
         }
       }
     }
 
+    // Items the loader could not read: one test per strategy, with no model call.
     for (const issue of loaded.issues) {
-      const task: Task = { id: issue.item, benchmark: definition.name, description: '', gold: '' };
+      const task = { id: issue.item, benchmark: definition.name };
       for (const strategy of strategies) {
-        it.concurrent(testName(issue.item, strategy.name, null), ({ task: test }) => {
-          const base = {
-            runId,
-            oracle,
-            strategy,
-            model: getModel(),
-            prompt,
-            budget,
-            trial: 0,
-            seed: config.seed,
-            hardening,
-          };
-          const trajectory = harnessErrorTrajectory({ ...base, task }, `${issue.item}: ${issue.message}`);
-          session.record(test.meta, trajectory);
-          throw harnessError(trajectory.outcome.error);
-        });
+        const planned = plan(task, strategy, 0);
+        it.concurrent(
+          testName(issue.item, strategy.name, null),
+          { meta: { [PLANNED_META_KEY]: planned } },
+          ({ task: test }) => {
+            const trajectory = unrunTrajectory(
+              planned,
+              issue.kind ?? 'invalid-data',
+              `${issue.item}: ${issue.message}`,
+            );
+            session.record(test.meta, trajectory);
+            failIfCounted(trajectory, strictData);
+          },
+        );
       }
     }
   });
+}
+
+/**
+ * Fails the episode's test when it must fail the run: a harness error (Witness's fault) always,
+ * invalid data only under strict data. A model that did not solve the task never fails it.
+ */
+function failIfCounted(trajectory: Trajectory, strictData: boolean): void {
+  const { status, error } = trajectory.outcome;
+  if (status === 'harness-error') throw harnessError(error);
+  if (status === 'invalid-data' && strictData) throw harnessError(`invalid data (strict data): ${error}`);
 }
 
 function resolveHardening(

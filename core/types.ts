@@ -31,6 +31,11 @@ export interface TaskIssue {
   /** Names the item: file and line, or question id. */
   item: string;
   message: string;
+  /**
+   * Whose fault it is: `invalid-data` (the default) when the dataset makes the item unposable, a
+   * `harness-error` when Witness could not provide what the item needs (an engine that would not start).
+   */
+  kind?: 'invalid-data' | 'harness-error';
 }
 
 /** What a dataset loader returns: the tasks, and the items it could not read (never dropped silently). */
@@ -192,14 +197,26 @@ export interface HardeningRecord {
   added: Witness[];
 }
 
-export type OutcomeStatus = 'solved' | 'unsolved' | 'model-error' | 'harness-error';
+/**
+ * How an episode ended. `harness-error` is Witness's own fault (a bug, an engine or a limit of its
+ * own); `invalid-data` is an item the dataset makes unposable (unreadable, a gold that denotes
+ * nothing or fails on its own database). Both are excluded from every rate and counted apart.
+ */
+export type OutcomeStatus = 'solved' | 'unsolved' | 'model-error' | 'harness-error' | 'invalid-data';
+export const OUTCOME_STATUSES: readonly OutcomeStatus[] = [
+  'solved',
+  'unsolved',
+  'model-error',
+  'harness-error',
+  'invalid-data',
+];
 
 export interface Outcome {
   status: OutcomeStatus;
   /** τ: the first solve-phase turn whose verdict passed, or null. */
   solvedAtTurn: number | null;
   hardening?: HardeningRecord;
-  /** Harness error message (our bug or broken input), never a model failure. */
+  /** Why the episode did not run: the harness error, or what makes the item invalid data; never a model failure. */
   error?: string;
 }
 

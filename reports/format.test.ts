@@ -117,6 +117,23 @@ describe('renderMarkdown', () => {
     expect(md).toContain('## Harness errors');
     expect(md).toContain('task `z` trial 0: no such table: users');
   });
+
+  it('lists invalid data once per item, escaped, and folds a long list', () => {
+    const invalid = (taskId: string, reason: string) => ({ benchmark: 'nl-rx', taskId, reason, episodes: 2 });
+    const one = renderMarkdown(summarize(trajectories), [], {
+      invalidData: [invalid('17', 'task 17: the gold regex "<b>[0-9]&[a-z]" denotes the empty language')],
+    });
+    expect(one).toContain(
+      '## Invalid data: 1 item the dataset makes unposable (2 episodes, excluded from rates and n; strict data makes them fail the run)\n\n' +
+        '- nl-rx · 17: the gold regex "&lt;b>\\[0-9\\]&amp;\\[a-z\\]" denotes the empty language (2 episodes)',
+    );
+    const many = renderMarkdown(summarize(trajectories), [], {
+      invalidData: Array.from({ length: 21 }, (_, i) => invalid(String(i), `task ${i}: empty regex`)),
+    });
+    expect(many).toContain('(42 episodes, excluded');
+    expect(many).toContain('<details><summary>The items</summary>\n\n- nl-rx · 0: empty regex (2 episodes)');
+    expect(many.match(/^- nl-rx · /gm)).toHaveLength(21);
+  });
 });
 
 describe('sectionNotes', () => {

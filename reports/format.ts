@@ -1,6 +1,6 @@
 /** The leaderboard columns and their cell formatting, shared by the terminal table and Markdown. */
 import type { JsonObject } from '../core/types.ts';
-import type { Estimate, Section, SummaryRow } from './summary.ts';
+import type { Estimate, InvalidDataEntry, Section, SummaryRow } from './summary.ts';
 
 export const MISSING = '—';
 
@@ -82,12 +82,13 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
-/** Per-strategy counts that qualify the numbers: harness errors, model errors, probe agreement, cache use, duplicates. */
+/** Per-strategy counts that qualify the numbers: harness errors, invalid data, model errors, probe agreement, cache use, duplicates. */
 export function sectionNotes(section: Section): string[] {
   const notes: string[] = [];
   for (const row of section.rows) {
     const parts: string[] = [];
     if (row.harnessErrors > 0) parts.push(`${plural(row.harnessErrors, 'harness error')} (excluded from rates)`);
+    if (row.invalidData > 0) parts.push(`${row.invalidData} invalid data (excluded from rates and n)`);
     if (row.modelErrors > 0) parts.push(`${plural(row.modelErrors, 'model error')} (counted unsolved)`);
     if (row.probeAgreement !== null) parts.push(`probe agreement with exact check ${percent(row.probeAgreement)}%`);
     if (row.cache.hits + row.cache.misses > 0)
@@ -128,4 +129,23 @@ export function privilegedNotice(model: string): string {
   // The name core/models/steerable-sim.ts gives the steerable sim (reports read only serialized results).
   if (model === 'sim-steerable') return STEERABLE_NOTICE;
   return `Privileged model: '${model}' knows the gold program, so its scores measure the harness, not a model.`;
+}
+
+/** Control characters of outside text as `\uXXXX`, so a reason cannot move the cursor or recolour a terminal. */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** "nl-rx · 17: the gold regex … denotes the empty language …": the item's id, then its reason without the id it may start with. */
+export function invalidDataText(entry: InvalidDataEntry): string {
+  const id = entry.taskId;
+  const prefix = [`task ${id}: `, `question ${id}: `, `${id}: `].find((p) => entry.reason.startsWith(p));
+  const reason = prefix ? entry.reason.slice(prefix.length) : entry.reason;
+  return `${entry.benchmark} · ${id}: ${reason}${entry.episodes > 1 ? ` (${entry.episodes} episodes)` : ''}`;
+}
+
+/** The heading of an invalid-data list: how many items and episodes, and what they mean for the run. */
+export function invalidDataHeading(entries: readonly InvalidDataEntry[]): string {
+  const episodes = entries.reduce((n, e) => n + e.episodes, 0);
+  return `Invalid data: ${plural(entries.length, 'item')} the dataset makes unposable (${plural(episodes, 'episode')}, excluded from rates and n; strict data makes them fail the run)`;
 }

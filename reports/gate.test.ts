@@ -91,13 +91,18 @@ describe('paired comparison', () => {
     expect(mixed.pairs[0]!.candidate.model).toBe('gpt-a');
   });
 
-  it('leaves out harness errors and counts unshared instances', () => {
+  it('leaves out harness errors and invalid data, and counts unshared instances', () => {
     const p = pairInstances(
-      [inst('t1', 1), inst('t2', 1), inst('t3', 1)],
-      [inst('t1', 1, { status: 'harness-error', solvedAtTurn: null }), inst('t2', 2), inst('t4', 1)],
+      [inst('t1', 1), inst('t2', 1), inst('t3', 1), inst('t5', 1)],
+      [
+        inst('t1', 1, { status: 'harness-error', solvedAtTurn: null }),
+        inst('t2', 2),
+        inst('t4', 1),
+        inst('t5', null, { status: 'invalid-data' }),
+      ],
     );
     expect([p.pairs.length, p.harnessErrors.length, p.baselineOnly.length, p.candidateOnly.length]).toEqual([
-      1, 1, 1, 1,
+      1, 2, 1, 1,
     ]);
     expect(comparePairs(p.pairs, 'pass1').breaks.map((i) => i.taskId)).toEqual(['t2']);
     expect(comparePairs(p.pairs, 'passFinal').breaks).toEqual([]);
@@ -184,5 +189,31 @@ describe('evaluateGate', () => {
     expect(evaluateGate(b, c, policy({ metric: 'pass1' })).checks[0]!.comparison.breaks.map((i) => i.taskId)).toEqual([
       'a',
     ]);
+  });
+});
+
+describe('the gate and the ledger of planned episodes', () => {
+  const instances = ['1', '2', '3'].map((id) => inst(id, 1));
+  it('fails closed when the candidate is missing planned episodes, however good its numbers', () => {
+    const complete = evaluateGate(
+      input('b.json', instances),
+      { ...input('c.json', instances), ledger: { planned: 3, recorded: 3, lost: 0, notRun: [] } },
+      policy(),
+    );
+    expect([complete.ok, complete.status]).toEqual([true, 'pass']);
+    const lost = evaluateGate(
+      input('b.json', instances),
+      { ...input('c.json', instances), ledger: { planned: 4, recorded: 3, lost: 1, notRun: [] } },
+      policy(),
+    );
+    expect([lost.ok, lost.status, lost.title]).toEqual([
+      false,
+      'fail',
+      'Witness gate: FAIL — planned episodes are missing from the run',
+    ]);
+    expect(lost.notes).toContain(
+      '1 of 4 planned episodes have no trajectory of their own (1 lost): the run is incomplete; the gate does not judge an incomplete run (fail closed)',
+    );
+    expect(renderGateText(lost)).toContain('the gate does not judge an incomplete run (fail closed)');
   });
 });

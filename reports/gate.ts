@@ -4,12 +4,16 @@
  * strategy), and fails only when
  * - the candidate's metric is below the absolute floor, or
  * - the metric fell by more than the noise band AND the exact sign test says the breaks outnumber
- *   the fixes beyond chance (one-sided p < alpha).
+ *   the fixes beyond chance (one-sided p < alpha), or
+ * - it closes: nothing was compared, or the candidate's ledger shows planned episodes without a
+ *   trajectory of their own (lost, or not run for the budget), so the run is incomplete.
  * A drop beyond the band that is not significant is a warning. The verdict names the metric, the
  * numbers and the instances that broke. Pure: no I/O.
  */
 import type { GateMetric, GateSettings } from '../core/config.ts';
 import type { BootstrapOptions } from './bootstrap.ts';
+import { ledgerGap } from './ledger.ts';
+import { countsInRates } from './metrics.ts';
 import { type GateInput, type InstanceOutcome, succeeded } from './outcomes.ts';
 import { comparePairs, type Pair, type PairedComparison, pairInstances } from './paired.ts';
 
@@ -99,7 +103,7 @@ function judge(
 }
 
 function rate(instances: readonly InstanceOutcome[], metric: GateMetric): number | null {
-  const counted = instances.filter((i) => i.status !== 'harness-error');
+  const counted = instances.filter((i) => countsInRates(i.status));
   return counted.length === 0 ? null : counted.filter((i) => succeeded(i, metric)).length / counted.length;
 }
 
@@ -148,8 +152,12 @@ export function evaluateGate(
     notes.push(`baseline benchmarks the candidate did not run (not gated): ${missing.join(', ')}`);
   if (pairing.byModel) notes.push('some benchmark has several models, so instances are matched by model name too');
   if (pairing.harnessErrors.length > 0)
-    notes.push(`${pairing.harnessErrors.length} shared instances left out: a harness error on either side`);
+    notes.push(
+      `${pairing.harnessErrors.length} shared instances left out: a harness error or invalid data on either side`,
+    );
 
+  const gap = candidate.ledger ? ledgerGap(candidate.ledger) : null;
+  if (gap) notes.push(`${gap}; the gate does not judge an incomplete run (fail closed)`);
   let status: GateStatus = checks.some((c) => c.status === 'fail')
     ? 'fail'
     : checks.some((c) => c.status === 'warn')
@@ -159,12 +167,13 @@ export function evaluateGate(
     status = 'fail';
     notes.push('no instance is shared between baseline and candidate: the gate compared nothing (fail closed)');
   }
+  if (gap) status = 'fail';
   const label = METRIC_LABELS[policy.metric];
   const failing = checks.filter((c) => c.status === 'fail');
   const counted = `${checks.length} ${checks.length === 1 ? 'check' : 'checks'}`;
   const title =
     status === 'fail'
-      ? `Witness gate: FAIL — ${failing.length > 0 ? `${label} regressed or fell below the floor in ${failing.map(scopeLabel).join(', ')}` : 'nothing to compare'}`
+      ? `Witness gate: FAIL — ${failing.length > 0 ? `${label} regressed or fell below the floor in ${failing.map(scopeLabel).join(', ')}` : gap ? 'planned episodes are missing from the run' : 'nothing to compare'}`
       : status === 'warn'
         ? `Witness gate: pass with warnings — ${label} did not regress significantly (${counted})`
         : `Witness gate: pass — ${label} did not regress beyond the noise band (${counted})`;

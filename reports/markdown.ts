@@ -1,8 +1,26 @@
 /** The leaderboard as GitHub-flavoured Markdown: one table per (benchmark, model). */
 import { markdownCode, markdownText } from '../core/text-safety.ts';
-import { HEADERS, LEGEND, formatSettings, privilegedNotice, rowCells, sectionNotes, sectionValues } from './format.ts';
+import {
+  HEADERS,
+  LEGEND,
+  formatSettings,
+  invalidDataHeading,
+  invalidDataText,
+  privilegedNotice,
+  rowCells,
+  sectionNotes,
+  sectionValues,
+} from './format.ts';
 import { type PlainTable, repeatsTable, spendTable, unpricedNote } from './extra-tables.ts';
-import { type HarnessErrorEntry, type Section, type SummaryRow, sectionsOf, sectionTitle } from './summary.ts';
+import { type Ledger, ledgerLine } from './ledger.ts';
+import {
+  type HarnessErrorEntry,
+  type InvalidDataEntry,
+  type Section,
+  type SummaryRow,
+  sectionsOf,
+  sectionTitle,
+} from './summary.ts';
 
 /** A table row: the first cell is outside text (a strategy name), escaped; the others are our numbers. */
 function tableRow(cells: readonly string[]): string {
@@ -67,10 +85,39 @@ export function renderHarnessErrors(errors: readonly HarnessErrorEntry[]): strin
   ].join('\n');
 }
 
-/** The whole summary.md: a title, each section, the legend, and the harness errors if any. */
-export function renderMarkdown(rows: readonly SummaryRow[], harnessErrors: readonly HarnessErrorEntry[] = []): string {
-  const parts = ['# Witness results', ...sectionsOf(rows).map(renderMarkdownSection), `_${LEGEND}_`];
+/** Lists longer than this fold into a <details> block. */
+const FOLD_OVER = 20;
+
+/** The invalid-data list: one bullet per item with its reason, folded when long. */
+export function renderInvalidData(entries: readonly InvalidDataEntry[]): string {
+  if (entries.length === 0) return '';
+  const bullets = entries.map((e) => `- ${markdownText(invalidDataText(e))}`);
+  const heading = `## ${invalidDataHeading(entries)}`;
+  if (entries.length <= FOLD_OVER) return [heading, '', ...bullets].join('\n');
+  return [heading, '', '<details><summary>The items</summary>', '', ...bullets, '', '</details>'].join('\n');
+}
+
+/** What summary.md shows besides the rows and the harness errors. */
+export interface MarkdownExtras {
+  invalidData?: readonly InvalidDataEntry[];
+  ledger?: Ledger;
+}
+
+/** The whole summary.md: a title, each section, the legend, the harness errors and the invalid data if any. */
+export function renderMarkdown(
+  rows: readonly SummaryRow[],
+  harnessErrors: readonly HarnessErrorEntry[] = [],
+  extras: MarkdownExtras = {},
+): string {
+  const parts = [
+    '# Witness results',
+    ...(extras.ledger ? [`**${ledgerLine(extras.ledger)}**`] : []),
+    ...sectionsOf(rows).map(renderMarkdownSection),
+    `_${LEGEND}_`,
+  ];
   const errors = renderHarnessErrors(harnessErrors);
   if (errors) parts.push(errors);
+  const invalid = renderInvalidData(extras.invalidData ?? []);
+  if (invalid) parts.push(invalid);
   return `${parts.join('\n\n')}\n`;
 }

@@ -5,6 +5,7 @@ import {
   fixesAndBreaks,
   hardenedRate,
   harnessErrorCount,
+  invalidDataCount,
   meanAttempts,
   meanReciprocalRank,
   meanTimeToSuccess,
@@ -118,6 +119,21 @@ describe('group metrics', () => {
   it('separates harness errors and model errors', () => {
     expect(harnessErrorCount(group)).toBe(1);
     expect(modelErrorCount(group)).toBe(1);
+  });
+
+  it('leaves invalid data out of every rate like a harness error, and counts it apart', () => {
+    const invalid = makeTrajectory({
+      taskId: 'g',
+      status: 'invalid-data',
+      error: 'task g: the gold regex "[0-9]&[a-z]" denotes the empty language',
+      turns: [],
+    });
+    const withInvalid = [...group, invalid];
+    expect([harnessErrorCount(withInvalid), invalidDataCount(withInvalid), modelErrorCount(withInvalid)]).toEqual([
+      1, 1, 1,
+    ]);
+    for (const rate of [passAt1, passAtFinal, meanReciprocalRank, meanAttempts, robustSuccess, hardenedRate])
+      expect(rate(withInvalid), rate.name).toBe(rate(group));
   });
 
   it('computes the solve rates over the four counted trajectories', () => {

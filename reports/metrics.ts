@@ -3,15 +3,16 @@
  * functions read the trajectories of one (benchmark, model, strategy) group — one per
  * (task, trial) — and apply the exclusion rules themselves:
  *
- * - `harness-error` trajectories (our bug or broken input) are excluded from every rate, mean and
- *   ratio and counted apart (`harnessErrorCount`);
+ * - `harness-error` trajectories (Witness's fault) and `invalid-data` ones (items the dataset makes
+ *   unposable) did not measure the model: they are excluded from every rate, mean and ratio and
+ *   counted apart (`harnessErrorCount`, `invalidDataCount`);
  * - `model-error` trajectories count as unsolved (τ = null, no hardening success) and are also
  *   counted apart (`modelErrorCount`);
  * - only `phase === 'solve'` turns count for the solve metrics (attempts, fixes/breaks, stability).
  *
  * Rates and means are null when no trajectory qualifies, never NaN.
  */
-import type { CaseResult, Trajectory, Turn } from '../core/types.ts';
+import type { CaseResult, OutcomeStatus, Trajectory, Turn } from '../core/types.ts';
 import { editDistance } from './edit-distance.ts';
 import { recordedTokenizer, tokenizeProgram, type TokenizerName } from '../core/tokenizers.ts';
 
@@ -43,14 +44,24 @@ export function recordedMetrics(t: Trajectory): RecordedMetrics | undefined {
 
 // ---------------------------------------------------------------- exclusion and counts
 
-/** The trajectories that enter rates: all but `harness-error` ones. */
+/** Whether an episode that ended so measured the model: false for harness errors and invalid data. */
+export function countsInRates(status: OutcomeStatus): boolean {
+  return status !== 'harness-error' && status !== 'invalid-data';
+}
+
+/** The trajectories that enter rates: all but `harness-error` and `invalid-data` ones. */
 export function countedTrajectories(group: readonly Trajectory[]): Trajectory[] {
-  return group.filter((t) => t.outcome.status !== 'harness-error');
+  return group.filter((t) => countsInRates(t.outcome.status));
 }
 
 /** Number of `harness-error` trajectories (excluded from all rates). */
 export function harnessErrorCount(group: readonly Trajectory[]): number {
-  return group.length - countedTrajectories(group).length;
+  return group.filter((t) => t.outcome.status === 'harness-error').length;
+}
+
+/** Number of `invalid-data` trajectories (excluded from all rates). */
+export function invalidDataCount(group: readonly Trajectory[]): number {
+  return group.filter((t) => t.outcome.status === 'invalid-data').length;
 }
 
 /** Number of `model-error` trajectories (counted as unsolved). */
@@ -269,7 +280,7 @@ export function robustSuccess(group: readonly Trajectory[]): number | null {
  * hardener or hardening was off — so the rates are unknown, not zero.
  */
 export function hardeningRan(group: readonly Trajectory[]): boolean {
-  const solved = group.filter((t) => t.outcome.status !== 'harness-error' && timeToSuccess(t) !== null);
+  const solved = group.filter((t) => countsInRates(t.outcome.status) && timeToSuccess(t) !== null);
   return solved.length === 0 || solved.some((t) => t.outcome.hardening !== undefined);
 }
 

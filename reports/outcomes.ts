@@ -5,8 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { GateMetric } from '../core/config.ts';
-import type { HardeningStatus, OutcomeStatus, Trajectory } from '../core/types.ts';
-import { timeToSuccess } from './metrics.ts';
+import { type HardeningStatus, OUTCOME_STATUSES, type OutcomeStatus, type Trajectory } from '../core/types.ts';
+import type { Ledger } from './ledger.ts';
+import { countsInRates, timeToSuccess } from './metrics.ts';
 import { parseResults, RESULTS_SCHEMA, writeFileAtomic } from './results-file.ts';
 
 export const BASELINE_SCHEMA = 'witness.baseline';
@@ -50,9 +51,9 @@ export function outcomeOf(t: Trajectory): InstanceOutcome {
   };
 }
 
-/** Whether an instance succeeded under a gate metric (never for harness errors, which the gate excludes). */
+/** Whether an instance succeeded under a gate metric (never for harness errors or invalid data, which the gate excludes). */
 export function succeeded(o: InstanceOutcome, metric: GateMetric): boolean {
-  if (o.status === 'harness-error' || o.solvedAtTurn === null) return false;
+  if (!countsInRates(o.status) || o.solvedAtTurn === null) return false;
   if (metric === 'pass1') return o.solvedAtTurn === 1;
   if (metric === 'passFinal') return true;
   return o.hardening === 'robust';
@@ -91,7 +92,6 @@ export async function writeBaselineFile(path: string, baseline: BaselineFile): P
   await writeFileAtomic(path, text);
 }
 
-const STATUSES: readonly OutcomeStatus[] = ['solved', 'unsolved', 'model-error', 'harness-error'];
 const HARDENING: readonly (HardeningStatus | null)[] = ['hidden', 'hardened', 'robust', null];
 
 function instanceProblem(value: unknown): string | null {
@@ -101,7 +101,8 @@ function instanceProblem(value: unknown): string | null {
     if (typeof v[field] !== 'string') return `field "${field}" must be a string`;
   }
   if (!Number.isInteger(v.trial)) return 'field "trial" must be an integer';
-  if (!STATUSES.includes(v.status as OutcomeStatus)) return `field "status" must be one of ${STATUSES.join(', ')}`;
+  if (!OUTCOME_STATUSES.includes(v.status as OutcomeStatus))
+    return `field "status" must be one of ${OUTCOME_STATUSES.join(', ')}`;
   if (v.solvedAtTurn !== null && !Number.isInteger(v.solvedAtTurn))
     return 'field "solvedAtTurn" must be an integer or null';
   if (!HARDENING.includes(v.hardening as HardeningStatus | null))
@@ -109,11 +110,12 @@ function instanceProblem(value: unknown): string | null {
   return null;
 }
 
-/** What the gate reads from a file: the run id(s) and the instance outcomes. */
+/** What the gate reads from a file: the run id(s), the instance outcomes, and the ledger of planned episodes when the file has one. */
 export interface GateInput {
   path: string;
   runId: string;
   instances: InstanceOutcome[];
+  ledger?: Ledger;
 }
 
 /** Checks a parsed results file or baseline file; throws an Error naming `path` and the first problem. */
@@ -121,7 +123,12 @@ export function parseGateInput(value: unknown, path: string): GateInput {
   const schema = (value as { schema?: unknown } | null)?.schema;
   if (schema === RESULTS_SCHEMA) {
     const results = parseResults(value, path);
-    return { path, runId: results.runId, instances: results.trajectories.map(outcomeOf) };
+    return {
+      path,
+      runId: results.runId,
+      instances: results.trajectories.map(outcomeOf),
+      ...(results.ledger ? { ledger: results.ledger } : {}),
+    };
   }
   const fail = (problem: string): never => {
     throw new Error(`${path}: not a Witness results or baseline file: ${problem}`);

@@ -8,6 +8,7 @@
  */
 import type { GateMetric } from '../core/config.ts';
 import { type BootstrapOptions, bootstrapInterval, type Interval } from './bootstrap.ts';
+import { countsInRates } from './metrics.ts';
 import { type InstanceOutcome, succeeded } from './outcomes.ts';
 import { type SignTest, signTest } from './sign-test.ts';
 
@@ -21,7 +22,7 @@ export interface Pairing {
   /** Instances only one side has (other tasks, strategies, trials or models). */
   baselineOnly: InstanceOutcome[];
   candidateOnly: InstanceOutcome[];
-  /** Shared instances left out because either side is a harness error. */
+  /** Shared instances left out because either side did not measure the model (a harness error or invalid data). */
   harnessErrors: Pair[];
   /** True when some benchmark has several models on one side, so instances are matched by model name too. */
   byModel: boolean;
@@ -54,7 +55,7 @@ export function pairInstances(baseline: readonly InstanceOutcome[], candidate: r
   for (const [k, b] of base) {
     const c = cand.get(k);
     if (!c) continue;
-    (b.status === 'harness-error' || c.status === 'harness-error' ? harnessErrors : pairs).push({
+    (countsInRates(b.status) && countsInRates(c.status) ? pairs : harnessErrors).push({
       baseline: b,
       candidate: c,
     });

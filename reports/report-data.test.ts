@@ -201,6 +201,26 @@ describe('report data and the published JSON Schemas', () => {
     expect(schemaErrors('witness.report', JSON.parse(JSON.stringify(report)))).toEqual([]);
   });
 
+  it('lists invalid data in the report, and every file that carries it validates against its schema', () => {
+    const invalid = makeTrajectory({
+      taskId: '17',
+      status: 'invalid-data',
+      error: 'task 17: the gold regex "[0-9]&[a-z]" denotes the empty language',
+      turns: [],
+    });
+    const all = [...trajectories, invalid];
+    const { report } = buildReport(all, { createdAt: new Date(0) });
+    expect(report.invalidData).toEqual([
+      { benchmark: 'nlrx-turk', taskId: '17', reason: invalid.outcome.error, episodes: 1 },
+    ]);
+    expect(report.sections[0]!.rows[0]).toMatchObject({ n: 3, harnessErrors: 1, invalidData: 1 });
+    expect(schemaErrors('witness.report', JSON.parse(JSON.stringify(report)))).toEqual([]);
+    const results = buildResults(summarize(all), all);
+    expect(schemaErrors('witness.results', JSON.parse(JSON.stringify(results)))).toEqual([]);
+    expect(trajectoryProblem(JSON.parse(JSON.stringify(invalid)))).toBeNull();
+    expect(schemaErrors('witness.baseline', JSON.parse(JSON.stringify(buildBaseline(all))))).toEqual([]);
+  });
+
   it("accepts the named tokenizers in a trajectory's oracle info and rejects others", () => {
     const results = JSON.parse(JSON.stringify(buildResults(summarize(trajectories), trajectories)));
     results.trajectories[0].oracle.tokenizer = 'regex';

@@ -1,20 +1,23 @@
 /**
  * The leaderboard as data (`witness.report`, version 1; JSON Schema in
  * reports/schema/witness.report.schema.json): one section per (benchmark, model[, run]) with the
- * summary rows plus the series the HTML page plots, run totals, merge notes, harness errors and
- * the gate's verdict when one ran. Built from trajectories by pure functions.
+ * summary rows plus the series the HTML page plots, run totals, merge notes, harness errors, the
+ * items of invalid data and the gate's verdict when one ran. Built from trajectories by pure functions.
  */
 import type { Trajectory } from '../core/types.ts';
 import type { BootstrapOptions } from './bootstrap.ts';
 import { convergenceCurve, maxBudget, tauHistogram, type TauHistogram } from './curves.ts';
 import type { GateVerdict } from './gate.ts';
+import type { Ledger } from './ledger.ts';
 import { compareTrajectories } from './merge.ts';
 import { groupSpend, type Spend } from './spend.ts';
 import {
   type Group,
   groupTrajectories,
   type HarnessErrorEntry,
+  type InvalidDataEntry,
   listHarnessErrors,
+  listInvalidData,
   sectionTitle,
   summarizeGroup,
   type SummaryRow,
@@ -59,6 +62,10 @@ export interface ReportFile {
   sections: ReportSection[];
   runs: RunTotal[];
   harnessErrors: HarnessErrorEntry[];
+  /** Items the dataset makes unposable, once each (absent in reports written before invalid data was told apart). */
+  invalidData?: InvalidDataEntry[];
+  /** Planned episodes against recorded ones, when the run kept its ledger (reports/ledger.ts). */
+  ledger?: Ledger;
   gate?: GateVerdict;
 }
 
@@ -67,6 +74,7 @@ export interface ReportInput {
   notes?: string[];
   sources?: string[];
   gate?: GateVerdict;
+  ledger?: Ledger;
   createdAt?: Date;
   bootstrap?: BootstrapOptions;
   /** False: leave the trajectory views out (the writer builds them itself, from full trajectories). */
@@ -140,6 +148,8 @@ export function buildReport(
       return { runId, trajectories: own.length, spend: groupSpend(own) };
     }),
     harnessErrors: listHarnessErrors(sorted),
+    invalidData: listInvalidData(sorted),
+    ...(input.ledger ? { ledger: input.ledger } : {}),
     ...(input.gate ? { gate: input.gate } : {}),
   };
   return { report, views };

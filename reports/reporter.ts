@@ -6,6 +6,10 @@
  * table per (benchmark, model), and writes results.json, summary.md, report.json and report.html,
  * reading the full trajectories back from the store one at a time (the configured store folder
  * too, for blobs merged from other machines; see docs/scaling.md).
+ * It keeps the ledger of planned episodes (reports/ledger.ts): every benchmark test carries the
+ * plan of its episode from declaration on, so a test that timed out, never ran because its worker
+ * died, or could not store its trajectory gets a harness-error trajectory that says why, and the
+ * terminal, summary.md and results.json show planned against recorded.
  * It also says how much of a resumed run came from the run store, how many episodes a spent
  * budget skipped, and — when a baseline is configured (WITNESS_GATE_BASELINE or `gate.baseline`
  * in witness.config.json) — runs the regression gate and sets a failing exit code when it fails,
@@ -18,10 +22,10 @@
  * reads too. A run without trajectories prints and writes nothing.
  */
 import { resolve } from 'node:path';
-import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
+import type { Reporter, SerializedError, TestCase, TestModule, Vitest } from 'vitest/node';
 import { BUDGET_SKIP_NOTE } from '../core/budget.ts';
 import { loadConfig } from '../core/config.ts';
-import { META_KEY, STORED_META_KEY, type StoredRef } from '../core/meta.ts';
+import { META_KEY, PLANNED_META_KEY, STORED_META_KEY, type StoredRef } from '../core/meta.ts';
 import { RESUMED_META_KEY } from '../core/resume.ts';
 import { terminalLine, terminalSafe } from '../core/text-safety.ts';
 import type { Trajectory } from '../core/types.ts';
@@ -29,10 +33,18 @@ import { FullTrajectories } from './full-trajectories.ts';
 import { evaluateGate, type GateVerdict } from './gate.ts';
 import { renderGateText } from './gate-format.ts';
 import { runTotalLines } from './extra-tables.ts';
+import { fateOf, type Ledger, ledgerLine, planOf, tallyLedger, type TestFacts } from './ledger.ts';
 import { compareTrajectories, trajectoryKey } from './merge.ts';
 import { outcomeOf, readGateInput } from './outcomes.ts';
 import { combinedRunId } from './results-file.ts';
-import { type HarnessErrorEntry, listHarnessErrors, summarize } from './summary.ts';
+import { invalidDataHeading, invalidDataText, printable } from './format.ts';
+import {
+  type HarnessErrorEntry,
+  type InvalidDataEntry,
+  listHarnessErrors,
+  listInvalidData,
+  summarize,
+} from './summary.ts';
 import { renderTables } from './table.ts';
 import { trajectoryProblem } from './validate.ts';
 import { writeReports } from './write-reports.ts';
@@ -51,6 +63,26 @@ function formatHarnessErrors(errors: readonly HarnessErrorEntry[]): string {
       terminalLine(`  ${e.benchmark}/${e.model}/${e.strategy} task ${e.taskId} trial ${e.trial}: ${e.message}`),
     ),
   ].join('\n');
+}
+
+/** Invalid-data items listed in the terminal; the reports list them all. */
+const INVALID_LISTED = 50;
+
+function formatInvalidData(entries: readonly InvalidDataEntry[]): string {
+  const more = entries.length - INVALID_LISTED;
+  return [
+    `${invalidDataHeading(entries)}:`,
+    ...entries.slice(0, INVALID_LISTED).map((e) => `  ${printable(invalidDataText(e))}`),
+    ...(more > 0 ? [`  … and ${more} more: summary.md, report.html and results.json list them all`] : []),
+  ].join('\n');
+}
+
+/** A vitest error as text: its message (or its type, all a merged blob may keep), and what caused it. */
+function errorText(error: { message?: unknown; cause?: unknown; type?: unknown }): string {
+  const message =
+    typeof error.message === 'string' ? error.message : typeof error.type === 'string' ? error.type : 'an error';
+  const cause = (error.cause as { message?: unknown } | undefined)?.message;
+  return typeof cause === 'string' && cause !== message ? `${message}: ${cause}` : message;
 }
 
 /** A store reference from task meta, or undefined when it is missing or malformed (the compact copy is then used as it is). */
@@ -99,13 +131,54 @@ export default class WitnessReporter implements Reporter {
     this.guard('collect a trajectory', () => this.collect(testCase));
   }
 
-  async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
+  async onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<SerializedError> = [],
+  ): Promise<void> {
     try {
       for (const module of testModules) for (const testCase of module.children.allTests()) this.collect(testCase);
-      await this.report();
+      const ledger = this.account(testModules, unhandledErrors);
+      await this.report(ledger);
     } catch (error) {
       this.fail('write the report', error);
     }
+  }
+
+  /**
+   * The ledger of the planned episodes among these tests, with a harness-error trajectory collected
+   * for each lost one; undefined when no test carries a plan (tests that set `meta.witness` by hand).
+   */
+  private account(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<SerializedError>,
+  ): Ledger | undefined {
+    const runErrors = unhandledErrors.map(errorText);
+    const episodes = [];
+    for (const module of testModules)
+      for (const testCase of module.children.allTests()) {
+        const plan = planOf(testCase.meta()[PLANNED_META_KEY]);
+        // Deselected before it ran (-t, .only elsewhere): not planned by this run.
+        if (!plan || testCase.options.mode === 'skip' || testCase.options.mode === 'todo') continue;
+        episodes.push({ plan, fate: fateOf(this.factsOf(testCase), runErrors) });
+      }
+    if (episodes.length === 0) return undefined;
+    const { ledger, standIns } = tallyLedger(episodes);
+    for (const t of standIns) if (!this.collected.has(trajectoryKey(t))) this.collected.set(trajectoryKey(t), t);
+    if (ledger.lost > 0) process.exitCode = 1;
+    return ledger;
+  }
+
+  private factsOf(testCase: TestCase): TestFacts {
+    const result = testCase.result();
+    const value: unknown = testCase.meta()[META_KEY];
+    const unusable = value === undefined ? null : trajectoryProblem(value);
+    return {
+      state: result.state,
+      ...(result.state === 'skipped' && result.note ? { note: result.note } : {}),
+      errors: result.state === 'failed' ? result.errors.map(errorText) : [],
+      recorded: value !== undefined && unusable === null,
+      ...(unusable ? { unusable } : {}),
+    };
   }
 
   private collect(testCase: TestCase): void {
@@ -130,7 +203,7 @@ export default class WitnessReporter implements Reporter {
     if (meta[RESUMED_META_KEY] === true) this.resumed.add(key);
   }
 
-  private async report(): Promise<void> {
+  private async report(ledger: Ledger | undefined): Promise<void> {
     for (const [test, problem] of this.problems) {
       this.error(`Witness: ${test}: meta.${META_KEY} is not a usable trajectory: ${problem}`);
       process.exitCode = 1;
@@ -139,8 +212,11 @@ export default class WitnessReporter implements Reporter {
     const trajectories = [...this.collected.values()].sort(compareTrajectories);
     const runId = combinedRunId(trajectories);
     const lines = ['', renderTables(summarize(trajectories))];
+    if (ledger) lines.push('', ledgerLine(ledger));
     const harnessErrors = listHarnessErrors(trajectories);
     if (harnessErrors.length > 0) lines.push('', formatHarnessErrors(harnessErrors));
+    const invalidData = listInvalidData(trajectories);
+    if (invalidData.length > 0) lines.push('', formatInvalidData(invalidData));
     if (this.resumed.size > 0) {
       lines.push(
         '',
@@ -158,7 +234,8 @@ export default class WitnessReporter implements Reporter {
     const outDir = this.outDir();
     let gate: GateVerdict | undefined;
     try {
-      gate = trajectories.length > 0 ? await this.gate(trajectories, resolve(outDir, 'results.json')) : undefined;
+      gate =
+        trajectories.length > 0 ? await this.gate(trajectories, resolve(outDir, 'results.json'), ledger) : undefined;
     } catch (error) {
       // A gate that cannot run fails closed, but the reports are still written.
       this.fail('run the regression gate', error);
@@ -167,6 +244,7 @@ export default class WitnessReporter implements Reporter {
       const started = performance.now();
       const written = await writeReports(outDir, trajectories, {
         ...(gate ? { gate } : {}),
+        ...(ledger ? { ledger } : {}),
         fullSource: this.fullSource(),
       });
       lines.push('', ...runTotalLines(written.report.runs));
@@ -187,12 +265,21 @@ export default class WitnessReporter implements Reporter {
   }
 
   /** The regression gate against the configured baseline, or undefined when none is configured. */
-  private async gate(trajectories: readonly Trajectory[], resultsPath: string): Promise<GateVerdict | undefined> {
+  private async gate(
+    trajectories: readonly Trajectory[],
+    resultsPath: string,
+    ledger: Ledger | undefined,
+  ): Promise<GateVerdict | undefined> {
     const { config } = loadConfig(this.vitest?.config.root ?? process.cwd());
     const { baseline, ...policy } = config.gate;
     if (!baseline) return undefined;
     const base = await readGateInput(baseline);
-    const candidate = { path: resultsPath, runId: combinedRunId(trajectories), instances: trajectories.map(outcomeOf) };
+    const candidate = {
+      path: resultsPath,
+      runId: combinedRunId(trajectories),
+      instances: trajectories.map(outcomeOf),
+      ...(ledger ? { ledger } : {}),
+    };
     return evaluateGate(base, candidate, policy);
   }
 

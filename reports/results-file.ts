@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Trajectory } from '../core/types.ts';
+import { type Ledger, ledgerProblem } from './ledger.ts';
 import type { SummaryRow } from './summary.ts';
 import { trajectoryProblem } from './validate.ts';
 
@@ -16,6 +17,8 @@ export interface ResultsFile {
   runId: string;
   createdAt: string;
   summary: SummaryRow[];
+  /** Planned episodes against recorded ones (reports/ledger.ts); absent in files written by hand or before it was kept. */
+  ledger?: Ledger;
   trajectories: Trajectory[];
 }
 
@@ -76,6 +79,10 @@ export function parseResults(value: unknown, path: string): ResultsFile {
   if (typeof v.runId !== 'string') fail('field "runId" must be a string');
   if (typeof v.createdAt !== 'string') fail('field "createdAt" must be a string');
   if (!Array.isArray(v.summary)) fail('field "summary" must be an array');
+  if (v.ledger !== undefined) {
+    const problem = ledgerProblem(v.ledger);
+    if (problem) fail(`ledger: ${problem}`);
+  }
   if (!Array.isArray(v.trajectories)) return fail('field "trajectories" must be an array');
   v.trajectories.forEach((t: unknown, i: number) => {
     const problem = trajectoryProblem(t);

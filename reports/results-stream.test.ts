@@ -35,6 +35,29 @@ describe('the streamed results file', () => {
     for (const { t, at } of seen) expect(JSON.parse(readSlice(path, at?.offset ?? -1, at?.bytes ?? 0))).toEqual(t);
   });
 
+  it('carries the ledger of planned episodes in its header, streamed and read whole, valid against the schema', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'witness-results-')), 'results.json');
+    const ledger = {
+      planned: 4,
+      recorded: 3,
+      lost: 0,
+      notRun: [
+        { benchmark: 'nlrx-turk', model: 'sim', strategy: 'diagnostic', taskId: '4', trial: 0, reason: 'budget' },
+      ],
+    };
+    await writeResultsStream(path, { ...header, ledger }, trajectories);
+    const { head, seen } = await scan(path);
+    expect(head).toEqual({ ...header, ledger });
+    expect(seen.every((s) => s.at !== undefined)).toBe(true);
+    const whole = await readResultsFile(path);
+    expect(whole.ledger).toEqual(ledger);
+    expect(schemaErrors('witness.results', whole)).toEqual([]);
+    writeFileSync(path, JSON.stringify({ ...whole, ledger: { ...ledger, planned: 9 } }));
+    await expect(readResultsFile(path)).rejects.toThrow(
+      'not a Witness results file: ledger: planned must equal recorded + lost + the not-run entries',
+    );
+  });
+
   it('writes a file of several write batches (over 1 MB) from an async source, every line intact', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'witness-results-')), 'results.json');
     const many = Array.from({ length: 300 }, (_, i) =>

@@ -11,6 +11,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { forEachLine } from '../core/jsonl.ts';
 import type { Trajectory } from '../core/types.ts';
+import type { Ledger } from './ledger.ts';
 import { parseResults, RESULTS_SCHEMA, RESULTS_VERSION, readResultsFile } from './results-file.ts';
 import type { SummaryRow } from './summary.ts';
 import { trajectoryProblem } from './validate.ts';
@@ -23,7 +24,11 @@ export interface ResultsHeader {
   runId: string;
   createdAt: string;
   summary: SummaryRow[];
+  ledger?: Ledger;
 }
+
+/** Lines before the trajectories in a streamed file (the ledger's is the last to be added). */
+const HEADER_LINES = 7;
 
 /** Writes results.json atomically, pulling the trajectories one at a time from `trajectories`. */
 export async function writeResultsStream(
@@ -51,7 +56,7 @@ export async function writeResultsStream(
   };
   try {
     await write(
-      `{\n  "schema": ${JSON.stringify(RESULTS_SCHEMA)},\n  "version": ${RESULTS_VERSION},\n  "runId": ${JSON.stringify(header.runId)},\n  "createdAt": ${JSON.stringify(header.createdAt)},\n  "summary": ${JSON.stringify(header.summary)},\n${TRAJECTORIES_OPEN}\n`,
+      `{\n  "schema": ${JSON.stringify(RESULTS_SCHEMA)},\n  "version": ${RESULTS_VERSION},\n  "runId": ${JSON.stringify(header.runId)},\n  "createdAt": ${JSON.stringify(header.createdAt)},\n  "summary": ${JSON.stringify(header.summary)},\n${header.ledger ? `  "ledger": ${JSON.stringify(header.ledger)},\n` : ''}${TRAJECTORIES_OPEN}\n`,
     );
     let first = true;
     for await (const t of trajectories) {
@@ -94,7 +99,7 @@ export async function scanResultsFile(
       if (closed) return;
       if (!inside) {
         if (text === TRAJECTORIES_OPEN) inside = true;
-        else if (line > 6) throw NOT_STREAMABLE;
+        else if (line > HEADER_LINES) throw NOT_STREAMABLE;
         else head += `${text}\n`;
         return;
       }
@@ -128,11 +133,15 @@ export async function scanResultsFile(
     } catch (error) {
       throw new Error(`${path}: results file header is not valid JSON: ${(error as Error).message}`);
     }
-    const results = parseResults(parsed, path);
-    return { runId: results.runId, createdAt: results.createdAt, summary: results.summary };
+    return headerOf(parseResults(parsed, path));
   }
   if (streamable && !closed) throw new Error(`${path}: results file ends inside its trajectories (a torn write?)`);
   const whole = await readResultsFile(path);
   for (const t of whole.trajectories) visit(t, undefined);
-  return { runId: whole.runId, createdAt: whole.createdAt, summary: whole.summary };
+  return headerOf(whole);
+}
+
+function headerOf(results: ResultsHeader): ResultsHeader {
+  const { runId, createdAt, summary, ledger } = results;
+  return { runId, createdAt, summary, ...(ledger ? { ledger } : {}) };
 }

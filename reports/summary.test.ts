@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { CASES, type TrajectorySpec, makeTrajectory } from './__fixtures__/trajectories.ts';
-import { compareStrategies, groupTrajectories, listHarnessErrors, sectionsOf, summarize } from './summary.ts';
+import {
+  compareStrategies,
+  groupTrajectories,
+  listHarnessErrors,
+  listInvalidData,
+  sectionsOf,
+  summarize,
+} from './summary.ts';
 
 const solvedAt = (taskId: string, turn: number, extra: Partial<TrajectorySpec> = {}) =>
   makeTrajectory({
@@ -102,6 +109,30 @@ describe('summarize', () => {
 
   it('is reproducible: the same trajectories give the same rows', () => {
     expect(summarize([...trajectories].reverse())).toEqual(rows);
+  });
+
+  it('lists each invalid item once, with its reason and its episodes, and leaves it out of n', () => {
+    const invalid = (strategy: string, trial = 0) =>
+      makeTrajectory({
+        taskId: '17',
+        strategy,
+        trial,
+        status: 'invalid-data',
+        error: 'task 17: the gold regex "[0-9]&[a-z]" denotes the empty language',
+        turns: [],
+      });
+    const all = [...trajectories, invalid('diagnostic'), invalid('diagnostic', 1), invalid('zero-shot')];
+    expect(listInvalidData(all)).toEqual([
+      {
+        benchmark: 'nlrx-turk',
+        taskId: '17',
+        reason: 'task 17: the gold regex "[0-9]&[a-z]" denotes the empty language',
+        episodes: 3,
+      },
+    ]);
+    const [zeroShot, diagnostic] = summarize(all);
+    expect([zeroShot?.n, zeroShot?.invalidData, diagnostic?.n, diagnostic?.invalidData]).toEqual([1, 1, 4, 2]);
+    expect(diagnostic?.pass1).toEqual(rows[1]?.pass1);
   });
 
   it('gives null estimates for a group of harness errors only', () => {

@@ -13,6 +13,7 @@ import {
   countedTrajectories,
   hardenedRate,
   harnessErrorCount,
+  invalidDataCount,
   meanAttempts,
   meanTimeToSuccess,
   modelErrorCount,
@@ -47,11 +48,13 @@ export interface SummaryRow {
   promptHashes: string[];
   /** Distinct oracle configurations (name + settings) seen in the group. */
   oracles: { name: string; settings: JsonObject }[];
-  /** Trajectories in the rates (all but harness errors). */
+  /** Trajectories in the rates (all but harness errors and invalid data). */
   n: number;
   tasks: number;
   solved: number;
   harnessErrors: number;
+  /** Episodes of items the dataset makes unposable (excluded from the rates). */
+  invalidData: number;
   modelErrors: number;
   /** Extra trajectories for an already-seen (task, trial), dropped (the first one is kept). */
   duplicates: number;
@@ -80,6 +83,16 @@ export interface SummaryRow {
   spend: Spend;
   /** BIRD-style VES where the oracle measured execution time, else null. */
   ves: number | null;
+}
+
+/** An item the dataset makes unposable, once per item whatever the strategies and trials. */
+export interface InvalidDataEntry {
+  benchmark: string;
+  taskId: string;
+  /** Why the item cannot be posed (the loader's or the oracle's words). */
+  reason: string;
+  /** Its episodes (strategies × trials × models), each recorded as invalid data. */
+  episodes: number;
 }
 
 export interface HarnessErrorEntry {
@@ -213,6 +226,7 @@ export function summarizeGroup(group: Group, bootstrap: BootstrapOptions = {}): 
     tasks: distinct(all.map((t) => t.taskId)).length,
     solved: counted.filter((t) => solvedFinal(t) === 1).length,
     harnessErrors: harnessErrorCount(all),
+    invalidData: invalidDataCount(all),
     modelErrors: modelErrorCount(all),
     duplicates: group.duplicates,
     pass1: estimate(0),
@@ -290,4 +304,23 @@ export function listHarnessErrors(trajectories: readonly Trajectory[]): HarnessE
       message: t.outcome.error ?? '(no message recorded)',
     }))
     .sort((a, b) => compareRows(a, b) || compareText(a.taskId, b.taskId) || a.trial - b.trial);
+}
+
+/** Every item recorded as invalid data, once, with its reason and how many episodes it had, by benchmark then task id. */
+export function listInvalidData(trajectories: readonly Trajectory[]): InvalidDataEntry[] {
+  const items = new Map<string, InvalidDataEntry>();
+  for (const t of trajectories) {
+    if (t.outcome.status !== 'invalid-data') continue;
+    const key = JSON.stringify([t.benchmark, t.taskId]);
+    const entry = items.get(key);
+    if (entry) entry.episodes++;
+    else
+      items.set(key, {
+        benchmark: t.benchmark,
+        taskId: t.taskId,
+        reason: t.outcome.error ?? '(no reason recorded)',
+        episodes: 1,
+      });
+  }
+  return [...items.values()].sort((a, b) => compareText(a.benchmark, b.benchmark) || compareText(a.taskId, b.taskId));
 }

@@ -1,6 +1,12 @@
 /** Shape checks for serialized trajectories: reports read only what others wrote, so they check it. */
 import { isTokenizerName, TOKENIZER_NAMES } from '../core/tokenizers.ts';
-import { TRAJECTORY_SCHEMA, TRAJECTORY_SCHEMA_VERSION, type Trajectory } from '../core/types.ts';
+import {
+  OUTCOME_STATUSES,
+  type OutcomeStatus,
+  TRAJECTORY_SCHEMA,
+  TRAJECTORY_SCHEMA_VERSION,
+  type Trajectory,
+} from '../core/types.ts';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -75,11 +81,8 @@ export function trajectoryProblem(value: unknown): string | null {
   if (typeof value.budget !== 'number' || !Number.isInteger(value.budget) || value.budget < 1)
     return 'field "budget" must be a positive integer';
   const outcome = value.outcome;
-  if (
-    !isRecord(outcome) ||
-    !['solved', 'unsolved', 'model-error', 'harness-error'].includes(outcome.status as string)
-  ) {
-    return 'field "outcome.status" must be solved, unsolved, model-error or harness-error';
+  if (!isRecord(outcome) || !OUTCOME_STATUSES.includes(outcome.status as OutcomeStatus)) {
+    return `field "outcome.status" must be one of ${OUTCOME_STATUSES.join(', ')}`;
   }
   if (outcome.solvedAtTurn !== null && typeof outcome.solvedAtTurn !== 'number') {
     return 'field "outcome.solvedAtTurn" must be a number or null';

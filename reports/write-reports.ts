@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import type { Trajectory } from '../core/types.ts';
 import { markdownText } from '../core/text-safety.ts';
 import type { GateVerdict } from './gate.ts';
+import type { Ledger } from './ledger.ts';
 import { renderGateMarkdown } from './gate-format.ts';
 import { removeReportData, renderHtml } from './html.ts';
 import { ChunkWriter, type IndexedView, type Placed, planChunks } from './html-lazy.ts';
@@ -44,6 +45,8 @@ export interface ReportOptions {
   /** The results files the trajectories came from. */
   sources?: string[];
   gate?: GateVerdict;
+  /** The ledger of planned episodes, when the run kept one (results.json, summary.md, report.json). */
+  ledger?: Ledger;
   /** Full trajectories for compact ones; by default the trajectories are full already. */
   fullSource?: FullSource;
   /** Largest run whose page inlines every view (default INLINE_VIEWS_MAX). */
@@ -109,7 +112,12 @@ export async function writeReports(
   try {
     await writeResultsStream(
       paths.results,
-      { runId: combinedRunId(sorted), createdAt: new Date().toISOString(), summary },
+      {
+        runId: combinedRunId(sorted),
+        createdAt: new Date().toISOString(),
+        summary,
+        ...(options.ledger ? { ledger: options.ledger } : {}),
+      },
       fullTrajectories(),
     );
     if (chunks) await chunks.finish();
@@ -125,7 +133,10 @@ export async function writeReports(
   const notes = report.notes;
   const markdown = [
     ...(options.gate ? [renderGateMarkdown(options.gate)] : []),
-    renderMarkdown(summary, listHarnessErrors(sorted)),
+    renderMarkdown(summary, listHarnessErrors(sorted), {
+      invalidData: report.invalidData ?? [],
+      ...(options.ledger ? { ledger: options.ledger } : {}),
+    }),
     ...(notes.length > 0 ? [`## Merge notes\n\n${notes.map((n) => `- ${markdownText(n)}`).join('\n')}\n`] : []),
   ].join('\n');
   await writeFileAtomic(paths.summary, markdown);

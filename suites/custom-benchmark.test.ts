@@ -11,7 +11,7 @@ import { withoutSuiteData } from '../core/child-env.ts';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 describe('a user-declared benchmark', () => {
-  it('runs from a few lines of *.eval.ts and reports a broken task as a harness error, not a dropped one', async () => {
+  it('runs from a few lines of *.eval.ts; a broken task is invalid data and a task Witness cannot pose a harness error, neither dropped', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'witness-user-'));
     writeFileSync(
       join(dir, 'vitest.config.mjs'),
@@ -31,6 +31,7 @@ defineBenchmark({
     { id: 'zip', description: 'a five-digit US ZIP code', gold: '[0-9]{5}' },
     { id: 'hex', description: 'a CSS hex colour such as #a0f or #A00FF0', gold: '#([0-9a-fA-F]{3}){1,2}' },
     { id: 'broken', description: 'an unbalanced gold', gold: '(abc' },
+    { id: 'backref', description: 'as, a b, the as again', gold: '(a*)b\\\\1' },
   ],
   oracle: regexOracle(),
   strategies: pickStrategies('zero-shot', 'diagnostic'),
@@ -50,24 +51,30 @@ defineBenchmark({
       encoding: 'utf8',
       timeout: 60_000,
     });
-    // The broken task fails its two tests (harness errors); the others pass whatever the model does.
+    // The gold Witness has no automaton for is its own limit: two failing tests (harness errors).
+    // The unbalanced gold is the data's fault: recorded and listed as invalid data, its tests pass.
+    // The others pass whatever the model does.
     expect(run.status).toBe(1);
-    expect(run.stdout).toMatch(/Tests +2 failed \| 4 passed/);
-    expect(run.stdout).toMatch(/task broken: the gold regex "\(abc" is not valid ECMAScript/);
+    expect(run.stdout).toMatch(/Tests +2 failed \| 6 passed/);
+    expect(run.stdout).toMatch(/task backref: the gold regex .* has no automaton/);
+    expect(run.stdout).toContain('Invalid data: 1 item the dataset makes unposable (2 episodes');
+    expect(run.stdout).toMatch(
+      / {2}my-regexes · broken: the gold regex "\(abc" is not valid ECMAScript.* \(2 episodes\)/,
+    );
     const results = await readResultsFile(join(dir, 'out', 'results.json'));
-    expect(
-      results.trajectories
-        .map(
-          (t) => `${t.benchmark}/${t.taskId}/${t.strategy}/${t.outcome.status === 'harness-error' ? 'error' : 'ran'}`,
-        )
-        .sort(),
-    ).toEqual([
-      'my-regexes/broken/diagnostic/error',
-      'my-regexes/broken/zero-shot/error',
-      'my-regexes/hex/diagnostic/ran',
-      'my-regexes/hex/zero-shot/ran',
-      'my-regexes/zip/diagnostic/ran',
-      'my-regexes/zip/zero-shot/ran',
+    expect(results.trajectories.map((t) => `${t.taskId}/${t.strategy}/${t.outcome.status}`).sort()).toEqual([
+      'backref/diagnostic/harness-error',
+      'backref/zero-shot/harness-error',
+      'broken/diagnostic/invalid-data',
+      'broken/zero-shot/invalid-data',
+      expect.stringMatching(/^hex\/diagnostic\/(solved|unsolved)$/),
+      expect.stringMatching(/^hex\/zero-shot\/(solved|unsolved)$/),
+      expect.stringMatching(/^zip\/diagnostic\/(solved|unsolved)$/),
+      expect.stringMatching(/^zip\/zero-shot\/(solved|unsolved)$/),
+    ]);
+    expect(results.summary.map((r) => [r.strategy, r.n, r.harnessErrors, r.invalidData])).toEqual([
+      ['zero-shot', 2, 1, 1],
+      ['diagnostic', 2, 1, 1],
     ]);
   }, 60_000);
 });

@@ -202,8 +202,8 @@ describe('CypherBench graphs kept across runs (two witness bench processes, no N
       },
       ['suites/cypherbench.eval.ts', '-t', '(zero-shot)$'],
     );
-    // The two broken items are failing tests (harness errors), so the run fails; the rest ran.
-    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(1);
+    // The two broken items are invalid data (listed, out of the rates), so the run passes; the rest ran.
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(run.stderr).toContain(
       `Witness: kept store ${partial} holds no complete load of graph orchard (interrupted?); loading it again`,
     );
@@ -231,10 +231,10 @@ describe('CypherBench graphs kept across runs (two witness bench processes, no N
       'question ghost-1',
     ]);
     for (const id of ['harbor-1', 'harbor-2', 'orchard-1', 'orchard-2', 'orchard-3'])
-      expect(byTask[id]?.outcome.status, id).not.toBe('harness-error');
+      expect(['harness-error', 'invalid-data'], id).not.toContain(byTask[id]?.outcome.status);
     const error = (id: string) => {
       const outcome = byTask[id]?.outcome;
-      return outcome?.status === 'harness-error' ? outcome.error : '';
+      return outcome?.status === 'invalid-data' ? outcome.error : '';
     };
     expect(error('question ghost-1')).toMatch(
       /^question ghost-1: graph ghost has no SimpleKG file in .*data \(looked for graphs\/simplekg\/ghost_simplekg\.json/,

@@ -14,6 +14,7 @@ import { withoutSuiteData } from '../core/child-env.ts';
 import { loadConfig } from '../core/config.ts';
 import { TERMINAL_ACTIVE } from '../core/hostile/text.ts';
 import { startTestModelServer } from '../core/models/test-server.ts';
+import { findNlRxTurk } from '../oracles/regex/loader.ts';
 import { writeNlRxRaw, writeNlRxSplits } from '../oracles/regex/official-layout.ts';
 import { OUTSIDE_TABLE, writeHostileBirdFolder } from '../oracles/sql/hostile/datasets.ts';
 import { OFFICIAL_BIRD_ITEMS, writeBirdFolder } from '../oracles/sql/official-layout.ts';
@@ -133,8 +134,87 @@ describe('witness data check', () => {
   }, 120_000);
 });
 
+describe('witness data check --items', () => {
+  it('lists what a run records as invalid data, and --write-invalid writes the list --exclude-tasks leaves out', async () => {
+    const turk = folder();
+    writeNlRxSplits(turk);
+    // Test line 3: a digit that is a capital, the empty language under brics semantics.
+    appendFileSync(join(turk, 'src-test.txt'), 'lines with a digit that is a capital\n');
+    appendFileSync(join(turk, 'targ-test.txt'), '( [ <NUM> ] ) & ( [ <CAP> ] )\n');
+    const list = join(folder(), 'invalid.txt');
+    const [check, json] = await Promise.all([
+      witness(['data', 'check', '--suite', 'nl-rx', '--data', turk, '--split', 'test', '--write-invalid', list]),
+      witness(['data', 'check', '--suite', 'nl-rx', '--data', turk, '--split', 'test', '--items', '--json']),
+    ]);
+    expect(check.status, check.stderr).toBe(0);
+    const emptyLanguage =
+      'task test-3: the gold regex "([0-9])&([A-Z])" denotes the empty language (under dk.brics automaton semantics), so no task can be posed';
+    expect(check.stdout).toContain(
+      `nl-rx items posed as a run would (split test): 3 items, 2 posable, 1 invalid data (left out of the rates), 0 Witness cannot pose (harness errors: the run fails on them)\ninvalid  ${emptyLanguage}\n`,
+    );
+    expect(check.stderr).toContain(`witness: 1 invalid items written to ${list}`);
+    expect(readFileSync(list, 'utf8').split('\n').slice(2)).toEqual([`# ${emptyLanguage}`, 'test-3', '']);
+    expect(JSON.parse(json.stdout).items).toEqual({
+      suite: 'nl-rx',
+      split: 'test',
+      items: 3,
+      unposable: [{ id: 'test-3', kind: 'invalid-data', reason: emptyLanguage }],
+    });
+
+    const out = folder();
+    const run = await witness(
+      ['bench', 'suites/nl-rx.eval.ts', '--exclude-tasks', `@${list}`, '--suite', 'nl-rx', '-t', ' · zero-shot$'],
+      {
+        WITNESS_NLRX_DATA: turk,
+        WITNESS_SPLIT: 'test',
+        WITNESS_OUT: join(out, 'out'),
+        WITNESS_STORE: join(out, 'store'),
+      },
+    );
+    expect(run.status, run.stderr.slice(-2000)).toBe(0);
+    const results = await readResultsFile(join(out, 'out', 'results.json'));
+    expect(results.trajectories.map((t) => [t.taskId, t.outcome.status === 'invalid-data'])).toEqual([
+      ['test-1', false],
+      ['test-2', false],
+    ]);
+    expect(results.ledger).toEqual({ planned: 2, recorded: 2, lost: 0, notRun: [] });
+  }, 120_000);
+});
+
+const realTurk = findNlRxTurk();
+if (realTurk === null) console.warn('NL-RX-Turk not found (WITNESS_NLRX_DATA): the real-data runs are skipped');
+describe.runIf(realTurk !== null)('the real NL-RX-Turk release (WITNESS_NLRX_DATA)', () => {
+  it('runs green with its empty-language golds listed as invalid data, and fails under --strict-data', async () => {
+    // The first 20 pairs: tasks 1, 8, 10, 16 and 20 have golds that denote the empty language.
+    const tasks = Array.from({ length: 20 }, (_, i) => String(i + 1)).join(',');
+    const args = ['bench', '--suite', 'nl-rx', '--data', realTurk as string, '--tasks', tasks, '-t', ' · zero-shot$'];
+    const dirs = (name: string) => ({ WITNESS_OUT: join(folder(), name), WITNESS_STORE: join(folder(), 'store') });
+    const lenient = dirs('out');
+    const [run, strict] = await Promise.all([
+      witness(args, lenient),
+      witness([...args, '--strict-data'], dirs('strict')),
+    ]);
+    expect(run.status, run.stderr.slice(-2000)).toBe(0);
+    expect(run.stdout).toContain('Invalid data: 5 items the dataset makes unposable (5 episodes');
+    for (const id of ['1', '8', '10', '16', '20'])
+      expect(run.stdout).toMatch(new RegExp(`\\n {2}nl-rx · ${id}: the gold regex .* denotes the empty language`));
+    const results = await readResultsFile(join(lenient.WITNESS_OUT, 'results.json'));
+    expect(results.summary[0]).toMatchObject({ strategy: 'zero-shot', n: 15, invalidData: 5, harnessErrors: 0 });
+    expect(strict.status).toBe(1);
+    expect(strict.stdout + strict.stderr).toMatch(/invalid data \(strict data\): task 1: the gold regex/);
+  }, 240_000);
+
+  it('data check --items counts the golds a run records as invalid data', async () => {
+    const check = await witness(['data', 'check', '--suite', 'nl-rx', '--data', realTurk as string, '--items']);
+    expect(check.status, check.stderr).toBe(0);
+    expect(check.stdout).toContain(
+      'nl-rx items posed as a run would (split default): 10,000 items, 8,441 posable, 1,559 invalid data (left out of the rates), 0 Witness cannot pose',
+    );
+  }, 240_000);
+});
+
 describe('witness bench on the official layouts', () => {
-  it('runs the bird suite on a generated dev folder and the nl-rx suite on a DeepRegex split, naming each broken item', async () => {
+  it('runs the bird suite on a generated dev folder and the nl-rx suite on a DeepRegex split, listing each broken item as invalid data', async () => {
     const bird = writeBirdFolder(folder(), 'dev', [
       ...OFFICIAL_BIRD_ITEMS,
       { ...OFFICIAL_BIRD_ITEMS[0]!, question_id: 6, db_id: 'gone' },
@@ -142,9 +222,13 @@ describe('witness bench on the official layouts', () => {
     ]);
     const turk = folder();
     writeNlRxSplits(turk);
-    // A test split with a gold that is not a regex (line 3) and an empty description (line 4).
-    appendFileSync(join(turk, 'src-test.txt'), 'lines with an unclosed group\n\n');
-    appendFileSync(join(turk, 'targ-test.txt'), '( [ <NUM> ]\n. * <M0> . *\n');
+    // A test split with a gold that is not a regex (line 3), an empty description (line 4) and a
+    // gold that denotes the empty language under brics semantics (line 5: a digit that is a capital).
+    appendFileSync(
+      join(turk, 'src-test.txt'),
+      'lines with an unclosed group\n\nlines with a digit that is a capital\n',
+    );
+    appendFileSync(join(turk, 'targ-test.txt'), '( [ <NUM> ]\n. * <M0> . *\n( [ <NUM> ] ) & ( [ <CAP> ] )\n');
     const out = (name: string) => {
       const dir = join(folder(), name);
       mkdirSync(dir);
@@ -153,7 +237,8 @@ describe('witness bench on the official layouts', () => {
     const birdDirs = out('bird');
     const nlrxDirs = out('nl-rx');
     const only = ['-t', ' · (zero-shot|diagnostic)$'];
-    const [birdRun, nlrxRun] = await Promise.all([
+    const strictDirs = out('nl-rx-strict');
+    const [birdRun, nlrxRun, strictRun] = await Promise.all([
       witness(['bench', 'suites/bird.eval.ts', ...only], {
         ...birdDirs,
         WITNESS_BIRD_DATA: bird.dir,
@@ -164,21 +249,24 @@ describe('witness bench on the official layouts', () => {
         WITNESS_NLRX_DATA: turk,
         WITNESS_SPLIT: 'test',
       }),
+      witness(['bench', '--strict-data', 'suites/nl-rx.eval.ts', ...only], {
+        ...strictDirs,
+        WITNESS_NLRX_DATA: turk,
+        WITNESS_SPLIT: 'test',
+      }),
     ]);
-    // The questions with a missing database or a bad field are harness errors (failing tests), the others run.
-    expect(birdRun.status, birdRun.stderr.slice(-2000)).toBe(1);
+    // The questions with a missing database or a bad field are invalid data (listed, passing tests), the others run.
+    expect(birdRun.status, birdRun.stderr.slice(-2000)).toBe(0);
     const birdResults = await readResultsFile(join(birdDirs.WITNESS_OUT, 'results.json'));
     const episodes = (ts: typeof birdResults.trajectories) =>
-      ts
-        .map((t) => `${t.taskId} ${t.strategy} ${t.outcome.status === 'harness-error' ? 'harness-error' : 'ran'}`)
-        .sort();
+      ts.map((t) => `${t.taskId} ${t.strategy} ${t.outcome.status === 'invalid-data' ? 'invalid-data' : 'ran'}`).sort();
     expect(episodes(birdResults.trajectories)).toEqual(
       [
         ...['0', '1', '2', '3', '4', '5'].flatMap((id) => [`${id} diagnostic ran`, `${id} zero-shot ran`]),
-        'question 6 (db_id "gone") diagnostic harness-error',
-        'question 6 (db_id "gone") zero-shot harness-error',
-        `${bird.questions} item 7 (question 7) diagnostic harness-error`,
-        `${bird.questions} item 7 (question 7) zero-shot harness-error`,
+        'question 6 (db_id "gone") diagnostic invalid-data',
+        'question 6 (db_id "gone") zero-shot invalid-data',
+        `${bird.questions} item 7 (question 7) diagnostic invalid-data`,
+        `${bird.questions} item 7 (question 7) zero-shot invalid-data`,
       ].sort(),
     );
     const errorOf = (ts: typeof birdResults.trajectories, id: string) =>
@@ -193,21 +281,49 @@ describe('witness bench on the official layouts', () => {
       'How many products are out of stock?',
     );
 
-    expect(nlrxRun.status, nlrxRun.stderr.slice(-2000)).toBe(1);
+    expect(nlrxRun.status, nlrxRun.stderr.slice(-2000)).toBe(0);
     const nlrxResults = await readResultsFile(join(nlrxDirs.WITNESS_OUT, 'results.json'));
     const emptyLine = `${join(turk, 'src-test.txt')}:4`;
     const badGold = `${join(turk, 'targ-test.txt')}:3`;
     expect(episodes(nlrxResults.trajectories)).toEqual(
       [
         ...['test-1', 'test-2'].flatMap((id) => [`${id} diagnostic ran`, `${id} zero-shot ran`]),
-        `${badGold} diagnostic harness-error`,
-        `${badGold} zero-shot harness-error`,
-        `${emptyLine} diagnostic harness-error`,
-        `${emptyLine} zero-shot harness-error`,
+        `${badGold} diagnostic invalid-data`,
+        `${badGold} zero-shot invalid-data`,
+        `${emptyLine} diagnostic invalid-data`,
+        `${emptyLine} zero-shot invalid-data`,
+        'test-5 diagnostic invalid-data',
+        'test-5 zero-shot invalid-data',
       ].sort(),
     );
     expect(errorOf(nlrxResults.trajectories, badGold)).toMatch(/targ-test\.txt:3: not a brics regex: /);
     expect(errorOf(nlrxResults.trajectories, emptyLine)).toBe(`${emptyLine}: empty description`);
+    const emptyLanguage =
+      'task test-5: the gold regex "([0-9])&([A-Z])" denotes the empty language (under dk.brics automaton semantics), so no task can be posed';
+    expect(errorOf(nlrxResults.trajectories, 'test-5')).toBe(emptyLanguage);
+    // Out of the rates and n, and listed in the terminal, summary.md and report.json.
+    expect(nlrxResults.summary.map((r) => [r.strategy, r.n, r.invalidData, r.harnessErrors])).toEqual([
+      ['zero-shot', 2, 3, 0],
+      ['diagnostic', 2, 3, 0],
+    ]);
+    expect(nlrxRun.stdout).toContain('Invalid data: 3 items the dataset makes unposable (6 episodes');
+    expect(nlrxRun.stdout).toContain(`  nl-rx · test-5: ${emptyLanguage.slice('task test-5: '.length)} (2 episodes)`);
+    expect(readFileSync(join(nlrxDirs.WITNESS_OUT, 'summary.md'), 'utf8')).toContain(
+      '- nl-rx · test-5: the gold regex "(\\[0-9\\])&amp;(\\[A-Z\\])" denotes the empty language',
+    );
+    const report = JSON.parse(readFileSync(join(nlrxDirs.WITNESS_OUT, 'report.json'), 'utf8')) as {
+      invalidData: { taskId: string; episodes: number }[];
+    };
+    expect(report.invalidData.map((e) => [e.taskId, e.episodes])).toEqual([
+      [emptyLine, 2],
+      [badGold, 2],
+      ['test-5', 2],
+    ]);
+    // Strict data: the same items fail their tests, and the run.
+    expect(strictRun.status, strictRun.stderr.slice(-2000)).toBe(1);
+    expect(strictRun.stdout + strictRun.stderr).toContain(`invalid data (strict data): ${emptyLanguage}`);
+    const strict = await readResultsFile(join(strictDirs.WITNESS_OUT, 'results.json'));
+    expect(episodes(strict.trajectories)).toEqual(episodes(nlrxResults.trajectories));
   }, 240_000);
 });
 
@@ -233,14 +349,15 @@ describe('a hostile BIRD folder', () => {
       for (const { dbId } of bird.escapes)
         expect(check.stdout).toContain(`dev_databases db_id ${JSON.stringify(dbId)} (1 question): `);
 
-      expect(bench.status, bench.stderr.slice(-3000)).toBe(1);
+      // Items that point outside are invalid data: listed, out of the rates, and no failure of the run.
+      expect(bench.status, bench.stderr.slice(-3000)).toBe(0);
       const results = await readResultsFile(join(dir, 'out', 'results.json'));
       const outcome = (questionId: number) =>
         results.trajectories.find(
           (t) => t.taskId === String(questionId) || t.taskId.startsWith(`question ${questionId} `),
         )?.outcome as { status: string; error?: string } | undefined;
       for (const { questionId, dbId } of bird.escapes) {
-        expect(outcome(questionId)?.status, dbId).toBe('harness-error');
+        expect(outcome(questionId)?.status, dbId).toBe('invalid-data');
         expect(outcome(questionId)?.error, dbId).toMatch(
           /path separator|leads outside the folder "dev_databases" through a symbolic link/,
         );
@@ -249,7 +366,7 @@ describe('a hostile BIRD folder', () => {
       expect(server.requests.length).toBeGreaterThan(0);
       expect(JSON.stringify(server.requests.map((r) => r.body))).not.toContain(OUTSIDE_TABLE);
       // A db_id carrying escape sequences and a bidi override: named, but nothing of it acts on the terminal.
-      expect(outcome(bird.escapeSequences.questionId)?.status).toBe('harness-error');
+      expect(outcome(bird.escapeSequences.questionId)?.status).toBe('invalid-data');
       expect(check.stdout).toContain(`(1 question): database not found: ${join(bird.databases, 'shop')}`);
       for (const printed of [check.stdout, check.stderr, bench.stdout, bench.stderr])
         expect(printed).not.toMatch(TERMINAL_ACTIVE);

@@ -1,6 +1,7 @@
 /** Builds the configured model: the sim, the steerable sim, or an OpenAI-compatible endpoint behind the response cache. */
 import type { WitnessConfig } from '../config.ts';
 import { withCache } from './cache.ts';
+import type { ModelInfo } from '../types.ts';
 import type { ChatModel } from './model.ts';
 import { createOpenAIModel } from './openai.ts';
 import { createSimModel } from './sim.ts';
@@ -41,6 +42,12 @@ export function createModel(config: WitnessConfig, env: Record<string, string | 
     mode: config.cache.mode,
     sampling: { temperature: m.temperature, seed: m.seed ?? null, maxTokens: m.maxTokens ?? null },
   });
+}
+
+/** What a trajectory records of the configured model, known without building it: its name and whether it knows the gold. */
+export function configuredModelInfo(config: WitnessConfig): ModelInfo {
+  const name = config.model.name;
+  return { name, privileged: name === 'sim' || name === STEERABLE_SIM_NAME };
 }
 
 /** The one-line notice printed when no model is configured. */

@@ -59,7 +59,12 @@ export function withoutUnservedGraphs(loaded: LoadedTasks, unserved: ReadonlyMap
   const tasks = loaded.tasks.filter((task) => {
     const reason = unserved.get(graphOf(task));
     if (reason === undefined) return true;
-    issues.push({ item: `question ${task.id}`, message: `graph ${graphOf(task)} could not be served: ${reason}` });
+    // An engine that would not serve the graph is Witness's side, not the question's.
+    issues.push({
+      item: `question ${task.id}`,
+      message: `graph ${graphOf(task)} could not be served: ${reason}`,
+      kind: 'harness-error',
+    });
     return false;
   });
   return { tasks, issues };

@@ -298,7 +298,9 @@ async function scoreItem(
   } catch (error) {
     if (error instanceof TaskInputError)
       return { ...base, correct: false, executable: false, status: 'invalid-gold', message: error.message };
-    throw error;
+    // Neo4j gone: every later item would fail the same way. A limit that stopped the gold, or a bug, is named on its item.
+    if (error instanceof Neo4jUnreachableError) throw error;
+    return { ...base, correct: false, executable: false, status: 'harness-error', message: (error as Error).message };
   }
   let verdict;
   try {

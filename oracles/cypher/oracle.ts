@@ -5,7 +5,7 @@
  * unexpected and misplaced rows; hardening adds graph variants; the Observer runs and describes
  * without judging.
  */
-import { TaskInputError, type Oracle } from '../../core/oracle.ts';
+import { goldFailure, TaskInputError, type Oracle } from '../../core/oracle.ts';
 import type { Candidate, Task, Verdict, Witness } from '../../core/types.ts';
 import { compareResults, keyRows, orderMattersFor } from './compare.ts';
 import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_MAX_ROWS } from './execute.ts';
@@ -88,19 +88,26 @@ export function cypherOracle(options: CypherOracleOptions): Oracle<CypherPrepare
         `graph ${JSON.stringify(graph)} is not one of the loaded graphs (${[...graphs.keys(), ...(options.trustedGraphs ?? [])].join(', ') || 'none'})`,
       );
     }
+    // A database that does not hold the graph is the run's setup, not the question: a harness error.
     const problem = kg ? await graphProblem(kg) : null;
-    if (problem) throw new TaskInputError(item, problem);
+    if (problem) throw new Error(`${item}: ${problem}`);
     const guard = await runner.guard(task.gold, 'gold');
     if (!guard.ok)
-      throw new TaskInputError(item, `the gold query cannot be used (${guard.error.kind}): ${guard.error.message}`);
+      throw goldFailure(
+        item,
+        guard.error.kind,
+        `the gold query cannot be used (${guard.error.kind}): ${guard.error.message}`,
+      );
     const gold = await runner.run(task.gold, 'gold');
-    if (!gold.ok) throw new TaskInputError(item, `the gold query fails (${gold.error.kind}): ${gold.error.message}`);
+    if (!gold.ok)
+      throw goldFailure(item, gold.error.kind, `the gold query fails (${gold.error.kind}): ${gold.error.message}`);
     const orderMatters = orderMattersFor(task.gold);
     try {
       keyRows(gold.table, comparison);
     } catch (error) {
+      // Values Witness's comparison cannot take: its limit, a harness error.
       if (error instanceof UncomparableValueError)
-        throw new TaskInputError(item, `the gold result cannot be compared: ${error.message}`);
+        throw new Error(`${item}: the gold result cannot be compared: ${error.message}`);
       throw error;
     }
     const answer = task.meta?.answer_json;

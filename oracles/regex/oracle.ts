@@ -131,10 +131,10 @@ export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepa
           `the gold regex ${JSON.stringify(task.gold)} is not valid ${DIALECT_NAMES[goldDialect]}: ${(error as Error).message}`,
         );
       }
+      // Witness's limit, not the dataset's fault: a harness error.
       if (!gold.dfa || !gold.node) {
-        throw new TaskInputError(
-          item,
-          `the gold regex ${JSON.stringify(task.gold)} has no automaton (${gold.nonRegular ?? 'not regular'}), which the hidden tests need`,
+        throw new Error(
+          `${item}: the gold regex ${JSON.stringify(task.gold)} has no automaton (${gold.nonRegular ?? 'not regular'}), which the hidden tests need`,
         );
       }
       if (isEmptyLanguage(gold)) {

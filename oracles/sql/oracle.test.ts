@@ -210,6 +210,17 @@ describe('the SQL oracle', () => {
       /^task x: the gold SQL fails on .*retail_shop\.sqlite \(syntax\): no such column: nope/,
     );
   });
+
+  it("tells a gold that fails on its own database (invalid data) from one a limit of the run stopped (Witness's side)", async () => {
+    const broken = await oracle.prepare({ ...task('0'), id: 'x', gold: 'SELECT nope FROM customers' }).catch((e) => e);
+    expect(broken).toBeInstanceOf(TaskInputError);
+    const bomb =
+      'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 3000) SELECT zeroblob(1000000) FROM c';
+    const stopped = await oracle.prepare({ ...task('0'), id: 'big', gold: bomb }).catch((e) => e);
+    expect(stopped).toBeInstanceOf(Error);
+    expect(stopped).not.toBeInstanceOf(TaskInputError);
+    expect((stopped as Error).message).toMatch(/^task big: the gold SQL fails on .* \(too-large\): .*raise maxRows/);
+  });
 });
 
 describe('answers that no engine can run, and result bombs', () => {

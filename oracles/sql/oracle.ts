@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BoundedCache } from '../../core/bounded-cache.ts';
 import type { Oracle } from '../../core/oracle.ts';
-import { TaskInputError } from '../../core/oracle.ts';
+import { goldFailure, TaskInputError } from '../../core/oracle.ts';
 import type { Candidate, JsonObject, Task, Verdict, Witness } from '../../core/types.ts';
 import { diffResults, hasTopLevelOrderBy, resultsEqual } from './compare.ts';
 import { DatabaseContext } from './database.ts';
@@ -40,7 +40,7 @@ const shape = (r: ResultSet) => ({ rows: r.rows.length, columns: r.columns.lengt
 
 /** What to change when the gold itself hits a limit: it is the dataset or the configuration, never the model. */
 function goldHint(kind: ExecFailure['kind'], limits: QueryLimits): string {
-  if (kind === 'timeout') return ' (a gold that needs longer is a dataset problem; or raise timeoutMs)';
+  if (kind === 'timeout') return ' (raise timeoutMs if the gold needs longer)';
   if (kind === 'too-large')
     return ` (the caps are ${limits.maxRows.toLocaleString('en-US')} rows and ${formatBytes(limits.maxResultBytes)}: raise maxRows / maxResultBytes)`;
   if (kind === 'too-complex') return ` (the SQL text cap is ${formatBytes(limits.maxSqlBytes)}: raise maxSqlBytes)`;
@@ -234,9 +234,11 @@ export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
       ];
       const golds = await Promise.all(refs.map((r) => execute(r.db, r.key, task.gold)));
       const goldOriginal = golds[0] as ExecResult;
+      // A gold that fails on its own database is invalid data; one a limit stopped is the run's to fix.
       if (!goldOriginal.ok)
-        throw new TaskInputError(
+        throw goldFailure(
           item,
+          goldOriginal.kind,
           `the gold SQL fails on ${dbPath} (${goldOriginal.kind}): ${goldOriginal.message}${goldHint(goldOriginal.kind, limits)}`,
         );
       // A copy on which the gold itself fails cannot judge anything: it is left out of this task's cases.

@@ -770,7 +770,15 @@
     var v = views[i];
     var cls = v.status === 'solved' ? (v.tau === 1 ? 'solved1' : 'solved') : v.status;
     var label =
-      v.status === 'solved' ? String(v.tau) : v.status === 'unsolved' ? '✗' : v.status === 'model-error' ? 'M' : 'E';
+      v.status === 'solved'
+        ? String(v.tau)
+        : v.status === 'unsolved'
+          ? '✗'
+          : v.status === 'model-error'
+            ? 'M'
+            : v.status === 'invalid-data'
+              ? 'D'
+              : 'E';
     var title =
       'task ' +
       v.taskId +
@@ -948,7 +956,18 @@
       r.runId + ' (' + r.trajectories + ' episodes, ' + int(r.spend.tokens) + ' tokens, cost ' + usd(r.spend.usd) + ')'
     );
   });
-  document.getElementById('runs').textContent = (report.runIds.length === 1 ? 'Run ' : 'Runs ') + runs.join('; ');
+  var ledger = report.ledger;
+  var ledgerText = ledger
+    ? ' · episodes: ' +
+      ledger.planned +
+      ' planned, ' +
+      ledger.recorded +
+      ' recorded' +
+      (ledger.lost ? ', ' + ledger.lost + ' lost (a harness error says why)' : '') +
+      (ledger.notRun.length ? ', ' + ledger.notRun.length + ' not run (budget spent)' : '')
+    : '';
+  document.getElementById('runs').textContent =
+    (report.runIds.length === 1 ? 'Run ' : 'Runs ') + runs.join('; ') + ledgerText;
   document.getElementById('created').textContent =
     'Generated ' + report.createdAt + (report.sources.length ? ' from ' + report.sources.join(', ') : '');
 
@@ -994,6 +1013,41 @@
                 e.trial +
                 ': ' +
                 e.message,
+            });
+          }),
+        ),
+      ),
+    );
+  }
+  var invalid = report.invalidData || [];
+  if (invalid.length) {
+    var episodes = invalid.reduce(function (n, e) {
+      return n + e.episodes;
+    }, 0);
+    app.appendChild(
+      el(
+        'section',
+        { class: 'card' },
+        el('h2', {
+          text:
+            'Invalid data (' +
+            invalid.length +
+            ' items the dataset makes unposable, ' +
+            episodes +
+            ' episodes; excluded from rates and n)',
+        }),
+        el(
+          'ul',
+          { class: 'notes' },
+          invalid.map(function (e) {
+            return el('li', {
+              text:
+                e.benchmark +
+                ' · ' +
+                e.taskId +
+                ': ' +
+                e.reason +
+                (e.episodes > 1 ? ' (' + e.episodes + ' episodes)' : ''),
             });
           }),
         ),

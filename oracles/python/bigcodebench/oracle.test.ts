@@ -6,6 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { TaskInputError } from '../../../core/oracle.ts';
 import { Rng } from '../../../core/random.ts';
 import type { Candidate, Task } from '../../../core/types.ts';
 import { STRATEGIES } from '../../../strategies/index.ts';
@@ -132,7 +133,7 @@ describe('what the official image gives a program', () => {
   }
 });
 
-describe('task and environment problems are harness errors', () => {
+describe('a broken task is invalid data, a missing library a harness error', () => {
   it('names a missing library, a broken reference and a test module without TestCases', async () => {
     const test =
       'import unittest\nclass TestCases(unittest.TestCase):\n    def test_one(self):\n        self.assertEqual(task_func(), 1)\n';
@@ -144,8 +145,11 @@ describe('task and environment problems are harness errors', () => {
       )
       .catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(EnvironmentMissingError);
+    expect(missing).not.toBeInstanceOf(TaskInputError);
     expect((missing as Error).message).toMatch(/^environment missing witness_missing_library_probe/);
-    await expect(oracle.prepare(inline('bad', 'def task_func():\n', '    return 2\n', test))).rejects.toThrow(
+    const failing = await oracle.prepare(inline('bad', 'def task_func():\n', '    return 2\n', test)).catch((e) => e);
+    expect(failing).toBeInstanceOf(TaskInputError);
+    expect((failing as Error).message).toMatch(
       /the canonical solution fails its own tests test_one \(AssertionError: 2 != 1\)/,
     );
     await expect(

@@ -9,7 +9,7 @@
  */
 import { BoundedCache } from '../../../core/bounded-cache.ts';
 import type { Oracle } from '../../../core/oracle.ts';
-import { TaskInputError } from '../../../core/oracle.ts';
+import { goldFailure, TaskInputError } from '../../../core/oracle.ts';
 import type { Candidate, Task, Verdict, Witness } from '../../../core/types.ts';
 import { describeEnvironment, EnvironmentMissingError, missingModules } from '../environment.ts';
 import { extractPython } from '../extract.ts';
@@ -227,7 +227,9 @@ export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): Oracle<Bc
       const probe = { test, deadlineMs: timeLimitMs(timeLimitS, minTimeLimitS, 0) };
       const report = await run(probe, programFor(task.gold, codePrompt, calibrated));
       if (report.taskError) throw new TaskInputError(item, report.taskError);
-      if (report.failure) throw new TaskInputError(item, `the canonical solution fails: ${report.failure.message}`);
+      // A canonical solution that fails on its own is invalid data; one a limit stopped is the run's to fix.
+      if (report.failure)
+        throw goldFailure(item, report.failure.kind, `the canonical solution fails: ${report.failure.message}`);
       const tests = report.tests ?? [];
       if (tests.length === 0) throw new TaskInputError(item, 'TestCases has no test methods');
       const failing = tests.filter((name) => {

@@ -5,6 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { TaskInputError } from '../../../core/oracle.ts';
 import { Rng } from '../../../core/random.ts';
 import type { Candidate, Task } from '../../../core/types.ts';
 import { EnvironmentMissingError } from '../environment.ts';
@@ -119,7 +120,7 @@ describe('checking a candidate on the 200 seeded inputs', () => {
   });
 });
 
-describe('task and environment problems are harness errors, not model failures', () => {
+describe('a broken task is invalid data, a missing library a harness error; neither is a model failure', () => {
   it('names a missing library', async () => {
     const task = inline(
       'needs-lib',
@@ -129,6 +130,7 @@ describe('task and environment problems are harness errors, not model failures',
     );
     const error = await oracle.prepare(task).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EnvironmentMissingError);
+    expect(error).not.toBeInstanceOf(TaskInputError);
     expect((error as Error).message).toMatch(
       /^environment missing witness_missing_library_probe \(task needs-lib needs it; install with: pip install witness_missing_library_probe/,
     );
@@ -139,7 +141,11 @@ describe('task and environment problems are harness errors, not model failures',
     await expect(
       oracle.prepare(inline('clock', 'import time\ndef f(x):\n    return time.perf_counter_ns()\n', script)),
     ).rejects.toThrow(/disagrees with itself on \d+ of 200 inputs/);
-    await expect(oracle.prepare(inline('div', 'def f(x):\n    return 10 // (x - 7)\n', script))).rejects.toThrow(
+    const raising = await oracle
+      .prepare(inline('div', 'def f(x):\n    return 10 // (x - 7)\n', script))
+      .catch((e) => e);
+    expect(raising).toBeInstanceOf(TaskInputError);
+    expect((raising as Error).message).toMatch(
       /the reference raises on 1 generated input\(s\), first on #8: ZeroDivisionError/,
     );
     await expect(

@@ -8,7 +8,7 @@
  */
 import { BoundedCache } from '../../../core/bounded-cache.ts';
 import type { Oracle } from '../../../core/oracle.ts';
-import { TaskInputError } from '../../../core/oracle.ts';
+import { goldFailure, TaskInputError } from '../../../core/oracle.ts';
 import type { Candidate, JsonObject, Task, Verdict, Witness } from '../../../core/types.ts';
 import { describeEnvironment, EnvironmentMissingError, missingModules, moduleForLibrary } from '../environment.ts';
 import { extractPython } from '../extract.ts';
@@ -205,10 +205,10 @@ export function dsCodeBenchOracle(options: DsCodeBenchOptions = {}): Oracle<DsPr
       const testScript = task.context?.testScript;
       if (typeof testScript !== 'string')
         throw new TaskInputError(item, 'context.testScript (the test_script field) is missing');
+      // Witness's limit, not the dataset's fault: a harness error.
       if (/output\.png/.test(task.gold)) {
-        throw new TaskInputError(
-          item,
-          'plot tasks (the reference saves output.png, compared by SSIM with scikit-image) are not supported by this oracle',
+        throw new Error(
+          `${item}: plot tasks (the reference saves output.png, compared by SSIM with scikit-image) are not supported by this oracle`,
         );
       }
       const library = String(task.context?.library ?? '');
@@ -227,9 +227,15 @@ export function dsCodeBenchOracle(options: DsCodeBenchOptions = {}): Oracle<DsPr
       };
       // The reference against itself: proves the task runs, that it is deterministic under the seed, and yields the input domain.
       const report = await run(draft, task.gold, [], true);
-      if (report.referenceFailure) throw new TaskInputError(item, report.referenceFailure);
+      // A reference that fails on its own is invalid data; one a limit stopped is the run's to fix.
+      if (report.referenceFailure)
+        throw goldFailure(item, report.referenceFailureKind ?? 'runtime', report.referenceFailure);
       if (report.candidateFailure)
-        throw new TaskInputError(item, `the reference solution failed: ${report.candidateFailure.message}`);
+        throw goldFailure(
+          item,
+          report.candidateFailure.kind,
+          `the reference solution failed: ${report.candidateFailure.message}`,
+        );
       const judge = report.judge as NonNullable<DsRunReport['judge']>;
       if (judge.goldRaisedCount > 0 || report.candidateRaised) {
         const first = judge.goldRaised[0];

@@ -3,7 +3,7 @@
  * same seed), then the judge comparing their outputs — and what their results mean. The candidate
  * phase is forked before the reference program is ever read by the worker, so it cannot find it.
  */
-import type { Json, VerdictError, Witness } from '../../../core/types.ts';
+import type { ErrorKind, Json, VerdictError, Witness } from '../../../core/types.ts';
 import {
   explainException,
   findEvent,
@@ -79,8 +79,10 @@ export interface DsRunReport {
   candidateFailure?: VerdictError;
   /** The first case on which the candidate raised. */
   candidateRaised?: { index: number; type: string; message: string; traceback?: string };
-  /** The reference or the task itself failed: a harness error. */
+  /** The reference or the task itself failed. */
   referenceFailure?: string;
+  /** How it failed: its own fault (syntax, runtime, unsafe) or a limit that stopped it. */
+  referenceFailureKind?: ErrorKind;
   judge?: JudgeReport;
   entry?: string;
   single?: boolean;
@@ -185,6 +187,7 @@ export function interpretCheck(results: readonly PhaseResult[], settings: DsSett
   const goldFailure = programFailure(gold, settings.referenceDeadlineMs, settings.referenceLimits);
   if (goldFailure) {
     report.referenceFailure = `the reference solution failed: ${goldFailure.message}`;
+    report.referenceFailureKind = goldFailure.kind;
     return report;
   }
   const inputs = findEvent(gold, 'inputs');
@@ -194,6 +197,7 @@ export function interpretCheck(results: readonly PhaseResult[], settings: DsSett
   const judgeError = findEvent(judge, 'judge-error');
   if (judgeError) {
     report.referenceFailure = `the judge could not read the reference outputs: ${String(judgeError.message)}`;
+    report.referenceFailureKind = 'runtime';
     return report;
   }
   const compared = findEvent(judge, 'compared');
@@ -206,7 +210,10 @@ export function interpretCheck(results: readonly PhaseResult[], settings: DsSett
     // fails now, the candidate's outputs made it fail (too big or too slow to compare), not the task.
     if (!report.candidateFailure && stopped)
       report.candidateFailure = { kind: stopped.kind, message: `judging the outputs failed: ${why}` };
-    else report.referenceFailure = `the judge phase failed: ${why}`;
+    else {
+      report.referenceFailure = `the judge phase failed: ${why}`;
+      report.referenceFailureKind = stopped?.kind ?? 'runtime';
+    }
     return report;
   }
   report.judge = compared as unknown as JudgeReport;
