@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 const scripts = [
   'regex.ts',
+  'extract.ts',
   'suite.ts',
   'sql.ts',
   'sql-bombs.ts',

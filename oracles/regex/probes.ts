@@ -47,17 +47,56 @@ export const GENERIC_PROBES = [
 
 /** Words and quoted strings of a description ("lines with 'dog' before a number" → dog, lines, …). */
 export function descriptionTokens(description: string): string[] {
-  const quoted = [...description.matchAll(/['"“‘]([^'"”’]+)['"”’]/g)].map((m) => m[1] as string);
+  const quoted = quotedRuns(description);
   const words = description.split(/[^A-Za-z0-9]+/).filter((w) => w.length > 0);
   return [...quoted, ...words];
 }
 
+const OPENING_QUOTES = '\'"“‘';
+const CLOSING_QUOTES = '\'"”’';
+
+/** The texts between an opening quote and the next closing one (a scan: linear in the text). */
+function quotedRuns(text: string): string[] {
+  const runs: string[] = [];
+  for (let i = 0; i < text.length; i++) {
+    if (!OPENING_QUOTES.includes(text[i] as string)) continue;
+    let close = i + 1;
+    while (close < text.length && !CLOSING_QUOTES.includes(text[close] as string)) close++;
+    if (close === text.length) break; // no closing quote after this one, so none after any later one
+    if (close > i + 1) {
+      runs.push(text.slice(i + 1, close));
+      i = close;
+    }
+  }
+  return runs;
+}
+
+/**
+ * `[…]` classes replaced by a space: a `[` up to the next `]`. A line terminator or a lone `\`
+ * (what is left of escapes) stops a class; every `[` before that stop fails with it, so the scan
+ * goes on after it (linear in the text).
+ */
+function blankClasses(text: string): string {
+  let out = '';
+  let copied = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] !== '[') continue;
+    let end = i + 1;
+    while (end < text.length && text[end] !== ']' && text[end] !== '\\') end++;
+    if (text[end] !== ']') {
+      i = end;
+      continue;
+    }
+    out += text.slice(copied, i) + ' ';
+    copied = end + 1;
+    i = end;
+  }
+  return out + text.slice(copied);
+}
+
 /** Literal runs of letters and digits in a pattern, outside classes and escapes. */
 export function patternLiterals(source: string): string[] {
-  const plain = source
-    .replace(/\\./g, ' ')
-    .replace(/\[(?:\\.|[^\]\\])*\]/g, ' ')
-    .replace(/\{\d+(,\d*)?\}/g, ' ');
+  const plain = blankClasses(source.replace(/\\./g, ' ')).replace(/\{\d+(,\d*)?\}/g, ' ');
   return [...plain.matchAll(/[A-Za-z0-9]+/g)].map((m) => m[0]);
 }
 
