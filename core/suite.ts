@@ -13,7 +13,7 @@
  * WITNESS_TASKS and WITNESS_LIMIT (or the file's `run` section) run part of the benchmark
  * (core/selection.ts): unreadable items are reported whatever the selection.
  */
-import { afterAll, describe, it } from 'vitest';
+import { afterAll, describe, inject, it } from 'vitest';
 import { BUDGET_SKIP_NOTE, BudgetSpentError, describeSpend } from './budget.ts';
 import { loadConfig, type WitnessConfig } from './config.ts';
 import { attachPricing } from './cost.ts';
@@ -28,6 +28,7 @@ import { loadPrompt, type PromptTemplate } from './prompt.ts';
 import { RESUMED_META_KEY } from './resume.ts';
 import { selectStrategies, selectTasks } from './selection.ts';
 import { openRunSession } from './session.ts';
+import { itemsOfPart, partOf, type SuitePart } from './suite-parts.ts';
 import type { Strategy } from './strategy.ts';
 import type { Json, LoadedTasks, Task, Trajectory } from './types.ts';
 
@@ -56,6 +57,17 @@ export interface BenchmarkDefinition<P extends PreparedTask> {
 }
 
 let noticePrinted = false;
+
+/** This worker's bench part (core/suite-parts.ts); the whole suite outside the bench parts. */
+function currentPart(): SuitePart {
+  let count = 1;
+  try {
+    count = inject('witnessSuiteParts') ?? 1;
+  } catch {
+    count = 1; // not inside a vitest worker with the global setup
+  }
+  return partOf(process.env.WITNESS_SUITE_PART, count);
+}
 
 /** Declares a benchmark as a vitest suite. Call it at the top level of a `*.eval.ts` file. */
 export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDefinition<P>): void {
@@ -122,9 +134,13 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
     // its episodes one at a time in task order, so its memory evolves deterministically.
     // `it.sequential`, not `it`: vitest's `sequence.concurrent` would make a plain `it` concurrent.
     const ordered = [...strategies.filter((s) => !s.sequential), ...strategies.filter((s) => s.sequential)];
+    // With several bench parts, this worker runs its share (core/suite-parts.ts).
+    const part = currentPart();
+    let declared = 0;
     for (const strategy of ordered) {
       const declare = strategy.sequential ? it.sequential : it.concurrent;
-      for (const task of loaded.tasks) {
+      for (const task of itemsOfPart(loaded.tasks, part, strategy.sequential)) {
+        declared++;
         for (let trial = 0; trial < trials; trial++) {
           const name = `${task.id} · ${strategy.name}${trials > 1 ? ` · trial ${trial}` : ''}`;
           declare(name, async ({ task: test, skip }) => {
@@ -164,7 +180,8 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
       }
     }
 
-    for (const issue of loaded.issues) {
+    for (const issue of itemsOfPart(loaded.issues, part, true)) {
+      declared++;
       const task: Task = { id: issue.item, benchmark: definition.name, description: '', gold: '' };
       for (const strategy of strategies) {
         it.concurrent(`${issue.item} · ${strategy.name}`, ({ task: test }) => {
@@ -185,6 +202,9 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
         });
       }
     }
+    // vitest fails a file with no test: a part left with nothing says so.
+    if (declared === 0 && part.count > 1)
+      it.skip(`part ${part.index} of ${part.count}: no episodes of ${definition.name} fall to it`, () => {});
   });
 }
 
