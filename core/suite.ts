@@ -20,7 +20,7 @@ import { attachPricing } from './cost.ts';
 import { harnessErrorTrajectory, runEpisode } from './episode.ts';
 import { DEFAULT_HARDENING, type HardeningOptions } from './hardening.ts';
 import './meta.ts';
-import { preparedOnce } from './prepared.ts';
+import { forgetPrepared, preparedOnce } from './prepared.ts';
 import { createModel, NO_MODEL_NOTICE } from './models/create.ts';
 import type { ChatModel } from './models/model.ts';
 import type { Oracle, PreparedTask } from './oracle.ts';
@@ -137,10 +137,18 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
     // With several bench parts, this worker runs its share (core/suite-parts.ts).
     const part = currentPart();
     let declared = 0;
+    // Episodes still to run per task in this worker: its preparation is forgotten after the last.
+    const pending = new Map<string, number>();
+    const done = (task: Task) => {
+      const left = (pending.get(task.id) ?? 1) - 1;
+      pending.set(task.id, left);
+      if (left === 0) forgetPrepared(oracle, task);
+    };
     for (const strategy of ordered) {
       const declare = strategy.sequential ? it.sequential : it.concurrent;
       for (const task of itemsOfPart(loaded.tasks, part, strategy.sequential)) {
         declared++;
+        pending.set(task.id, (pending.get(task.id) ?? 0) + trials);
         for (let trial = 0; trial < trials; trial++) {
           const name = `${task.id} · ${strategy.name}${trials > 1 ? ` · trial ${trial}` : ''}`;
           declare(name, async ({ task: test, skip }) => {
@@ -171,6 +179,8 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
               if (error instanceof BudgetSpentError)
                 skip(`${BUDGET_SKIP_NOTE}: ${describeSpend(error.spent, error.budget)}; episode abandoned`);
               trajectory = harnessErrorTrajectory({ ...base, task }, describeError(error));
+            } finally {
+              done(task);
             }
             trajectory = attachPricing(trajectory, config.prices);
             session.record(test.meta, trajectory);
