@@ -31,7 +31,6 @@ const REGEXP_CONSTRUCTIONS: Record<string, string> = {
   'optimizers/meta-harness/proposer/tools.ts':
     "the proposer's grep pattern: run by timedMatcher, line by line on lines cut to a bounded length, under the grep deadline",
   'oracles/regex/ecmascript.ts': "a candidate regex, only to read V8's syntax verdict (never executed here)",
-  'oracles/regex/probes.ts': 'a regex for fc.stringMatching sampling, never executed on text',
   'oracles/regex/property-trees.ts': 'property-test trees of ours',
   'oracles/sql/process-memory.ts': 'a /proc status field name of ours',
   'perf/cypher.ts': 'a /proc status field name of ours',
