@@ -11,10 +11,12 @@ process.env.WITNESS_RUN_ID ??= newRunId();
 // to its linear engine on excessive backtracking (it is refused in NODE_OPTIONS, so set it here).
 const execArgv = ['--enable-experimental-regexp-engine-on-excessive-backtracks'];
 
-// The bench project once per core (at most 4): vitest runs a file in one worker, so each part runs
-// a share of every suite's episodes in a worker of its own (core/suite-parts.ts). `--project
-// 'bench*'` runs them all; `--project bench` alone runs each suite whole in one worker.
-const BENCH_PARTS = Math.max(1, Math.min(4, availableParallelism()));
+// The bench project once per core (at most 4), or WITNESS_BENCH_PARTS times: vitest runs a file in
+// one worker, so each part runs a share of every suite's episodes in a worker of its own
+// (core/suite-parts.ts). `--project 'bench*'` runs them all; `--project bench` alone runs each
+// suite whole in one worker. Shards on machines of different sizes must set WITNESS_BENCH_PARTS
+// alike, so that their parts split the tasks the same way.
+const BENCH_PARTS = Number(process.env.WITNESS_BENCH_PARTS) || Math.max(1, Math.min(4, availableParallelism()));
 
 export default defineConfig({
   test: {

@@ -14,6 +14,7 @@ const scripts = [
   'python-bombs.ts',
   'report.ts',
   'scale.ts',
+  'nl-rx-release.ts',
   'cypher.ts',
   'cypher-reuse.ts',
   'regex-equivalence.ts',
