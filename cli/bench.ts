@@ -298,7 +298,7 @@ export const registerBench: Registrar = ({ program }) => {
         `witness: run ${runId}${o.resume ? ' (resumed)' : ''}; if it is interrupted, continue it with: witness bench --resume ${runId}`,
       );
       const vitest = resolve(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
-      const run = spawnSync(process.execPath, [vitest, 'run', '--project', 'bench', ...vitestArgs], {
+      const run = spawnSync(process.execPath, [vitest, 'run', '--project', 'bench*', ...vitestArgs], {
         stdio: 'inherit',
         cwd: ROOT,
         env,

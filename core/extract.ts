@@ -1,24 +1,145 @@
-/** Finding the program in a model reply: fenced code blocks first, preferring the expected language. */
+/**
+ * Finding the program in a model reply: fenced code blocks first, preferring the expected language.
+ *
+ * A hand-written scanner, linear in the reply's length (a regex with a lazy body and a
+ * backreference to the fence took seconds to minutes on replies full of unclosed fences). It finds
+ * the same blocks the CommonMark-like rule below always did:
+ * - an opening line is `[ \t]*` then a run of 3+ backticks or tildes, then anything, then a newline;
+ * - the block closes at the first later line (not the very next one: the body has at least one
+ *   line) that holds only `[ \t]*`, a run of the same character of the same length, `[ \t]*`;
+ * - when no line closes the whole run, shorter runs of it are tried (longest first), which then
+ *   carry no language; an opening line that closes nothing is ordinary text;
+ * - after the last closed block, the first opening line whose body does not contain its fence
+ *   counts as an unterminated final block (a truncated reply), its body with trailing whitespace
+ *   removed.
+ */
 
 export interface CodeBlock {
   language: string;
   body: string;
 }
 
-const FENCE = /(^|\n)[ \t]*(`{3,}|~{3,})[ \t]*([\w+#.-]*)[^\n]*\n([\s\S]*?)\n[ \t]*\2[ \t]*(?=\n|$)/g;
+const MIN_FENCE = 3;
+const TAB = 9;
+const NEWLINE = 10;
+const SPACE = 32;
+const BACKTICK = 96;
+const TILDE = 126;
+
+/** The lines whose first non-blank character starts a fence (3+ backticks or tildes), as columns. */
+interface FenceLines {
+  count: number;
+  /** Where the line starts and ends (its newline, or the reply's end). */
+  start: number[];
+  end: number[];
+  /** The fence character's code and the run's length and end. */
+  char: number[];
+  run: number[];
+  runEnd: number[];
+  /** Only the run and spaces or tabs: the line can close a block of this fence. */
+  pure: boolean[];
+}
+
+const isBlank = (code: number) => code === SPACE || code === TAB;
+
+/** `[\w+#.-]`: ASCII letters, digits and `_ + # . -`. */
+function isLanguageChar(code: number): boolean {
+  return (
+    (code >= 0x30 && code <= 0x39) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x61 && code <= 0x7a) ||
+    code === 0x5f ||
+    code === 0x2b ||
+    code === 0x23 ||
+    code === 0x2e ||
+    code === 0x2d
+  );
+}
+
+function fenceLines(reply: string): FenceLines {
+  const lines: FenceLines = { count: 0, start: [], end: [], char: [], run: [], runEnd: [], pure: [] };
+  for (let start = 0; ;) {
+    const newline = reply.indexOf('\n', start);
+    const end = newline === -1 ? reply.length : newline;
+    let i = start;
+    while (i < end && isBlank(reply.charCodeAt(i))) i++;
+    const char = reply.charCodeAt(i);
+    if (i < end && (char === BACKTICK || char === TILDE)) {
+      let runEnd = i;
+      while (runEnd < end && reply.charCodeAt(runEnd) === char) runEnd++;
+      if (runEnd - i >= MIN_FENCE) {
+        let rest = runEnd;
+        while (rest < end && isBlank(reply.charCodeAt(rest))) rest++;
+        lines.start.push(start);
+        lines.end.push(end);
+        lines.char.push(char);
+        lines.run.push(runEnd - i);
+        lines.runEnd.push(runEnd);
+        lines.pure.push(rest === end);
+        lines.count++;
+      }
+    }
+    if (newline === -1) return lines;
+    start = newline + 1;
+  }
+}
+
+function languageAfter(reply: string, from: number, end: number): string {
+  let i = from;
+  while (i < end && isBlank(reply.charCodeAt(i))) i++;
+  const start = i;
+  while (i < end && isLanguageChar(reply.charCodeAt(i))) i++;
+  return reply.slice(start, i).toLowerCase();
+}
 
 /** All fenced blocks in order of appearance. An unterminated final fence still counts. */
 export function codeBlocks(reply: string): CodeBlock[] {
-  const blocks: CodeBlock[] = [];
-  let lastEnd = 0;
-  for (const match of reply.matchAll(FENCE)) {
-    blocks.push({ language: (match[3] ?? '').toLowerCase(), body: match[4] ?? '' });
-    lastEnd = (match.index ?? 0) + match[0].length;
+  const lines = fenceLines(reply);
+  // Lines that can close a block, by fence (character and length), in order; pointers only move forward.
+  const closers = new Map<number, { lines: number[]; next: number }>();
+  const keyOf = (char: number, run: number) => run * 2 + (char === BACKTICK ? 0 : 1);
+  for (let f = 0; f < lines.count; f++) {
+    if (!lines.pure[f]) continue;
+    const key = keyOf(lines.char[f] as number, lines.run[f] as number);
+    const list = closers.get(key) ?? { lines: [], next: 0 };
+    list.lines.push(f);
+    closers.set(key, list);
   }
-  const rest = reply.slice(lastEnd);
-  const open = /(^|\n)[ \t]*(`{3,}|~{3,})[ \t]*([\w+#.-]*)[^\n]*\n([\s\S]*)$/.exec(rest);
-  if (open && !open[4]?.includes(open[2] ?? '```')) {
-    blocks.push({ language: (open[3] ?? '').toLowerCase(), body: (open[4] ?? '').replace(/\s+$/, '') });
+  const closerFrom = (char: number, run: number, position: number): number | null => {
+    const list = closers.get(keyOf(char, run));
+    if (!list) return null;
+    while (list.next < list.lines.length && (lines.start[list.lines[list.next] as number] as number) < position)
+      list.next++;
+    return list.next < list.lines.length ? (list.lines[list.next] as number) : null;
+  };
+
+  const blocks: CodeBlock[] = [];
+  let tail = 0;
+  for (let f = 0; f < lines.count && closers.size > 0; f++) {
+    const end = lines.end[f] as number;
+    if (end === reply.length) break; // only a line followed by a newline opens a block
+    // The body has at least one line: a closing line starts after the next newline.
+    const bodyEnd = reply.indexOf('\n', end + 1);
+    if (bodyEnd === -1) break;
+    const char = lines.char[f] as number;
+    for (let run = lines.run[f] as number; run >= MIN_FENCE; run--) {
+      const close = closerFrom(char, run, bodyEnd + 1);
+      if (close === null) continue;
+      const language = run === lines.run[f] ? languageAfter(reply, lines.runEnd[f] as number, end) : '';
+      blocks.push({ language, body: reply.slice(end + 1, (lines.start[close] as number) - 1) });
+      tail = close + 1;
+      f = close;
+      break;
+    }
+  }
+  for (let f = tail; f < lines.count; f++) {
+    const end = lines.end[f] as number;
+    if (end === reply.length) break;
+    const body = reply.slice(end + 1);
+    const fence = String.fromCharCode(lines.char[f] as number).repeat(lines.run[f] as number);
+    if (!body.includes(fence))
+      blocks.push({ language: languageAfter(reply, lines.runEnd[f] as number, end), body: body.trimEnd() });
+    break;
   }
   return blocks;
 }

@@ -16,14 +16,14 @@
  * WITNESS_TASKS, WITNESS_EXCLUDE_TASKS and WITNESS_LIMIT (or the file's `run` section) run part of
  * the benchmark (core/selection.ts): unreadable items not excluded are reported whatever the selection.
  */
-import { afterAll, describe, it } from 'vitest';
+import { afterAll, describe, inject, it } from 'vitest';
 import { BUDGET_SKIP_NOTE, BudgetSpentError, describeSpend } from './budget.ts';
 import { loadConfig, type WitnessConfig } from './config.ts';
 import { attachPricing } from './cost.ts';
 import { planEpisode, runEpisode, unrunTrajectory } from './episode.ts';
 import { DEFAULT_HARDENING, type HardeningOptions } from './hardening.ts';
 import { PLANNED_META_KEY } from './meta.ts';
-import { preparedOnce } from './prepared.ts';
+import { forgetPrepared, preparedOnce } from './prepared.ts';
 import { configuredModelInfo, createModel, NO_MODEL_NOTICE } from './models/create.ts';
 import type { ChatModel } from './models/model.ts';
 import { type Oracle, type PreparedTask, unposedStatus } from './oracle.ts';
@@ -31,6 +31,7 @@ import { loadPrompt, type PromptTemplate } from './prompt.ts';
 import { RESUMED_META_KEY } from './resume.ts';
 import { selectLoaded, selectStrategies } from './selection.ts';
 import { openRunSession } from './session.ts';
+import { itemsOfPart, partOf, type SuitePart } from './suite-parts.ts';
 import type { Strategy } from './strategy.ts';
 import { terminalLine, terminalSafe } from './text-safety.ts';
 import type { Json, LoadedTasks, Task, Trajectory } from './types.ts';
@@ -60,6 +61,17 @@ export interface BenchmarkDefinition<P extends PreparedTask> {
 }
 
 let noticePrinted = false;
+
+/** This worker's bench part (core/suite-parts.ts); the whole suite outside the bench parts. */
+function currentPart(): SuitePart {
+  let count = 1;
+  try {
+    count = inject('witnessSuiteParts') ?? 1;
+  } catch {
+    count = 1; // not inside a vitest worker with the global setup
+  }
+  return partOf(process.env.WITNESS_SUITE_PART, count);
+}
 
 /** Declares a benchmark as a vitest suite. Call it at the top level of a `*.eval.ts` file. */
 export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDefinition<P>): void {
@@ -131,9 +143,21 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
     // `it.sequential`, not `it`: vitest's `sequence.concurrent` would make a plain `it` concurrent.
     // Each test carries its plan from declaration on, so the reporter can account for it whatever happens.
     const ordered = [...strategies.filter((s) => !s.sequential), ...strategies.filter((s) => s.sequential)];
+    // With several bench parts, this worker runs its share (core/suite-parts.ts).
+    const part = currentPart();
+    let declared = 0;
+    // Episodes still to run per task in this worker: its preparation is forgotten after the last.
+    const pending = new Map<string, number>();
+    const done = (task: Task) => {
+      const left = (pending.get(task.id) ?? 1) - 1;
+      pending.set(task.id, left);
+      if (left === 0) forgetPrepared(oracle, task);
+    };
     for (const strategy of ordered) {
       const declare = strategy.sequential ? it.sequential : it.concurrent;
-      for (const task of loaded.tasks) {
+      for (const task of itemsOfPart(loaded.tasks, part, strategy.sequential)) {
+        declared++;
+        pending.set(task.id, (pending.get(task.id) ?? 0) + trials);
         for (let trial = 0; trial < trials; trial++) {
           const name = testName(task.id, strategy.name, trials > 1 ? trial : null);
           const planned = plan(task, strategy, trial);
@@ -170,6 +194,8 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
                 skip(`${BUDGET_SKIP_NOTE}: ${describeSpend(error.spent, error.budget)}; episode abandoned`);
               const status = preparing ? unposedStatus(error) : 'harness-error';
               trajectory = unrunTrajectory(planned, status, describeError(error), startedAt);
+            } finally {
+              done(task);
             }
             trajectory = attachPricing(trajectory, config.prices);
             session.record(test.meta, trajectory);
@@ -180,7 +206,8 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
     }
 
     // Items the loader could not read: one test per strategy, with no model call.
-    for (const issue of loaded.issues) {
+    for (const issue of itemsOfPart(loaded.issues, part, true)) {
+      declared++;
       const task = { id: issue.item, benchmark: definition.name };
       for (const strategy of strategies) {
         const planned = plan(task, strategy, 0);
@@ -199,6 +226,9 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
         );
       }
     }
+    // vitest fails a file with no test: a part left with nothing says so.
+    if (declared === 0 && part.count > 1)
+      it.skip(`part ${part.index} of ${part.count}: no episodes of ${definition.name} fall to it`, () => {});
   });
 }
 

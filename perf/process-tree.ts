@@ -12,6 +12,8 @@ export interface TreePeaks {
   mainMb: number;
   /** Peak RSS of each descendant Node process (the workers), MB, largest first. */
   workerMb: number[];
+  /** The same, each with the script its command line runs (`vitest.mjs`, `forks.js`, …). */
+  workers: { mb: number; script: string }[];
 }
 
 function read(path: string): string | undefined {
@@ -44,6 +46,7 @@ function highWaterMb(pid: number): number | undefined {
 export async function measureTree(child: ChildProcess, everyMs = 100): Promise<TreePeaks> {
   const rootPid = child.pid as number;
   const peaks = new Map<number, number>();
+  const scripts = new Map<number, string>();
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let done = false;
   void exited.then(() => (done = true));
@@ -63,11 +66,20 @@ export async function measureTree(child: ChildProcess, everyMs = 100): Promise<T
       if (pid !== rootPid && !(read(`/proc/${pid}/comm`) ?? '').startsWith('node')) continue;
       const mb = highWaterMb(pid);
       if (mb !== undefined) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, mb));
+      if (!scripts.has(pid)) scripts.set(pid, scriptOf(pid));
     }
     await new Promise((r) => setTimeout(r, everyMs));
   }
   const status = await exited;
   const mainMb = peaks.get(rootPid) ?? 0;
   peaks.delete(rootPid);
-  return { status, mainMb, workerMb: [...peaks.values()].sort((a, b) => b - a) };
+  const workers = [...peaks].map(([pid, mb]) => ({ mb, script: scripts.get(pid) ?? '?' })).sort((a, b) => b.mb - a.mb);
+  return { status, mainMb, workerMb: workers.map((w) => w.mb), workers };
+}
+
+/** The file name of the first argument after node's own options (the script the process runs). */
+function scriptOf(pid: number): string {
+  const args = (read(`/proc/${pid}/cmdline`) ?? '').split('\0').slice(1);
+  const script = args.find((a) => !a.startsWith('-') && /\.(m?js|ts)$/.test(a));
+  return script?.split('/').at(-1) ?? '?';
 }

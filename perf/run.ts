@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 const scripts = [
   'regex.ts',
+  'extract.ts',
   'suite.ts',
   'sql.ts',
   'sql-bombs.ts',
@@ -13,6 +14,7 @@ const scripts = [
   'python-bombs.ts',
   'report.ts',
   'scale.ts',
+  'nl-rx-release.ts',
   'cypher.ts',
   'cypher-reuse.ts',
   'regex-equivalence.ts',

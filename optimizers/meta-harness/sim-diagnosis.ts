@@ -117,13 +117,39 @@ function sqlSymptom(view: TraceView, program: string): Symptom {
   return 'wrong-result';
 }
 
+/** The text without its `{{…}}` placeholders (`{{` up to the next `}`, which must be `}}`), in one scan. */
+function withoutPlaceholders(text: string): string {
+  let out = '';
+  let copied = 0;
+  for (let at = text.indexOf('{{'); at !== -1;) {
+    const close = text.indexOf('}', at + 2);
+    if (close === -1) break; // no `}` after this `{{`, so none after a later one
+    if (text[close + 1] !== '}') {
+      at = text.indexOf('{{', close + 1); // every `{{` before `close` fails at it too
+      continue;
+    }
+    out += text.slice(copied, at);
+    copied = close + 2;
+    at = text.indexOf('{{', copied);
+  }
+  return out + text.slice(copied);
+}
+
+/** What follows the first `for: ` up to the next blank line (the task of a statement), else the statement. */
+function taskOf(statement: string): string {
+  const at = statement.indexOf('for: ');
+  if (at === -1) return statement;
+  const end = statement.indexOf('\n\n', at + 5);
+  return statement.slice(at + 5, end === -1 ? undefined : end);
+}
+
 /** The symptom of one failed regex or SQL trace, read from the statement, the program and the verdict. */
 export function symptomOf(view: TraceView, language: DiagnosisLanguage): Symptom {
   if (language === 'sql' && view.program !== null) return sqlSymptom(view, view.program);
   if (view.error !== null || view.program === null) return 'does-not-run';
   if (language !== 'regex') return 'wrong-result';
-  const statement = view.statement.replace(/\{\{[^}]*\}\}/g, '');
-  const task = /for: ([\s\S]*?)(\n\n|$)/.exec(statement)?.[1] ?? statement;
+  const statement = withoutPlaceholders(view.statement);
+  const task = taskOf(statement);
   const program = view.program;
   if (quoted(task).some((q) => !program.includes(q))) return 'literal';
   const stated = counts(task);

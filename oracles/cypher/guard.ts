@@ -14,6 +14,17 @@ import { serverAnswers, withDeadline } from './execute.ts';
 import { unplannedRefusal } from './guard-policy.ts';
 import { failureCause, noRetries, retryDelayMs, sleep } from './retry.ts';
 
+/**
+ * An operator's name without its runtime suffix (`Filter@neo4j` → `Filter`): from the first `@`
+ * after the last line break, as `/@.*$/` would cut, without its quadratic search.
+ */
+function withoutRuntimeSuffix(operatorType: string): string {
+  let lastBreak = -1;
+  for (const c of ['\n', '\r', '\u2028', '\u2029']) lastBreak = Math.max(lastBreak, operatorType.lastIndexOf(c));
+  const at = operatorType.indexOf('@', lastBreak + 1);
+  return at === -1 ? operatorType : operatorType.slice(0, at);
+}
+
 /** Longest candidate query text planned and run by default, in UTF-8 bytes. */
 export const DEFAULT_MAX_QUERY_BYTES = 16 * 1024;
 /** Extra time the client waits for EXPLAIN beyond its server-side timeout. */
@@ -63,7 +74,7 @@ function unsafeReason(queryType: string, plan: PlanNode | undefined | false): st
   if (queryType !== 'r')
     return `the query ${QUERY_TYPES[queryType] ?? `has query type ${JSON.stringify(queryType)}`} (EXPLAIN query type "${queryType}"); only read-only queries are run`;
   for (const op of operators(plan)) {
-    const name = trimMessage(op.operatorType.replace(/@.*$/, ''), 100);
+    const name = trimMessage(withoutRuntimeSuffix(op.operatorType), 100);
     if (name === 'LoadCSV') return 'LOAD CSV reads files or URLs; only queries over the graph are run';
     if (/^(Show|Terminate|AdministrationCommand)/.test(name))
       return `the query runs a ${name} command; only queries over the graph are run`;

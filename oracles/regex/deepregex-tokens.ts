@@ -30,10 +30,15 @@ export function detokenize(text: string): string {
 export function detokenizeDescription(text: string): string {
   let s = text;
   for (const [pattern, value] of WORDS) s = s.replace(pattern, `'${value}'`);
-  return s
-    .replace(/ +([,.;:?!])/g, '$1')
-    .replace(/ {2,}/g, ' ')
-    .trim();
+  return (
+    s
+      // Each run of spaces once (a search for spaces then punctuation would rescan long runs).
+      .replace(/ +/g, (spaces: string, at: number, all: string) =>
+        ',.;:?!'.includes(all[at + spaces.length] || '_') ? '' : spaces,
+      )
+      .replace(/ {2,}/g, ' ')
+      .trim()
+  );
 }
 
 /** True when a line uses DeepRegex's placeholders (a tokenized file given where a raw one belongs). */

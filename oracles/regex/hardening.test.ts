@@ -106,3 +106,27 @@ describe('probes that target an undecided difference', () => {
     expect(await oracle.hardener!.exact!(prepared, reply)).toBe('undecided');
   });
 });
+
+describe('probes of golds whose automaton prints as a deep pattern', () => {
+  // `~(b(dog){7,}b)`-like golds: a 25-state DFA whose regex form nests 14 groups deep. The probe
+  // pool used to sample it with fc.stringMatching over that form, which never finished (a run of
+  // NL-RX-Turk stopped there for good); samples now come from fast-check-driven automaton walks.
+  for (const gold of ['~(x(cat){6,}x)', '~(q(ab){9,}q)&~(.*zz.*)']) {
+    it(`probes ${gold} in bounded time`, async () => {
+      const brics = regexOracle({ candidateDialect: 'brics' });
+      const prepared = await brics.prepare({
+        id: 'deep',
+        benchmark: 'hardening-test',
+        description: 'lines that are not x, then cat six or more times, then x',
+        gold,
+        context: { dialect: 'brics' },
+      });
+      const candidate = { source: gold, extraction: 'code-block' as const };
+      const started = performance.now();
+      const report = await brics.hardener!.probe(prepared, candidate, { rng: new Rng(1), maxProbes: 320, round: 1 });
+      expect(report).toEqual({ probed: 320, disagreements: [] });
+      expect(await brics.hardener!.exact!(prepared, candidate)).toBe(true);
+      expect(performance.now() - started).toBeLessThan(10_000);
+    });
+  }
+});

@@ -58,11 +58,7 @@ export function sampleLanguage(
     throw new Error(`sampleLanguage needs a DFA; ${compiled.source} is not regular: ${compiled.nonRegular ?? ''}`);
   let maxLength = options.maxLength ?? 24;
   const minLength = Math.min(options.minLength ?? 0, maxLength);
-  let walker = walkers.get(compiled);
-  if (!walker) {
-    walker = buildWalker(compiled);
-    walkers.set(compiled, walker);
-  }
+  const walker = walkerOf(compiled);
   const out = new Set<string>();
   if (walker.final.length === 0 || count <= 0) return [];
   // A language whose shortest member is longer than maxLength still yields its shortest members.
@@ -73,6 +69,49 @@ export function sampleLanguage(
     if (word !== null) out.add(word);
   }
   return [...out];
+}
+
+function walkerOf(compiled: CompiledRegex): Walker {
+  let walker = walkers.get(compiled);
+  if (!walker) {
+    walker = buildWalker(compiled);
+    walkers.set(compiled, walker);
+  }
+  return walker;
+}
+
+/**
+ * A member of the language chosen by a list of numbers (fast-check draws them): each number picks
+ * an edge among the live ones and a character of it (readable first, as `sampleLanguage` does);
+ * when the numbers run out, the walk takes shortest paths to an accepting state. Linear in the
+ * list and the automaton's depth; null for the empty language.
+ */
+export function walkByChoices(compiled: CompiledRegex, choices: readonly number[]): string | null {
+  if (!compiled.dfa) return null;
+  const w = walkerOf(compiled);
+  if (w.final.length === 0) return null;
+  const codes: number[] = [];
+  let s = 0;
+  for (const choice of choices) {
+    const edges = w.edges[s] as Edge[];
+    if (edges.length === 0) break;
+    const edge = edges[choice % edges.length] as Edge;
+    codes.push(charByChoice(edge, w.literals, Math.floor(choice / edges.length)));
+    s = edge.to;
+  }
+  while (!w.final[s]) {
+    const edge = (w.edges[s] as Edge[]).find((e) => (w.dist[e.to] as number) < (w.dist[s] as number)) as Edge;
+    codes.push(charByChoice(edge, w.literals, 0));
+    s = edge.to;
+  }
+  return String.fromCharCode(...codes);
+}
+
+function charByChoice(edge: Edge, literals: CharSet, choice: number): number {
+  const { literal, alnum, printable, fallback } = picksOf(edge, literals);
+  const readable = literal.length > 0 ? literal : alnum.length > 0 ? alnum : printable;
+  if (readable.length > 0) return readable[choice % readable.length] as number;
+  return (fallback.ranges[0] as { min: number }).min;
 }
 
 function walk(w: Walker, rng: Rng, minLength: number, maxLength: number): string | null {
@@ -98,14 +137,18 @@ function walk(w: Walker, rng: Rng, minLength: number, maxLength: number): string
   return String.fromCharCode(...codes);
 }
 
-function pickChar(edge: Edge, literals: CharSet, rng: Rng): number {
+function picksOf(edge: Edge, literals: CharSet): NonNullable<Edge['picks']> {
   edge.picks ??= {
     literal: [...edge.set.intersect(literals).characters()],
     alnum: [...edge.set.intersect(ALNUM).characters()],
     printable: [...edge.set.intersect(PRINTABLE).characters()],
     fallback: fallbackSet(edge.set),
   };
-  const { literal, alnum, printable, fallback } = edge.picks;
+  return edge.picks;
+}
+
+function pickChar(edge: Edge, literals: CharSet, rng: Rng): number {
+  const { literal, alnum, printable, fallback } = picksOf(edge, literals);
   if (literal.length > 0 && rng.chance(0.45)) return rng.pick(literal);
   if (alnum.length > 0 && (printable.length === alnum.length || rng.chance(0.6))) return rng.pick(alnum);
   if (printable.length > 0) return rng.pick(printable);

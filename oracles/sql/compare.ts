@@ -40,9 +40,17 @@ export interface ResultDiff {
   columns?: ColumnMismatch;
 }
 
+/** The text without its run of semicolons at the end (and whitespace after them), in one backward scan. */
+export function withoutFinalSemicolons(text: string): string {
+  const trimmed = text.trimEnd();
+  let end = trimmed.length;
+  while (end > 0 && trimmed[end - 1] === ';') end--;
+  return end === trimmed.length ? text : trimmed.slice(0, end);
+}
+
 /** The query's tokens without whitespace, comments and trailing semicolons, keywords upper-cased: equal ⇒ the same program. */
 export function normalizeSql(sql: string): string {
-  return tokenize(sql.trim().replace(/;+\s*$/, ''))
+  return tokenize(withoutFinalSemicolons(sql.trim()))
     .filter((t) => !isTrivia(t))
     .map((t) => (t.type === 'word' ? t.text.toUpperCase() : t.text))
     .join(' ');

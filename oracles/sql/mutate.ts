@@ -61,8 +61,8 @@ function splice(p: Parsed, from: number, to: number, text: string): string {
     .map((t) => t.text)
     .join('');
   if (text !== '') return before + text + after;
-  const b = before.replace(/\s+$/, '');
-  const a = after.replace(/^\s+/, '');
+  const b = before.trimEnd();
+  const a = after.trimStart();
   const glue = b === '' || a === '' || b.endsWith('(') || /^[),;]/.test(a) ? '' : ' ';
   return b + glue + a;
 }

@@ -6,6 +6,7 @@
  * string literal), and in one trailing semicolon. A query that may give another result on a second
  * run (random(), changes(), the current date or time…) is never deduplicated.
  */
+import { withoutFinalSemicolons } from './compare.ts';
 import { isTrivia, tokenize, type Token } from './sql-text.mjs';
 
 /** The text with whitespace runs as one space, words ASCII lower-cased, one trailing semicolon dropped. */
@@ -76,7 +77,7 @@ export function isNondeterministic(sql: string): boolean {
 // trailing semicolons dropped; and a query none of whose text could name a clock or volatile
 // function is deterministic.
 const COMMENT = /--|\/\*/;
-const coarse = (sql: string) => sql.replace(/\s+/g, '').replace(/;+$/, '').toLowerCase();
+const coarse = (sql: string) => withoutFinalSemicolons(sql.replace(/\s+/g, '')).toLowerCase();
 const MAYBE_VOLATILE = /random|changes|last_insert_rowid|current_|now|date|time|julianday|unixepoch/i;
 
 /** The prediction is the gold (see the module comment) and running it once gives both results. */

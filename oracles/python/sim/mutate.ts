@@ -169,16 +169,45 @@ function wrongReturnSites(source: string): Site[] {
     }
     const assigned = /^\s*([A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)/.exec(line.text)?.[1];
     if (assigned && !names.includes(assigned)) names.push(assigned);
-    const ret = /^(\s*return\s+)(.+?)\s*$/.exec(line.text.replace(/\n$/, ''));
-    if (!ret || /\\$/.test(ret[2] as string) || /[([{]$/.test(ret[2] as string)) return;
-    const expression = (ret[2] as string).replace(/\s*#.*$/, '');
-    const start = line.start + (ret[1] as string).length;
+    const ret = returnStatement(line.text.replace(/\n$/, ''));
+    if (!ret || /\\$/.test(ret.value) || /[([{]$/.test(ret.value)) return;
+    const expression = withoutComment(ret.value);
+    const start = line.start + ret.head.length;
     const end = start + expression.length;
     const options = names.filter((n) => n !== expression.trim());
     for (const name of options.slice(-4)) sites.push({ start, end, replacement: name });
     if (expression.trim() !== 'None') sites.push({ start, end, replacement: 'None' });
   });
   return sites;
+}
+
+const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
+const RETURN_HEAD = /^\s*return\s+/;
+
+/**
+ * `return <value>` split as `/^(\s*return\s+)(.+?)\s*$/` splits it (the value up to its trailing
+ * whitespace, on one line; with nothing after the whitespace, its last character that is not a line
+ * break), without that pattern's quadratic backtracking.
+ */
+function returnStatement(text: string): { head: string; value: string } | null {
+  const head = RETURN_HEAD.exec(text)?.[0];
+  if (head === undefined) return null;
+  const value = text.slice(head.length).trimEnd();
+  if (value !== '') return LINE_TERMINATOR.test(value) ? null : { head, value };
+  const afterKeyword = head.lastIndexOf('return') + 'return'.length;
+  for (let at = head.length - 1; at > afterKeyword; at--) {
+    if (!LINE_TERMINATOR.test(head[at] as string)) return { head: head.slice(0, at), value: head[at] as string };
+  }
+  return null;
+}
+
+/** The value without a trailing `# comment` and the whitespace before it (the value is one line). */
+function withoutComment(value: string): string {
+  const hash = value.indexOf('#');
+  if (hash === -1) return value;
+  let start = hash;
+  while (start > 0 && /\s/.test(value[start - 1] as string)) start--;
+  return value.slice(0, start);
 }
 
 /** Every place an operator applies, by operator. */
