@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { codeBlocks, pickCodeBlock } from './extract.ts';
-import { HOSTILE_TEXTS } from './hostile-text.ts';
+import { HOSTILE_SHAPES } from './hostile/shapes.ts';
 
 describe('code block extraction', () => {
   it('finds fenced blocks with their languages', () => {
@@ -36,7 +36,7 @@ describe('code block extraction', () => {
 describe('hostile replies', () => {
   // The regex this scanner replaced took 27.5 s on 150 KB of unclosed fences (about 17 minutes
   // at a megabyte); a scan of a megabyte takes milliseconds. The bound leaves room for a loaded machine.
-  for (const hostile of HOSTILE_TEXTS) {
+  for (const hostile of HOSTILE_SHAPES) {
     it(`scans a megabyte of ${hostile.name} in linear time`, () => {
       const reply = hostile.build(1 << 20);
       const started = performance.now();

@@ -1,7 +1,7 @@
 /**
  * Code-fence extraction on hostile replies (prints figures, asserts nothing): `npx tsx perf/extract.ts`
  *
- * For each hostile shape of core/hostile-text.ts: the scanner (core/extract.ts) on a 1 MiB reply
+ * For each hostile shape of core/hostile/shapes.ts: the scanner (core/extract.ts) on a 1 MiB reply
  * — the median of 5 runs, and its rate — next to the regex it replaced (core/extract-reference.ts)
  * on 8 KB and 32 KB of the same shape, measured side by side in this one process. The regex is
  * stopped growing once one size takes over 5 s (it is quadratic or worse: a megabyte would take
@@ -9,7 +9,7 @@
  */
 import { codeBlocks } from '../core/extract.ts';
 import { backtrackingCodeBlocks } from '../core/extract-reference.ts';
-import { HOSTILE_TEXTS } from '../core/hostile-text.ts';
+import { HOSTILE_SHAPES } from '../core/hostile/shapes.ts';
 
 const MIB = 1 << 20;
 const OLD_SIZES = [8 << 10, 32 << 10];
@@ -29,7 +29,7 @@ const format = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms.toFixed(0)).padStar
 
 console.log('shape'.padEnd(46), 'scanner 1 MiB ms', '  MB/s', '  regex 8 KB ms', ' regex 32 KB ms', ' 32 KB/8 KB');
 let worst = 0;
-for (const hostile of HOSTILE_TEXTS) {
+for (const hostile of HOSTILE_SHAPES) {
   const reply = hostile.build(MIB);
   const scanner = median(Array.from({ length: 5 }, () => timed(() => codeBlocks(reply))));
   worst = Math.max(worst, scanner);

@@ -1,11 +1,11 @@
 /**
  * Every scan of text from outside — model replies, dataset descriptions and programs, candidate
- * programs, engine output — over each hostile shape (core/hostile-text.ts)
+ * programs, engine output — over each hostile shape (core/hostile/shapes.ts)
  * at a megabyte: linear time, so none can stall a run. Harness sources are parsed by the compiler
  * (optimizers/meta-harness/imports.property.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { HOSTILE_TEXTS } from '../core/hostile-text.ts';
+import { HOSTILE_SHAPES } from '../core/hostile/shapes.ts';
 import { symptomOf } from '../optimizers/meta-harness/sim-diagnosis.ts';
 import { extractCypher } from '../oracles/cypher/extract.ts';
 import { extractPython, pythonAnswer } from '../oracles/python/extract.ts';
@@ -35,7 +35,7 @@ const SCANS: [string, (text: string) => unknown][] = [
 ];
 
 describe('scans of outside text stay linear on hostile shapes', () => {
-  for (const hostile of HOSTILE_TEXTS) {
+  for (const hostile of HOSTILE_SHAPES) {
     it(`a megabyte of ${hostile.name}`, () => {
       const text = hostile.build(1 << 20);
       const slow: string[] = [];

@@ -5,7 +5,7 @@
  * megabyte and bound the time; perf/extract.ts times them.
  */
 
-export interface HostileText {
+export interface HostileShape {
   name: string;
   /** About `size` characters of the shape. */
   build(size: number): string;
@@ -13,7 +13,7 @@ export interface HostileText {
 
 const repeat = (unit: string, size: number) => unit.repeat(Math.max(1, Math.floor(size / unit.length)));
 
-export const HOSTILE_TEXTS: readonly HostileText[] = [
+export const HOSTILE_SHAPES: readonly HostileShape[] = [
   { name: 'unclosed fence lines', build: (n) => repeat('```x\n', n) },
   { name: 'bare fence lines (they pair up)', build: (n) => repeat('```\n', n) },
   { name: 'unclosed labelled fences with a body line', build: (n) => repeat('```python\nx = 1\n', n) },
