@@ -253,7 +253,8 @@ describe('CypherBench graphs kept across runs (two witness bench processes, no N
       { ...env, WITNESS_CYPHERBENCH_DATA: data.dir, WITNESS_NEO4J_GRAPH_STORE: stores, WITNESS_RUN_ID: 'cb-kept-2' },
       ['suites/cypherbench.eval.ts', '-t', '(zero-shot)$'],
     );
-    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(1);
+    // As in run 1, the broken items are invalid data, not a failure of the run.
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     const orchardStore = join(stores, keptStoreName(data.graphFiles.orchard));
     expect(run.stderr).toContain(
       `Witness: graph orchard reused (8 entities, 5 relations) from the kept store ${orchardStore}`,
