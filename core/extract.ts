@@ -26,18 +26,22 @@ const SPACE = 32;
 const BACKTICK = 96;
 const TILDE = 126;
 
-/** The lines whose first non-blank character starts a fence (3+ backticks or tildes), as columns. */
+/**
+ * The lines whose first non-blank character starts a fence (3+ backticks or tildes), as columns in
+ * typed arrays sized for the most fence lines a reply of this length can hold (pushing onto plain
+ * arrays was most of the scan's time on replies made of fence lines).
+ */
 interface FenceLines {
   count: number;
   /** Where the line starts and ends (its newline, or the reply's end). */
-  start: number[];
-  end: number[];
+  start: Int32Array;
+  end: Int32Array;
   /** The fence character's code and the run's length and end. */
-  char: number[];
-  run: number[];
-  runEnd: number[];
-  /** Only the run and spaces or tabs: the line can close a block of this fence. */
-  pure: boolean[];
+  char: Int32Array;
+  run: Int32Array;
+  runEnd: Int32Array;
+  /** 1 when the line holds only the run and spaces or tabs: it can close a block of this fence. */
+  pure: Uint8Array;
 }
 
 const isBlank = (code: number) => code === SPACE || code === TAB;
@@ -57,7 +61,17 @@ function isLanguageChar(code: number): boolean {
 }
 
 function fenceLines(reply: string): FenceLines {
-  const lines: FenceLines = { count: 0, start: [], end: [], char: [], run: [], runEnd: [], pure: [] };
+  // A fence line holds at least MIN_FENCE characters and, unless it is the last, a newline.
+  const most = Math.floor((reply.length + 1) / (MIN_FENCE + 1)) + 1;
+  const lines: FenceLines = {
+    count: 0,
+    start: new Int32Array(most),
+    end: new Int32Array(most),
+    char: new Int32Array(most),
+    run: new Int32Array(most),
+    runEnd: new Int32Array(most),
+    pure: new Uint8Array(most),
+  };
   for (let start = 0; ;) {
     const newline = reply.indexOf('\n', start);
     const end = newline === -1 ? reply.length : newline;
@@ -70,13 +84,13 @@ function fenceLines(reply: string): FenceLines {
       if (runEnd - i >= MIN_FENCE) {
         let rest = runEnd;
         while (rest < end && isBlank(reply.charCodeAt(rest))) rest++;
-        lines.start.push(start);
-        lines.end.push(end);
-        lines.char.push(char);
-        lines.run.push(runEnd - i);
-        lines.runEnd.push(runEnd);
-        lines.pure.push(rest === end);
-        lines.count++;
+        const f = lines.count++;
+        lines.start[f] = start;
+        lines.end[f] = end;
+        lines.char[f] = char;
+        lines.run[f] = runEnd - i;
+        lines.runEnd[f] = runEnd;
+        lines.pure[f] = rest === end ? 1 : 0;
       }
     }
     if (newline === -1) return lines;
@@ -95,22 +109,24 @@ function languageAfter(reply: string, from: number, end: number): string {
 /** All fenced blocks in order of appearance. An unterminated final fence still counts. */
 export function codeBlocks(reply: string): CodeBlock[] {
   const lines = fenceLines(reply);
-  // Lines that can close a block, by fence (character and length), in order; pointers only move forward.
-  const closers = new Map<number, { lines: number[]; next: number }>();
+  // Lines that can close a block, by fence (character and length): each pure line links to the next
+  // of its fence, and a pointer per fence only moves forward.
   const keyOf = (char: number, run: number) => run * 2 + (char === BACKTICK ? 0 : 1);
-  for (let f = 0; f < lines.count; f++) {
+  const nextOfFence = new Int32Array(lines.count);
+  const closers = new Map<number, number>();
+  for (let f = lines.count - 1; f >= 0; f--) {
     if (!lines.pure[f]) continue;
     const key = keyOf(lines.char[f] as number, lines.run[f] as number);
-    const list = closers.get(key) ?? { lines: [], next: 0 };
-    list.lines.push(f);
-    closers.set(key, list);
+    nextOfFence[f] = closers.get(key) ?? -1;
+    closers.set(key, f);
   }
   const closerFrom = (char: number, run: number, position: number): number | null => {
-    const list = closers.get(keyOf(char, run));
-    if (!list) return null;
-    while (list.next < list.lines.length && (lines.start[list.lines[list.next] as number] as number) < position)
-      list.next++;
-    return list.next < list.lines.length ? (list.lines[list.next] as number) : null;
+    const key = keyOf(char, run);
+    let f = closers.get(key);
+    if (f === undefined) return null;
+    while (f !== -1 && (lines.start[f] as number) < position) f = nextOfFence[f] as number;
+    closers.set(key, f);
+    return f === -1 ? null : f;
   };
 
   const blocks: CodeBlock[] = [];
