@@ -11,7 +11,7 @@
  * read full trajectories from the store only where they show texts. Older blobs whose meta holds a
  * full or a compact trajectory (turns with passing cases and candidates) are read as before.
  */
-import { fixesAndBreaks, type RecordedMetrics, trajectoryStability } from '../reports/metrics.ts';
+import { fixesAndBreaks, type RecordedMetrics, trajectoryStability } from './trajectory-metrics.ts';
 import type { EpisodePlan } from './episode.ts';
 import type { StoredAt } from './store.ts';
 import type { Trajectory, Turn, Verdict } from './types.ts';

@@ -4,7 +4,8 @@
  * and VES where the oracle measured execution time.
  */
 import type { Trajectory, Turn } from '../core/types.ts';
-import { countedTrajectories, solveTurns, timeToSuccess } from './metrics.ts';
+import { solveTurns } from '../core/trajectory-metrics.ts';
+import { countedTrajectories, timeToSuccess } from './metrics.ts';
 
 /** Largest solve-phase turn budget in the group (at least 1). */
 export function maxBudget(group: readonly Trajectory[]): number {

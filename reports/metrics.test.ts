@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { CASES, makeTrajectory } from './__fixtures__/trajectories.ts';
 import {
-  cacheUsage,
   fixesAndBreaks,
+  pairStability,
+  trajectoryStability,
+  transitionFixesBreaks,
+} from '../core/trajectory-metrics.ts';
+import {
+  cacheUsage,
   hardenedRate,
   harnessErrorCount,
   invalidDataCount,
@@ -10,7 +15,6 @@ import {
   meanReciprocalRank,
   meanTimeToSuccess,
   modelErrorCount,
-  pairStability,
   passAt1,
   passAtFinal,
   probeAgreement,
@@ -21,8 +25,6 @@ import {
   structuralStability,
   timeToSuccess,
   tokenUsage,
-  trajectoryStability,
-  transitionFixesBreaks,
 } from './metrics.ts';
 
 // Cases are p1 p2 n1 n2. Each turn costs 10 prompt + 5 completion tokens.
