@@ -4,7 +4,8 @@ import { dirname, resolve } from 'node:path';
 import { loadConfig } from '../core/config.ts';
 import { SUITE_DATA_ENV, SUITE_NAMES, type SuiteName } from '../core/config-sections.ts';
 import { readSplitFile, splitFileMismatch, type HeroSplitFile } from '../optimizers/hero/split-file.ts';
-import { buildSplitFile, heroSources, type HeroSources } from '../suites/hero-sources.ts';
+import { buildSplitFile, type HeroSources } from '../optimizers/hero/split-protocol.ts';
+import { heroSources } from '../suites/hero-sources.ts';
 import { usageError } from './options.ts';
 
 /** Points the suite at `--data` (its SUITE_DATA_ENV variable, which the specs read) and checks the suite's name. */

@@ -1,6 +1,6 @@
 /**
  * `witness optimize hero --suite NAME`: learns a prompt with HERO-O and writes it with a report.
- * Its pools follow HERO's split protocol (suites/hero-sources.ts); `--split-file` fixes them: read
+ * Its pools follow HERO's split protocol (optimizers/hero/split-protocol.ts); `--split-file` fixes them: read
  * when the file exists (and checked against the data), written when it does not.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -71,7 +71,7 @@ export const registerOptimizeHero: Registrar = ({ program }) => {
         const { createModel, NO_MODEL_NOTICE } = await import('../core/models/create.ts');
         const { loadPrompt } = await import('../core/prompt.ts');
         const { renderHeroReport } = await import('../optimizers/hero/report.ts');
-        const { poolsOf } = await import('../suites/hero-sources.ts');
+        const { poolsOf } = await import('../optimizers/hero/split-protocol.ts');
         const { applyDataOption, describeSplit, resolveSplit } = await import('./hero-split.ts');
         applyDataOption(o.suite, o.data);
         const split = await resolveSplit({

@@ -35,6 +35,7 @@ import {
 import { SEED_NAMES, type SeedName } from '../optimizers/meta-harness/seeds.ts';
 import { createSimProposer } from '../optimizers/meta-harness/sim-proposer.ts';
 import { MetaHarnessStore } from '../optimizers/meta-harness/store.ts';
+import { heroSources } from '../suites/hero-sources.ts';
 import { specByName } from '../suites/registry.ts';
 import { applyDataOption, describeSplit } from './hero-split.ts';
 import { fraction, positiveInteger, usageError } from './options.ts';
@@ -187,7 +188,7 @@ async function run(o: Options): Promise<void> {
     },
     o.resume !== undefined,
   );
-  const pools = await searchPools(o.suite, config, {
+  const pools = searchPools(o.suite, await heroSources(o.suite, config), {
     seed: o.seed,
     testFraction: o.testFraction,
     ...(o.limit ? { limit: o.limit } : {}),

@@ -1,13 +1,12 @@
 /**
- * The search's pools, by HERO's split protocol (suites/hero-sources.ts): the search pool is the
+ * The search's pools, by HERO's split protocol (optimizers/hero/split-protocol.ts): the search pool is the
  * optimization part (diagnosis, update and selection pools together) and the test pool the
  * held-out evaluation split, drawn by seed and disjoint (by database or graph where the suite has
  * several). `limit` keeps the first N tasks of each pool (a quick run).
  */
-import type { WitnessConfig } from '../../core/config.ts';
 import type { Task } from '../../core/types.ts';
-import { buildSplitFile, heroSources, poolsOf } from '../../suites/hero-sources.ts';
 import type { HeroSplitFile } from '../hero/split-file.ts';
+import { buildSplitFile, poolsOf, type HeroSources } from '../hero/split-protocol.ts';
 
 export interface SearchPools {
   search: Task[];
@@ -17,13 +16,12 @@ export interface SearchPools {
   issues: { item: string; message: string }[];
 }
 
-/** Draws the search and test pools of a suite's configured data. */
-export async function searchPools(
+/** Draws the search and test pools of a suite's data (`heroSources` of the suite's configured data). */
+export function searchPools(
   suite: string,
-  config: WitnessConfig,
+  sources: HeroSources,
   options: { seed: number; testFraction?: number; limit?: number },
-): Promise<SearchPools> {
-  const sources = await heroSources(suite, config);
+): SearchPools {
   const split = buildSplitFile(suite, sources, {
     seed: options.seed,
     ...(options.testFraction === undefined ? {} : { evaluationFraction: options.testFraction }),

@@ -17,6 +17,7 @@ import { loadPrompt } from '../../core/prompt.ts';
 import { nlRxSpec } from '../../suites/registry.ts';
 import type { Proposer } from './proposer.ts';
 import { runSearch } from './search.ts';
+import { heroSources } from '../../suites/hero-sources.ts';
 import { searchPools } from './search-pools.ts';
 import { renderSearchReport } from './search-report.ts';
 import { seedHarnessFile } from './seeds.ts';
@@ -32,7 +33,7 @@ const prompt = loadPrompt(spec.prompt);
 
 describe('the search with the steerable sim and the sim proposer (nl-rx fixtures)', () => {
   it('finds a harness that beats the zero-shot seed by ≥ 15 points on the search pool and on the test split', async () => {
-    const pools = await searchPools('nl-rx', config, { seed: 1, limit: 12 });
+    const pools = searchPools('nl-rx', await heroSources('nl-rx', config), { seed: 1, limit: 12 });
     expect(pools.search.length).toBe(12);
     expect(pools.test.length).toBe(12);
     const searchIds = new Set(pools.search.map((t) => t.id));
@@ -112,7 +113,7 @@ describe('the search with the steerable sim and the sim proposer (nl-rx fixtures
   }, 120_000);
 
   it('records broken candidates as invalid, naming the check, survives a bad proposal.json and a failing proposer, and goes on', async () => {
-    const pools = await searchPools('nl-rx', config, { seed: 2, limit: 3 });
+    const pools = searchPools('nl-rx', await heroSources('nl-rx', config), { seed: 2, limit: 3 });
     const taskId = pools.search[0]?.id as string;
     const zeroShot = readFileSync(seedHarnessFile('zero-shot'), 'utf8');
     const broken: Proposer = {
@@ -183,7 +184,7 @@ describe('the search with the steerable sim and the sim proposer (nl-rx fixtures
     expect(store.readHeldOut()?.results.map((r) => r.id)).toContain('seed-zero-shot');
   }, 60_000);
   it("counts the proposer's spend against the budget: what it writes once the budget is spent is not evaluated", async () => {
-    const pools = await searchPools('nl-rx', config, { seed: 1, limit: 4 });
+    const pools = searchPools('nl-rx', await heroSources('nl-rx', config), { seed: 1, limit: 4 });
     const proposerSpend = { tokens: 0, usd: 0 };
     // A proposer whose model calls cost two million tokens: it copies the zero-shot seed.
     const costly: Proposer = {
