@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { createSimModel } from '../core/models/sim.ts';
 import { regexOracle } from '../oracles/regex/oracle.ts';
 import { evaluateHarness } from '../optimizers/meta-harness/evaluate.ts';
-import { LineFramer } from '../optimizers/meta-harness/frame.ts';
-import { MAX_LINE_BYTES } from '../optimizers/meta-harness/protocol.ts';
+import { LineFramer } from '../strategies/harness/frame.ts';
+import { MAX_LINE_BYTES } from '../strategies/harness/protocol.ts';
 import { REGEX_PROMPT, REGEX_TASKS, writeHarness } from '../optimizers/meta-harness/testing.ts';
 
 /** The reading loop the framer replaced, as it was (lines are counted, not parsed). */

@@ -12,7 +12,7 @@ import { loadNlRx } from '../oracles/regex/loader.ts';
 import { regexOracle } from '../oracles/regex/oracle.ts';
 import { evaluateHarness } from '../optimizers/meta-harness/evaluate.ts';
 import { seedHarnessFile } from '../optimizers/meta-harness/seeds.ts';
-import { transpileHarness } from '../optimizers/meta-harness/transpile.ts';
+import { transpileHarness } from '../strategies/harness/transpile.ts';
 import { typecheckHarness } from '../optimizers/meta-harness/typecheck.ts';
 import { pickStrategies } from '../strategies/index.ts';
 

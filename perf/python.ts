@@ -19,7 +19,7 @@ import { WorkerPool } from '../oracles/python/pool/pool.ts';
 import { runProgram } from '../oracles/python/run-program.ts';
 import { sandboxEnvironment } from '../oracles/python/sandbox/backend.ts';
 import { bwrapArgs, SANDBOX_GID, SANDBOX_UID } from '../oracles/python/sandbox/bwrap.ts';
-import { DEFAULT_SCRATCH, GIB, MIB, prlimitArgs } from '../oracles/python/sandbox/limits.ts';
+import { DEFAULT_SCRATCH, GIB, MIB, prlimitArgs } from '../core/sandbox/limits.ts';
 import { stagedPythonDir } from '../oracles/python/sandbox/stage.ts';
 
 const ROUNDS = loadConfig().config.perf.pythonRounds;

@@ -3,7 +3,7 @@
  * refining ones (HERO-T and its baselines), which are built from what they need (`StrategyInputs`).
  */
 import type { FeedbackStrategy, RefiningStrategy, Strategy } from '../core/strategy.ts';
-import { harnessStrategy } from '../optimizers/meta-harness/strategy.ts';
+import { harnessStrategy } from './harness/strategy.ts';
 import { diagnostic } from './diagnostic.ts';
 import { errorOnly } from './error-only.ts';
 import { oneExample, threeExample } from './examples.ts';

@@ -9,7 +9,7 @@ import { WITNESS_DIR } from '../core/paths.ts';
 import { verifiedTrainExamples } from '../strategies/hero/examples.ts';
 import { loadConfig } from '../core/config.ts';
 import type { Strategy } from '../core/strategy.ts';
-import { harnessStrategy } from '../optimizers/meta-harness/strategy.ts';
+import { harnessStrategy } from '../strategies/harness/strategy.ts';
 import { buildStrategies, type StrategyInputs } from '../strategies/index.ts';
 import { HARNESS_STRATEGY_PREFIX, harnessStrategyNames } from '../strategies/names.ts';
 import type { BenchmarkSpec } from './registry.ts';

@@ -11,9 +11,9 @@ import type { Oracle, PreparedTask } from '../../core/oracle.ts';
 import { preparedOnce } from '../../core/prepared.ts';
 import { loadPrompt, type PromptTemplate } from '../../core/prompt.ts';
 import type { Task, Trajectory } from '../../core/types.ts';
-import type { HarnessBudgets, SandboxLimits } from './budgets.ts';
-import type { HarnessFailure } from './failure.ts';
-import { FAILED_OP, harnessStrategy } from './strategy.ts';
+import type { HarnessBudgets, SandboxLimits } from '../../strategies/harness/budgets.ts';
+import type { HarnessFailure } from '../../strategies/harness/failure.ts';
+import { FAILED_OP, harnessStrategy } from '../../strategies/harness/strategy.ts';
 
 export interface EvaluateHarnessInput<P extends PreparedTask> {
   /** The harness module (TypeScript against the SDK). */

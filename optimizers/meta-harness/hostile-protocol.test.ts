@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSimModel } from '../../core/models/sim.ts';
 import { regexOracle } from '../../oracles/regex/oracle.ts';
-import type { HarnessBudgets, SandboxLimits } from './budgets.ts';
+import type { HarnessBudgets, SandboxLimits } from '../../strategies/harness/budgets.ts';
 import { evaluateHarness } from './evaluate.ts';
-import type { HarnessFailureKind } from './failure.ts';
+import type { HarnessFailureKind } from '../../strategies/harness/failure.ts';
 import {
   REGEX_PROMPT as prompt,
   REGEX_TASKS as tasks,

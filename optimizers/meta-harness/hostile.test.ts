@@ -12,10 +12,10 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimModel } from '../../core/models/sim.ts';
-import { sandboxTempDir } from '../../oracles/python/sandbox/identity.ts';
+import { sandboxTempDir } from '../../core/sandbox/identity.ts';
 import { regexOracle } from '../../oracles/regex/oracle.ts';
 import { evaluateHarness, type HarnessEpisode } from './evaluate.ts';
-import type { HarnessFailureKind } from './failure.ts';
+import type { HarnessFailureKind } from '../../strategies/harness/failure.ts';
 import {
   REGEX_PROMPT as prompt,
   REGEX_TASKS as tasks,

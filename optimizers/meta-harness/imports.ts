@@ -30,7 +30,7 @@ import {
   type SourceFile,
 } from 'typescript/unstable/ast';
 import { parseHarnessSource } from './syntax-tree.ts';
-import { SDK_MODULE } from './transpile.ts';
+import { SDK_MODULE } from '../../strategies/harness/transpile.ts';
 
 export interface SourceFinding {
   rule: string;

@@ -1,11 +1,18 @@
 /** The pure parts of Meta-Harness candidates: the protocol parser, budgets, failure kinds, the leak checks, the sandbox command. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_BUDGETS, DEFAULT_LIMITS, refuseCall, refuseObserve, remaining, resolveBudgets } from './budgets.ts';
-import { classifyChildError, classifyExit } from './failure.ts';
-import { parseChildLine } from './protocol.ts';
-import { sandboxCommand } from './sandbox.ts';
-import { publicFields } from './strategy.ts';
+import {
+  DEFAULT_BUDGETS,
+  DEFAULT_LIMITS,
+  refuseCall,
+  refuseObserve,
+  remaining,
+  resolveBudgets,
+} from '../../strategies/harness/budgets.ts';
+import { classifyChildError, classifyExit } from '../../strategies/harness/failure.ts';
+import { parseChildLine } from '../../strategies/harness/protocol.ts';
+import { sandboxCommand } from '../../strategies/harness/sandbox.ts';
+import { publicFields } from '../../strategies/harness/strategy.ts';
 import { embeddedTaskIds, literalText } from './validate.ts';
 
 describe('parseChildLine', () => {

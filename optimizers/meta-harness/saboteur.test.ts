@@ -19,7 +19,7 @@ import { loadNlRx } from '../../oracles/regex/loader.ts';
 import { regexOracle } from '../../oracles/regex/oracle.ts';
 import { countedTrajectories, passAtFinal } from '../../reports/metrics.ts';
 import { pickStrategies } from '../../strategies/index.ts';
-import { harnessStrategy } from './strategy.ts';
+import { harnessStrategy } from '../../strategies/harness/strategy.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'witness-saboteur-'));

@@ -9,7 +9,7 @@ import type { Oracle, PreparedTask } from '../../core/oracle.ts';
 import type { PromptTemplate } from '../../core/prompt.ts';
 import { callCost } from '../../core/cost.ts';
 import type { Price, Task } from '../../core/types.ts';
-import type { HarnessBudgets, SandboxLimits } from './budgets.ts';
+import type { HarnessBudgets, SandboxLimits } from '../../strategies/harness/budgets.ts';
 import { evaluateHarness, type HarnessEpisode } from './evaluate.ts';
 import { paretoFrontier } from './frontier.ts';
 import type { MetaHarnessStore } from './store.ts';

@@ -16,7 +16,7 @@ import { loadNlRx } from '../../oracles/regex/loader.ts';
 import { regexOracle } from '../../oracles/regex/oracle.ts';
 import { buildStrategies, pickStrategies } from '../../strategies/index.ts';
 import { seedHarnessFile } from './seeds.ts';
-import { declaresMemory, harnessStrategy } from './strategy.ts';
+import { declaresMemory, harnessStrategy } from '../../strategies/harness/strategy.ts';
 import { RunStore } from '../../core/store.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const SDK_DECLARATIONS = fileURLToPath(new URL('./sdk/witness-harness.d.ts', import.meta.url));
+const SDK_DECLARATIONS = fileURLToPath(new URL('../../strategies/harness/sdk/witness-harness.d.ts', import.meta.url));
 
 /** The globals a harness gets besides the language's own: console (its output goes to the trace) and timers. */
 const GLOBALS = [

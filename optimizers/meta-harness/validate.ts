@@ -13,10 +13,10 @@ import { preparedOnce } from '../../core/prepared.ts';
 import type { PromptTemplate } from '../../core/prompt.ts';
 import type { Task } from '../../core/types.ts';
 import { findLeaks, leakTokens, type LeakSource } from '../hero/leak.ts';
-import type { HarnessBudgets, SandboxLimits } from './budgets.ts';
+import type { HarnessBudgets, SandboxLimits } from '../../strategies/harness/budgets.ts';
 import { evaluateHarness } from './evaluate.ts';
 import { importFindings, type SourceFinding } from './imports.ts';
-import { transpileHarness } from './transpile.ts';
+import { transpileHarness } from '../../strategies/harness/transpile.ts';
 import { typecheckHarness } from './typecheck.ts';
 
 export interface ValidationInput<P extends PreparedTask> {

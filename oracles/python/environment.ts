@@ -6,7 +6,7 @@
 import { findEvent } from './pool/outcome.ts';
 import type { WorkerPool } from './pool/pool.ts';
 import { sandboxInterpreter } from './sandbox/interpreter.ts';
-import { DEFAULT_LIMITS } from './sandbox/limits.ts';
+import { DEFAULT_LIMITS } from '../../core/sandbox/limits.ts';
 
 export interface ModuleStatus {
   available: boolean;

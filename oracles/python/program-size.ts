@@ -1,6 +1,6 @@
 /** The cap on the size of a candidate program: beyond it the program is refused before it is sent to the sandbox. */
 import type { VerdictError } from '../../core/types.ts';
-import { formatBytes, MIB } from './sandbox/limits.ts';
+import { formatBytes, MIB } from '../../core/sandbox/limits.ts';
 
 /** Default cap on a candidate program's UTF-8 size (16 MiB; the worker itself takes at most 256 MiB per phase). */
 export const DEFAULT_MAX_PROGRAM_BYTES = 16 * MIB;

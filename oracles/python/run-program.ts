@@ -14,7 +14,7 @@ import {
   workerFailure,
 } from './pool/outcome.ts';
 import type { WorkerPool } from './pool/pool.ts';
-import { cpuSecondsFor, DEFAULT_LIMITS, type ResourceLimits } from './sandbox/limits.ts';
+import { cpuSecondsFor, DEFAULT_LIMITS, type ResourceLimits } from '../../core/sandbox/limits.ts';
 
 export type ProgramStatus =
   'ok' | Extract<ErrorKind, 'syntax' | 'runtime' | 'timeout' | 'unsafe' | 'too-complex' | 'too-large'>;

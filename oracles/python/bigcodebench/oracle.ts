@@ -16,7 +16,7 @@ import { extractPython } from '../extract.ts';
 import { workerFailure } from '../pool/outcome.ts';
 import type { WorkerPool } from '../pool/pool.ts';
 import { acquirePool, type PoolLease } from '../pool/shared.ts';
-import { cpuSecondsFor, DEFAULT_LIMITS, type ResourceLimits } from '../sandbox/limits.ts';
+import { cpuSecondsFor, DEFAULT_LIMITS, type ResourceLimits } from '../../../core/sandbox/limits.ts';
 import { checkMaxProgramBytes, oversizedProgram } from '../program-size.ts';
 import { probeRegistry } from '../probe-registry.ts';
 import { createBigCodeBenchHardener } from './hardener.ts';

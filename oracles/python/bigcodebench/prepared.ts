@@ -2,7 +2,7 @@
 import type { PreparedTask } from '../../../core/oracle.ts';
 import type { PoolOptions, WorkerPool } from '../pool/pool.ts';
 import type { ProbeRegistry } from '../probe-registry.ts';
-import type { ResourceLimits } from '../sandbox/limits.ts';
+import type { ResourceLimits } from '../../../core/sandbox/limits.ts';
 import type { ProbeRunReport } from './probe-run.ts';
 import type { BcbRunReport } from './run.ts';
 

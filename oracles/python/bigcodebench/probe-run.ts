@@ -6,7 +6,7 @@
 import type { VerdictError } from '../../../core/types.ts';
 import { explainException, findEvent, refusalFailure, terminationFailure } from '../pool/outcome.ts';
 import type { PhaseResult, PhaseSpec } from '../pool/protocol.ts';
-import type { ResourceLimits } from '../sandbox/limits.ts';
+import type { ResourceLimits } from '../../../core/sandbox/limits.ts';
 
 /** Cap on one pickled result of a probed call, bytes (a bigger one counts as raised ResultTooLarge). */
 const MAX_CALL_RESULT_BYTES = 256 * 1024;

@@ -9,7 +9,7 @@ import {
   terminationFailure,
 } from '../pool/outcome.ts';
 import type { PhaseResult, PhaseSpec } from '../pool/protocol.ts';
-import type { ResourceLimits } from '../sandbox/limits.ts';
+import type { ResourceLimits } from '../../../core/sandbox/limits.ts';
 import type { TestProblem } from './render.ts';
 
 export type TestOutcome = { outcome: 'pass' | 'skip' } | ({ outcome: 'fail' | 'error' } & TestProblem);

@@ -16,7 +16,7 @@ import { acquirePool, type PoolLease } from '../pool/shared.ts';
 import type { WorkerPool } from '../pool/pool.ts';
 import { workerFailure } from '../pool/outcome.ts';
 import { checkMaxProgramBytes, oversizedProgram } from '../program-size.ts';
-import { cpuSecondsFor, DEFAULT_LIMITS, MIB, type ResourceLimits } from '../sandbox/limits.ts';
+import { cpuSecondsFor, DEFAULT_LIMITS, MIB, type ResourceLimits } from '../../../core/sandbox/limits.ts';
 import { probeRegistry } from '../probe-registry.ts';
 import type { ArgumentsSchema } from './arbitrary.ts';
 import { createDsCodeBenchHardener } from './hardener.ts';

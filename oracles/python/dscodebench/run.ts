@@ -13,7 +13,7 @@ import {
   terminationFailure,
 } from '../pool/outcome.ts';
 import type { PhaseEvent, PhaseResult, PhaseSpec } from '../pool/protocol.ts';
-import type { ResourceLimits } from '../sandbox/limits.ts';
+import type { ResourceLimits } from '../../../core/sandbox/limits.ts';
 
 /** Extra inputs beyond the seeded ones (hardening): another generator seed, or a given value. */
 export type ProbeSpec = { kind: 'generated'; seed: number; n: number; index: number } | { kind: 'values'; value: Json };

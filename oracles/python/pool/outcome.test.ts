@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, GIB, MIB } from '../sandbox/limits.ts';
+import { DEFAULT_LIMITS, GIB, MIB } from '../../../core/sandbox/limits.ts';
 import { explainException, harnessEventFailure, silentExit, terminationFailure, workerFailure } from './outcome.ts';
 import type { PhaseResult } from './protocol.ts';
 import { WorkerFailure } from './worker.ts';

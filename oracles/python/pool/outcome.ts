@@ -4,7 +4,7 @@
  * limit, a crash signal, a worker killed from inside. Pure functions over what the worker reported.
  */
 import type { ErrorKind } from '../../../core/types.ts';
-import { formatBytes, type ResourceLimits } from '../sandbox/limits.ts';
+import { formatBytes, type ResourceLimits } from '../../../core/sandbox/limits.ts';
 import { MAX_REPORT_BYTES, type PhaseEvent, type PhaseResult } from './protocol.ts';
 import { WorkerFailure } from './worker.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runProgram } from '../run-program.ts';
-import { DEFAULT_LIMITS } from '../sandbox/limits.ts';
+import { DEFAULT_LIMITS } from '../../../core/sandbox/limits.ts';
 import { WorkerPool } from './pool.ts';
 
 const window = 'import time\nstart = time.time()\ntime.sleep(0.6)\nprint(start, time.time())';

@@ -6,7 +6,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { sandboxEnvironment, type SandboxBackend, type WorkerLaunch } from '../sandbox/backend.ts';
-import { DEFAULT_SCRATCH, GIB, MIB, type ScratchSizes } from '../sandbox/limits.ts';
+import { DEFAULT_SCRATCH, GIB, MIB, type ScratchSizes } from '../../../core/sandbox/limits.ts';
 import { processLoadedConfig } from '../../../core/config.ts';
 import { resolveBackend, type BackendChoice, type BackendOptions } from '../sandbox/select.ts';
 import { stagedPythonDir } from '../sandbox/stage.ts';

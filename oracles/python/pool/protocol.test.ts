@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '../sandbox/limits.ts';
+import { DEFAULT_LIMITS } from '../../../core/sandbox/limits.ts';
 import { encodeRequest, parseEvents, ReplyParser } from './protocol.ts';
 
 describe('the worker wire format', () => {

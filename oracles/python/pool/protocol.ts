@@ -4,7 +4,7 @@
  * Reply: `P<i>` lines as phases start, one JSON line (the phase envelopes and output lengths), then
  * each phase's output: JSON lines the phase process wrote, back to back.
  */
-import type { ResourceLimits } from '../sandbox/limits.ts';
+import type { ResourceLimits } from '../../../core/sandbox/limits.ts';
 
 /** Most bytes of events a phase may report to the harness by default (8 MiB); beyond that it is stopped. */
 export const MAX_REPORT_BYTES = 8 * 1024 * 1024;

@@ -5,7 +5,7 @@
  * only; not a security boundary).
  */
 import type { Readable, Writable } from 'node:stream';
-import type { ScratchSizes } from './limits.ts';
+import type { ScratchSizes } from '../../../core/sandbox/limits.ts';
 
 export type BackendName = 'bwrap' | 'docker' | 'process';
 

@@ -12,11 +12,11 @@ import { runProgram } from '../run-program.ts';
 import { sandboxEnvironment, SandboxUnavailableError, type WorkerLaunch } from './backend.ts';
 import { bwrapArgs, bwrapBackend } from './bwrap.ts';
 import { containerOptions, dockerBackend } from './docker.ts';
-import { sandboxIdentity } from './identity.ts';
-import { DEFAULT_SCRATCH, GIB, MIB, prlimitArgs } from './limits.ts';
+import { sandboxIdentity } from '../../../core/sandbox/identity.ts';
+import { DEFAULT_SCRATCH, GIB, MIB, prlimitArgs } from '../../../core/sandbox/limits.ts';
 import { processBackend, PROCESS_BACKEND_WARNING } from './process.ts';
 import { parseBackendChoice, resolveBackend } from './select.ts';
-import { SANDBOX_BIN_DIR, SANDBOX_HOSTNAME, stagedSystemDir } from './system-files.ts';
+import { SANDBOX_BIN_DIR, SANDBOX_HOSTNAME, stagedSystemDir } from '../../../core/sandbox/system-files.ts';
 
 const spec: WorkerLaunch = {
   pyDir: '/opt/witness-py',

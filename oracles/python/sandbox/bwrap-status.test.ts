@@ -9,8 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SandboxUnavailableError } from './backend.ts';
 import { bwrapBackend } from './bwrap.ts';
 import { namespaceHint } from './bwrap-status.ts';
-import { sandboxTempDir } from './identity.ts';
-import { DEFAULT_SCRATCH } from './limits.ts';
+import { sandboxTempDir } from '../../../core/sandbox/identity.ts';
+import { DEFAULT_SCRATCH } from '../../../core/sandbox/limits.ts';
 
 const dir = mkdtempSync(join(sandboxTempDir(), 'witness-bwrap-status-'));
 chmodSync(dir, 0o755);

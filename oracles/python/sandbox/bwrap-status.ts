@@ -6,11 +6,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { sandboxEnvironment, type BackendStatus, type WorkerLaunch } from './backend.ts';
-import { runsAsRoot, sandboxIdentity, unreachableReason } from './identity.ts';
-import { interpreterLayout, type InterpreterLayout } from './interpreter-layout.ts';
-import { DEFAULT_SCRATCH, GIB, MIB } from './limits.ts';
+import { runsAsRoot, sandboxIdentity, unreachableReason } from '../../../core/sandbox/identity.ts';
+import { interpreterLayout, type InterpreterLayout } from '../../../core/sandbox/interpreter-layout.ts';
+import { DEFAULT_SCRATCH, GIB, MIB } from '../../../core/sandbox/limits.ts';
 import { stagedPythonDir } from './stage.ts';
-import { SANDBOX_NAMESPACE_ARGS, stagedSystemDir, USR_ROOT_ARGS } from './system-files.ts';
+import { SANDBOX_NAMESPACE_ARGS, stagedSystemDir, USR_ROOT_ARGS } from '../../../core/sandbox/system-files.ts';
 
 export interface BwrapProbe {
   bwrap: string;

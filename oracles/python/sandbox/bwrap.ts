@@ -18,10 +18,10 @@ import {
   type WorkerLaunch,
 } from './backend.ts';
 import { probeBwrap } from './bwrap-status.ts';
-import { sandboxIdentity, workerProcessCap } from './identity.ts';
-import { interpreterLayout, within, type InterpreterLayout } from './interpreter-layout.ts';
+import { sandboxIdentity, workerProcessCap } from '../../../core/sandbox/identity.ts';
+import { interpreterLayout, within, type InterpreterLayout } from '../../../core/sandbox/interpreter-layout.ts';
 import { sandboxInterpreter, SYSTEM_PYTHON } from './interpreter.ts';
-import { prlimitArgs } from './limits.ts';
+import { prlimitArgs } from '../../../core/sandbox/limits.ts';
 import {
   SANDBOX_BIN_DIR,
   SANDBOX_HOSTNAME,
@@ -29,10 +29,10 @@ import {
   sandboxPath,
   stagedSystemDir,
   USR_ROOT_ARGS,
-} from './system-files.ts';
+} from '../../../core/sandbox/system-files.ts';
 import { killGroup, trackExit, unrefChild } from './spawned.ts';
 
-export { SANDBOX_GID, SANDBOX_UID } from './identity.ts';
+export { SANDBOX_GID, SANDBOX_UID } from '../../../core/sandbox/identity.ts';
 
 export interface BwrapOptions {
   /** The interpreter inside the sandbox (default: sandboxInterpreter(): WITNESS_PYTHON, the full profile, or Debian's). */

@@ -17,7 +17,7 @@ import {
   type WorkerExit,
   type WorkerLaunch,
 } from './backend.ts';
-import { WORKER_PROCESS_CAP } from './limits.ts';
+import { WORKER_PROCESS_CAP } from '../../../core/sandbox/limits.ts';
 
 export const DEFAULT_DOCKER_IMAGE = 'bigcodebench/bigcodebench-evaluate:latest';
 

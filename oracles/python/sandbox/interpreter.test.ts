@@ -11,8 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { WorkerPool } from '../pool/pool.ts';
 import { runProgram } from '../run-program.ts';
 import { bwrapBackend } from './bwrap.ts';
-import { runsAsRoot } from './identity.ts';
-import { interpreterLayout } from './interpreter-layout.ts';
+import { runsAsRoot } from '../../../core/sandbox/identity.ts';
+import { interpreterLayout } from '../../../core/sandbox/interpreter-layout.ts';
 import { loadConfig } from '../../../core/config.ts';
 import { FULL_PROFILE_STAMP, sandboxInterpreter, SYSTEM_PYTHON } from './interpreter.ts';
 

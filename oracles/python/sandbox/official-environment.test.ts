@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkerPool } from '../pool/pool.ts';
 import { runProgram } from '../run-program.ts';
-import { SANDBOX_HOSTNAME } from './system-files.ts';
+import { SANDBOX_HOSTNAME } from '../../../core/sandbox/system-files.ts';
 
 const pool = new WorkerPool({ backend: 'bwrap', size: 1 });
 let server: Server;

@@ -16,10 +16,10 @@ import {
   sandboxTempDir,
   unreachableReason,
   workerProcessCap,
-} from './identity.ts';
+} from '../../../core/sandbox/identity.ts';
 import { sandboxInterpreter } from './interpreter.ts';
-import { prlimitArgs } from './limits.ts';
-import { interpreterBinDir, sandboxPath, stagedSystemDir } from './system-files.ts';
+import { prlimitArgs } from '../../../core/sandbox/limits.ts';
+import { interpreterBinDir, sandboxPath, stagedSystemDir } from '../../../core/sandbox/system-files.ts';
 import { killGroup, trackExit, unrefChild } from './spawned.ts';
 
 export const PROCESS_BACKEND_WARNING =

@@ -2,7 +2,7 @@
 import { chmodSync, copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sandboxTempDir } from './identity.ts';
+import { sandboxTempDir } from '../../../core/sandbox/identity.ts';
 
 export const PY_SOURCE_DIR = fileURLToPath(new URL('../py', import.meta.url));
 

@@ -9,12 +9,12 @@ import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SandboxUnavailableError } from './backend.ts';
+import { SandboxUnavailableError } from '../../oracles/python/sandbox/backend.ts';
 import { processCapFor, runsAsRoot, SANDBOX_GID, SANDBOX_UID, sandboxTempDir } from './identity.ts';
 import { blockedFolder } from './interpreter-layout.ts';
-import { processBackend } from './process.ts';
+import { processBackend } from '../../oracles/python/sandbox/process.ts';
 
-const PROJECT = fileURLToPath(new URL('../../..', import.meta.url));
+const PROJECT = fileURLToPath(new URL('../../', import.meta.url));
 const root = mkdtempSync('/tmp/witness-reach-');
 chmodSync(root, 0o755);
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -9,8 +9,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname } from 'node:path';
-import { sandboxIdentity } from '../../oracles/python/sandbox/identity.ts';
-import { SANDBOX_NAMESPACE_ARGS, USR_ROOT_ARGS } from '../../oracles/python/sandbox/system-files.ts';
+import { sandboxIdentity } from '../../core/sandbox/identity.ts';
+import { SANDBOX_NAMESPACE_ARGS, USR_ROOT_ARGS } from '../../core/sandbox/system-files.ts';
 import type { SandboxLimits } from './budgets.ts';
 import type { StagedJob } from './job-folder.ts';
 

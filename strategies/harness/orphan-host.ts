@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { inlinePrompt } from '../../core/prompt.ts';
 import { createSimModel } from '../../core/models/sim.ts';
 import { regexOracle } from '../../oracles/regex/oracle.ts';
-import { evaluateHarness } from './evaluate.ts';
+import { evaluateHarness } from '../../optimizers/meta-harness/evaluate.ts';
 
 const dir = process.argv[2] as string;
 process.env.TMPDIR = dir;

@@ -9,7 +9,7 @@
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sandboxTempDir } from '../../oracles/python/sandbox/identity.ts';
+import { sandboxTempDir } from '../../core/sandbox/identity.ts';
 
 const CHILD_DIR = fileURLToPath(new URL('./child/', import.meta.url));
 const PREFIX = 'witness-harness-';
