@@ -33,3 +33,20 @@ export interface DataReport {
 export function dataReport(fields: Omit<DataReport, 'ok'>): DataReport {
   return { ...fields, ok: !fields.findings.some((f) => f.level === 'error') };
 }
+
+/** How many broken lines of one file a report lists before it only counts the rest. */
+const MAX_LINE_FINDINGS = 50;
+
+/** The broken lines a loader found in `file`, as error findings: the first 50, then a count of the rest. */
+export function brokenLineFindings(file: string, issues: readonly { item: string; message: string }[]): DataFinding[] {
+  const findings: DataFinding[] = issues
+    .slice(0, MAX_LINE_FINDINGS)
+    .map((issue) => ({ level: 'error', path: file, item: issue.item, message: issue.message }));
+  if (issues.length > MAX_LINE_FINDINGS)
+    findings.push({
+      level: 'error',
+      path: file,
+      message: `… and ${issues.length - MAX_LINE_FINDINGS} more broken lines`,
+    });
+  return findings;
+}

@@ -6,12 +6,11 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { dataReport, type DataFinding, type DataReport } from '../../../core/data-report.ts';
+import { brokenLineFindings, dataReport, type DataFinding, type DataReport } from '../../../core/data-report.ts';
 import { bigCodeBenchFile, loadBigCodeBench, type BigCodeBenchSubset } from './loader.ts';
 
 /** Task counts of the release (v0.1.x). */
 export const BIGCODEBENCH_RELEASE_COUNTS: Record<BigCodeBenchSubset, number> = { full: 1140, hard: 148 };
-const MAX_LINE_FINDINGS = 50;
 const SOURCE = {
   name: 'BigCodeBench (Hugging Face datasets bigcode/bigcodebench and bigcode/bigcodebench-hard)',
   url: 'https://huggingface.co/datasets/bigcode/bigcodebench',
@@ -46,14 +45,7 @@ export function checkBigCodeBenchData(data: string): DataReport {
     const name = folder ? subset : 'tasks';
     counts[name] = loaded.tasks.length;
     ids[subset] = new Set(loaded.tasks.map((t) => t.id));
-    for (const issue of loaded.issues.slice(0, MAX_LINE_FINDINGS))
-      findings.push({ level: 'error', path: basename(file), item: issue.item, message: issue.message });
-    if (loaded.issues.length > MAX_LINE_FINDINGS)
-      findings.push({
-        level: 'error',
-        path: basename(file),
-        message: `… and ${loaded.issues.length - MAX_LINE_FINDINGS} more broken lines`,
-      });
+    findings.push(...brokenLineFindings(basename(file), loaded.issues));
     const expected = BIGCODEBENCH_RELEASE_COUNTS[subset];
     if (folder && loaded.tasks.length !== expected)
       findings.push({

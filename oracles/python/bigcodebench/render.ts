@@ -7,6 +7,7 @@
  */
 import type { FeedbackRenderer } from '../../../core/oracle.ts';
 import type { Verdict, VerdictError, Witness } from '../../../core/types.ts';
+import { PYTHON_RETRY, pythonErrorFeedback } from '../error-feedback.ts';
 
 export interface TestProblem {
   type: string;
@@ -34,24 +35,11 @@ export function bigCodeBenchRenderer(): FeedbackRenderer {
       const failed = verdict.cases.filter((c) => !c.pass).length;
       return `${failed} of ${verdict.cases.length} tests fail${exceptionTypes(verdict)}.`;
     },
-    error: (e: VerdictError) => {
-      switch (e.kind) {
-        case 'syntax':
-          return `Your code is not valid Python: ${e.message}`;
-        case 'timeout':
-          return `The tests did not finish: ${e.message}`;
-        case 'unsafe':
-          return `Your code was refused: ${e.message}`;
-        case 'no-artifact':
-          return 'I could not find Python code in your reply.';
-        case 'too-complex':
-          return `Your code is too big or too deeply nested to run: ${e.message}. Write a shorter, flatter program.`;
-        case 'too-large':
-          return `Your code produced too much output: ${e.message}. Do not print or return huge amounts of data.`;
-        default:
-          return `Your code failed before the tests could run: ${e.message}`;
-      }
-    },
-    retry: 'Reply with the complete corrected Python code (imports and the function) in a ```python code block.',
+    error: (e: VerdictError) =>
+      pythonErrorFeedback(e, {
+        timeout: 'The tests did not finish',
+        failed: 'Your code failed before the tests could run',
+      }),
+    retry: PYTHON_RETRY,
   };
 }

@@ -6,14 +6,13 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { dataReport, type DataFinding, type DataReport } from '../../../core/data-report.ts';
+import { brokenLineFindings, dataReport, type DataFinding, type DataReport } from '../../../core/data-report.ts';
 import { loadDsCodeBench } from './loader.ts';
 
 /** Problems in the release. */
 export const DSCODEBENCH_RELEASE_COUNT = 1000;
 /** The file names a folder is searched for, in order (the repository's `benchmark/` has DSCodeBench.json). */
 export const DSCODEBENCH_FILES = ['DSCodeBench.json', 'DS_bench.json', 'DSCodeBench.jsonl'];
-const MAX_LINE_FINDINGS = 50;
 const SOURCE = {
   name: 'DSCodeBench (GitHub ShuyinOuyang/DSCodeBench, benchmark/DSCodeBench.json)',
   url: 'https://github.com/ShuyinOuyang/DSCodeBench',
@@ -56,14 +55,7 @@ export function checkDsCodeBenchData(data: string): DataReport {
     const key = `library.${String(task.context?.library ?? 'unknown')}`;
     counts[key] = (counts[key] ?? 0) + 1;
   }
-  for (const issue of loaded.issues.slice(0, MAX_LINE_FINDINGS))
-    findings.push({ level: 'error', path: basename(file), item: issue.item, message: issue.message });
-  if (loaded.issues.length > MAX_LINE_FINDINGS)
-    findings.push({
-      level: 'error',
-      path: basename(file),
-      message: `… and ${loaded.issues.length - MAX_LINE_FINDINGS} more broken lines`,
-    });
+  findings.push(...brokenLineFindings(basename(file), loaded.issues));
   if (loaded.tasks.length !== DSCODEBENCH_RELEASE_COUNT)
     findings.push({
       level: 'warning',
