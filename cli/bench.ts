@@ -19,7 +19,7 @@ import {
   HARNESS_STRATEGY_PREFIX,
   harnessStrategyNames,
   isStrategyName,
-} from '../strategies/names.ts';
+} from '../core/strategy-names.ts';
 import type { SuitePlan } from './bench-plan.ts';
 import { filesOfShard, shardOfArgs, type Shard } from './bench-shard.ts';
 import { positiveInteger, usageError } from './options.ts';

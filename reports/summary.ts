@@ -2,6 +2,7 @@
  * Groups trajectories by (benchmark, model name, strategy) and computes every metric of a group
  * into one `SummaryRow`, with seeded bootstrap intervals for the headline rates.
  */
+import { FEEDBACK_STRATEGY_NAMES } from '../core/strategy-names.ts';
 import type { JsonObject, Trajectory } from '../core/types.ts';
 import { type BootstrapOptions, type Interval, bootstrapMeans, mean } from './bootstrap.ts';
 import { groupVes } from './curves.ts';
@@ -105,14 +106,7 @@ export interface HarnessErrorEntry {
 }
 
 /** Display order of the known strategies; any other strategy follows, alphabetically. */
-export const STRATEGY_ORDER: readonly string[] = [
-  'zero-shot',
-  'generic',
-  'error-only',
-  'one-example',
-  'three-example',
-  'diagnostic',
-];
+export const STRATEGY_ORDER: readonly string[] = FEEDBACK_STRATEGY_NAMES;
 
 /** Plain code-unit comparison: locale-independent, so reports sort the same everywhere. */
 function compareText(a: string, b: string): number {

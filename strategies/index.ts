@@ -10,7 +10,7 @@ import { oneExample, threeExample } from './examples.ts';
 import { generic } from './generic.ts';
 import { dynamicCheatsheet, heroT, reactRefiner } from './hero/index.ts';
 import type { VerifiedExample } from './hero/retrieve.ts';
-import { BUILT_IN_STRATEGY_NAMES, HARNESS_STRATEGY_PREFIX } from './names.ts';
+import { BUILT_IN_STRATEGY_NAMES, HARNESS_STRATEGY_PREFIX } from '../core/strategy-names.ts';
 import { zeroShot } from './zero-shot.ts';
 
 /** The A-CEGIS ablation grid: the six feedback strategies, in order. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FeedbackRenderer } from '../core/oracle.ts';
 import { selectWitnesses } from '../core/strategy.ts';
 import type { PublicTask, Verdict, Witness } from '../core/types.ts';
+import { FEEDBACK_STRATEGY_NAMES } from '../core/strategy-names.ts';
 import { ALL_STRATEGY_NAMES, buildStrategies, pickStrategies, STRATEGIES, STRATEGY_NAMES } from './index.ts';
 
 const render: FeedbackRenderer = {
@@ -64,6 +65,8 @@ describe('the ablation-grid strategies', () => {
       'three-example',
       'diagnostic',
     ]);
+    // The one list of names (which the reports' order and the CLI's checks read) is what is built.
+    expect(STRATEGY_NAMES).toEqual(FEEDBACK_STRATEGY_NAMES);
     expect(pickStrategies('diagnostic', 'generic').map((s) => s.name)).toEqual(['diagnostic', 'generic']);
     expect(() => pickStrategies('nope')).toThrow(/unknown strategy "nope" \(known: zero-shot, generic/);
   });

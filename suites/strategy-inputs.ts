@@ -11,7 +11,7 @@ import { loadConfig } from '../core/config.ts';
 import type { Strategy } from '../core/strategy.ts';
 import { harnessStrategy } from '../strategies/harness/strategy.ts';
 import { buildStrategies, type StrategyInputs } from '../strategies/index.ts';
-import { HARNESS_STRATEGY_PREFIX, harnessStrategyNames } from '../strategies/names.ts';
+import { HARNESS_STRATEGY_PREFIX, harnessStrategyNames } from '../core/strategy-names.ts';
 import type { BenchmarkSpec } from './registry.ts';
 
 /** The inputs of the built-in refining strategies for one benchmark. */

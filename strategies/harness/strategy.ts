@@ -17,7 +17,7 @@ import { DEFAULT_LIMITS, resolveBudgets, type HarnessBudgets, type SandboxLimits
 import type { HarnessFailure } from './failure.ts';
 import { runHarnessChild, type ChildEpisodeResult, type HarnessHost } from './run-child.ts';
 import { transpileHarness } from './transpile.ts';
-import { HARNESS_STRATEGY_PREFIX } from '../names.ts';
+import { HARNESS_STRATEGY_PREFIX } from '../../core/strategy-names.ts';
 
 export { HARNESS_STRATEGY_PREFIX };
 

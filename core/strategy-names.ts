@@ -1,20 +1,21 @@
 /**
- * The built-in strategies' names, in leaderboard order, without loading any strategy: for commands
- * that check a `--strategies` list before they start (strategies/index.ts builds the strategies).
+ * The one list of the built-in strategies' names, without loading any strategy: for commands that
+ * check a `--strategies` list before they start, and for the reports' display order
+ * (strategies/index.ts builds the strategies, and its tests check it builds exactly these).
  */
 
-/** The A-CEGIS grid, then the refining strategies (HERO-T and its baselines). */
-export const BUILT_IN_STRATEGY_NAMES: readonly string[] = [
+/** The A-CEGIS ablation grid of feedback strategies, in leaderboard order. */
+export const FEEDBACK_STRATEGY_NAMES: readonly string[] = [
   'zero-shot',
   'generic',
   'error-only',
   'one-example',
   'three-example',
   'diagnostic',
-  'hero-t',
-  'react',
-  'cheatsheet',
 ];
+
+/** The grid, then the refining strategies (HERO-T and its baselines). */
+export const BUILT_IN_STRATEGY_NAMES: readonly string[] = [...FEEDBACK_STRATEGY_NAMES, 'hero-t', 'react', 'cheatsheet'];
 
 /** A strategy named `harness:<path>` runs the harness module at `<path>` (docs/meta-harness.md). */
 export const HARNESS_STRATEGY_PREFIX = 'harness:';
