@@ -20,12 +20,13 @@ export const BUILT_IN_STRATEGY_NAMES: readonly string[] = [...FEEDBACK_STRATEGY_
 /** A strategy named `harness:<path>` runs the harness module at `<path>` (docs/meta-harness.md). */
 export const HARNESS_STRATEGY_PREFIX = 'harness:';
 
+/** True for `harness:<path>` with a path. */
+const isHarnessName = (name: string): boolean =>
+  name.startsWith(HARNESS_STRATEGY_PREFIX) && name.length > HARNESS_STRATEGY_PREFIX.length;
+
 /** True for a built-in strategy's name or a `harness:<path>` name. */
-export const isStrategyName = (name: string): boolean =>
-  BUILT_IN_STRATEGY_NAMES.includes(name) || (name.startsWith(HARNESS_STRATEGY_PREFIX) && name.length > 8);
+export const isStrategyName = (name: string): boolean => BUILT_IN_STRATEGY_NAMES.includes(name) || isHarnessName(name);
 
 /** The `harness:<path>` names of a strategy selection, in order (a suite adds them to its built-in strategies). */
 export const harnessStrategyNames = (names: readonly string[] | undefined): string[] =>
-  (names ?? []).filter(
-    (name) => name.startsWith(HARNESS_STRATEGY_PREFIX) && name.length > HARNESS_STRATEGY_PREFIX.length,
-  );
+  (names ?? []).filter(isHarnessName);

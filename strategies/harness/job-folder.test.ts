@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { processesWith, waitFor } from '../../oracles/python/pool/process-scan.ts';
 import { stageJob } from './job-folder.ts';
 
-const hostScript = fileURLToPath(new URL('./orphan-host.ts', import.meta.url));
+const hostScript = fileURLToPath(new URL('./orphan-host-testing.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'witness-leftovers-'));
 chmodSync(dir, 0o755);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
