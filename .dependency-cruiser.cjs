@@ -3,8 +3,7 @@
  * `core` imports nothing of ours; `oracles`, `strategies` and `reports` import only `core`;
  * `optimizers` import those four; `suites`, `cli` and `perf` stand on top; nothing imports
  * `suites/`; no oracle family imports another. Tests and test support may combine real
- * components of any folder. Type-only imports count. Imports that break a rule today are listed
- * in .dependency-cruiser-known-violations.json, to be removed as they are fixed; a new one fails.
+ * components of any folder. Type-only imports count.
  */
 const TESTS = '\\.test\\.ts$|[\\\\/]testing[\\\\/]|testing\\.ts$|-testing\\.ts$|__fixtures__';
 

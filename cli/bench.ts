@@ -160,11 +160,11 @@ async function suitesOfShard(suites: readonly string[], args: readonly string[],
 
 /** Each suite's plan (tasks selected × strategies × trials, call bounds); a selection that does not fit is a usage error. */
 async function planSuites(suites: readonly string[], config: WitnessConfig) {
-  const { specTasks } = await import('../suites/registry.ts');
+  const { suiteNamed } = await import('../oracles/suites.ts');
   const { planSuite } = await import('./bench-plan.ts');
   const plans: SuitePlan[] = [];
   for (const name of suites) {
-    const loaded = await specTasks(name);
+    const loaded = await suiteNamed(name).tasks(config);
     plans.push(
       parseOption(() =>
         planSuite(name, loaded, [...BUILT_IN_STRATEGY_NAMES, ...harnessStrategyNames(config.run.strategies)], config),
@@ -271,8 +271,6 @@ export const registerBench: Registrar = ({ program }) => {
       if (o.dryRun || ((config.run.tasks !== undefined || config.run.excludeTasks !== undefined) && !custom)) {
         const shard = o.dryRun ? shardOfArgs(args) : undefined;
         const counted = shard ? await suitesOfShard(suites, args, shard) : suites;
-        // The specs read this process's configuration: give it the run's settings (--data, --split).
-        Object.assign(process.env, vars);
         const plans = await planSuites(counted, config);
         if (o.dryRun) {
           const { benchPlan, formatBenchPlan } = await import('./bench-plan.ts');

@@ -1,7 +1,7 @@
 /**
  * `witness data check`: validates a dataset folder in a suite's official layout and says what is
  * missing and where the release is published; with `--items` it also poses every item as a run
- * would (suites/unposable.ts) and lists those a run records as invalid data or cannot pose, and
+ * would (cli/posed-items.ts) and lists those a run records as invalid data or cannot pose, and
  * `--write-invalid FILE` writes the invalid ones for `witness bench --exclude-tasks @FILE`.
  */
 import { resolve } from 'node:path';
@@ -9,6 +9,7 @@ import { Option } from 'commander';
 import { SUITE_DATA_ENV, type SuiteName } from '../core/config-sections.ts';
 import { loadConfig } from '../core/config.ts';
 import type { DataFinding, DataReport } from '../core/data-report.ts';
+import type { SuiteDescriptor } from '../core/suite-descriptor.ts';
 import { existingPath, progressLine } from './options.ts';
 import { say, sayResult, warn } from './output.ts';
 import type { Registrar } from './registrar.ts';
@@ -78,23 +79,25 @@ export const registerDataCheck: Registrar = ({ program }) => {
       '\nExit status: 0 when the suite can run on the data (invalid items included), 1 when an error was found or an item is one Witness cannot pose, 2 on usage errors or a suite without a checker. Nothing is downloaded.',
     )
     .action(async (o: DataCheckOptions) => {
-      const data = o.data ?? loadConfig(process.cwd()).config.suites[o.suite].data;
+      const { config } = loadConfig(process.cwd());
+      const data = o.data ?? config.suites[o.suite].data;
       if (!data) {
         const key = o.suite === 'nl-rx' ? "suites['nl-rx'].data" : `suites.${o.suite}.data`;
         warn(`witness: give --data, or set ${key} (${SUITE_DATA_ENV[o.suite]}) to check the configured data`);
         process.exitCode = 2;
         return;
       }
-      const { DATA_CHECKERS } = await import('../suites/data-checkers.ts');
-      const report = await DATA_CHECKERS[o.suite](data);
+      const { suiteNamed } = await import('../oracles/suites.ts');
+      const suite = suiteNamed(o.suite);
+      const report = await suite.checkData(data);
       if (!(o.items || o.writeInvalid)) {
         sayResult(o.json, report, () => formatDataReport(report));
         process.exitCode = report.ok ? 0 : 1;
         return;
       }
       // Posed even when some items are broken: a run records those as invalid data and goes on.
-      const posed = await poseSuiteItems(o.suite, data, o.split);
-      const { formatPosedItems, writeExclusionList } = await import('../suites/unposable.ts');
+      const posed = await poseSuiteItems(suite, data, o.split);
+      const { formatPosedItems, writeExclusionList } = await import('./posed-items.ts');
       sayResult(o.json, { ...report, items: posed }, () => `${formatDataReport(report)}\n${formatPosedItems(posed)}`);
       if (o.writeInvalid) {
         const written = await writeExclusionList(o.writeInvalid, posed);
@@ -105,21 +108,17 @@ export const registerDataCheck: Registrar = ({ program }) => {
 };
 
 /** The suite's items on `data` posed as `witness bench --data DATA [--split SPLIT]` would pose them. */
-async function poseSuiteItems(suite: SuiteName, data: string, split: string | undefined) {
-  // The suite's spec reads this process's configuration: give it the data and split a run would get.
-  process.env[SUITE_DATA_ENV[suite]] = resolve(data);
-  if (split !== undefined) process.env.WITNESS_SPLIT = split;
-  if (suite === 'bigcodebench' || suite === 'dscodebench') {
-    // Without the sandbox every item would fail the same way: say so once instead.
-    const { pythonSandboxStatus } = await import('../suites/not-run.ts');
-    const status = await pythonSandboxStatus(loadConfig(process.cwd()).config.python);
-    if (!status.ok) throw new Error(`--items: the ${suite} items cannot be posed here: ${status.reason}`);
-  }
-  const { specByName } = await import('../suites/registry.ts');
-  const { poseItems } = await import('../suites/unposable.ts');
-  const spec = await specByName(suite, split === undefined ? {} : { split });
+async function poseSuiteItems(suite: SuiteDescriptor, data: string, split: string | undefined) {
+  const env = { ...process.env, [SUITE_DATA_ENV[suite.name]]: resolve(data) };
+  if (split !== undefined) env.WITNESS_SPLIT = split;
+  const { config } = loadConfig(process.cwd(), env);
+  // Without the engine every item would fail the same way: say so once instead.
+  const status = (await suite.engineStatus?.(config)) ?? { ok: true };
+  if (!status.ok) throw new Error(`--items: the ${suite.name} items cannot be posed here: ${status.reason}`);
+  const { poseItems } = await import('./posed-items.ts');
+  const spec = await suite.spec(config, split === undefined ? {} : { split });
   try {
-    return await poseItems(spec, split ?? loadConfig(process.cwd()).config.run.split ?? null, progressLine('items'));
+    return await poseItems(spec, split ?? config.run.split ?? null, progressLine('items'));
   } finally {
     await spec.oracle.dispose?.();
     await spec.dispose?.();

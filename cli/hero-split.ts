@@ -1,21 +1,25 @@
 /** What `witness split` and `witness optimize hero --split-file` share: the data option and a split file read or written. */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { loadConfig } from '../core/config.ts';
+import { loadConfig, type LoadedConfig, type WitnessConfig } from '../core/config.ts';
 import { SUITE_DATA_ENV, SUITE_NAMES, type SuiteName } from '../core/config-sections.ts';
 import { readSplitFile, splitFileMismatch, type HeroSplitFile } from '../optimizers/hero/split-file.ts';
-import { buildSplitFile, type HeroSources } from '../optimizers/hero/split-protocol.ts';
-import { heroSources } from '../suites/hero-sources.ts';
+import type { HeroSources } from '../core/suite-descriptor.ts';
+import { buildSplitFile } from '../optimizers/hero/split-protocol.ts';
+import { heroSources } from './hero-sources.ts';
 import { usageError } from './options.ts';
 
-/** Points the suite at `--data` (its SUITE_DATA_ENV variable, which the specs read) and checks the suite's name. */
-export function applyDataOption(suite: string, data: string | undefined): void {
+/**
+ * This folder's configuration for a command on `suite`, with `--data` applied as the suite's
+ * SUITE_DATA_ENV variable would apply it; an unknown suite or a missing path is a usage error.
+ */
+export function configWithData(suite: string, data: string | undefined): LoadedConfig {
   if (!(SUITE_NAMES as readonly string[]).includes(suite))
     throw usageError(`unknown suite "${suite}" (known: ${[...SUITE_NAMES].sort().join(', ')})`);
-  if (data === undefined) return;
+  if (data === undefined) return loadConfig(process.cwd());
   const path = resolve(data);
   if (!existsSync(path)) throw usageError(`--data: there is no file or folder ${path}`);
-  process.env[SUITE_DATA_ENV[suite as SuiteName]] = path;
+  return loadConfig(process.cwd(), { ...process.env, [SUITE_DATA_ENV[suite as SuiteName]]: path });
 }
 
 export interface ResolvedSplit {
@@ -28,12 +32,12 @@ export interface ResolvedSplit {
 /** The split of a suite's data: read from `path` when it exists (checked against the data), else drawn (and written there). */
 export async function resolveSplit(options: {
   suite: string;
+  config: WitnessConfig;
   path?: string;
   seed: number;
   evaluationFraction?: number;
 }): Promise<ResolvedSplit> {
-  const { config } = loadConfig(process.cwd());
-  const sources = await heroSources(options.suite, config);
+  const sources = await heroSources(options.suite, options.config);
   const path = options.path ? resolve(options.path) : undefined;
   if (path && existsSync(path)) {
     const file = readSplitFile(path);

@@ -17,7 +17,7 @@ import type { HeroSplitFile } from '../optimizers/hero/split-file.ts';
 import { loadConfig } from '../core/config.ts';
 import { withoutSuiteData } from '../core/child-env.ts';
 import { buildSplitFile } from '../optimizers/hero/split-protocol.ts';
-import { heroSources } from '../suites/hero-sources.ts';
+import { heroSources } from './hero-sources.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bird = JSON.parse(readFileSync(join(root, 'fixtures/bird/dev.json'), 'utf8')) as {

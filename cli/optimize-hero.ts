@@ -5,7 +5,6 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadConfig } from '../core/config.ts';
 import { packagePath } from '../core/package-root.ts';
 import { witnessPath } from '../core/paths.ts';
 import { DEFAULT_HERO, optimizePrompt } from '../optimizers/hero/optimize.ts';
@@ -67,21 +66,21 @@ export const registerOptimizeHero: Registrar = ({ program }) => {
         data?: string;
         splitFile?: string;
       }) => {
-        const { specByName } = await import('../suites/registry.ts');
+        const { suiteNamed } = await import('../oracles/suites.ts');
         const { createModel, NO_MODEL_NOTICE } = await import('../core/models/create.ts');
         const { loadPrompt } = await import('../core/prompt.ts');
         const { renderHeroReport } = await import('../optimizers/hero/report.ts');
         const { poolsOf } = await import('../optimizers/hero/split-protocol.ts');
-        const { applyDataOption, describeSplit, resolveSplit } = await import('./hero-split.ts');
-        applyDataOption(o.suite, o.data);
+        const { configWithData, describeSplit, resolveSplit } = await import('./hero-split.ts');
+        const { config, defaultedToSim } = configWithData(o.suite, o.data);
         const split = await resolveSplit({
           suite: o.suite,
+          config,
           ...(o.splitFile ? { path: o.splitFile } : {}),
           seed: o.seed,
           evaluationFraction: 1 - o.trainFraction,
         });
-        const spec = await specByName(o.suite);
-        const { config, defaultedToSim } = loadConfig(process.cwd());
+        const spec = await suiteNamed(o.suite).spec(config);
         if (defaultedToSim) warn(NO_MODEL_NOTICE);
         const model = createModel(config);
         const reflector = o.reflector

@@ -7,7 +7,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseBudget, type Budget } from '../core/budget.ts';
-import { loadConfig } from '../core/config.ts';
 import { createModel, NO_MODEL_NOTICE } from '../core/models/create.ts';
 import { loadPrompt } from '../core/prompt.ts';
 import { heroPrivilegedNotice } from '../optimizers/hero/optimize.ts';
@@ -35,9 +34,9 @@ import {
 import { SEED_NAMES, type SeedName } from '../optimizers/meta-harness/seeds.ts';
 import { createSimProposer } from '../optimizers/meta-harness/sim-proposer.ts';
 import { MetaHarnessStore } from '../optimizers/meta-harness/store.ts';
-import { heroSources } from '../suites/hero-sources.ts';
-import { specByName } from '../suites/registry.ts';
-import { applyDataOption, describeSplit } from './hero-split.ts';
+import { suiteNamed } from '../oracles/suites.ts';
+import { heroSources } from './hero-sources.ts';
+import { configWithData, describeSplit } from './hero-split.ts';
 import { fraction, positiveInteger, usageError } from './options.ts';
 import { say, warn } from './output.ts';
 import type { Registrar } from './registrar.ts';
@@ -152,7 +151,7 @@ function settle(store: MetaHarnessStore, settings: SearchSettings, resume: boole
 }
 
 async function run(o: Options): Promise<void> {
-  applyDataOption(o.suite, o.data);
+  const { config, defaultedToSim } = configWithData(o.suite, o.data);
   const budget: Budget | undefined = o.budget === undefined ? undefined : parseBudget(o.budget, '--budget');
   const seeds = parseSeeds(o.seeds);
   const seedPromptFile = o.seedPrompt === undefined ? undefined : resolve(o.seedPrompt);
@@ -163,10 +162,9 @@ async function run(o: Options): Promise<void> {
     } catch (error) {
       throw usageError((error as Error).message);
     }
-  const { config, defaultedToSim } = loadConfig(process.cwd());
   const modelName = o.model ?? config.model.name;
   if (defaultedToSim && !o.model) warn(NO_MODEL_NOTICE);
-  const spec = await specByName(o.suite);
+  const spec = await suiteNamed(o.suite).spec(config);
   const language = o.suite === 'nl-rx' ? 'regex' : o.suite;
   const proposerSpend: CandidateSpend = { tokens: 0, usd: 0 };
   const { proposer, close: closeProposer } = chooseProposer(o, language, config, proposerSpend);

@@ -278,14 +278,19 @@ defineBenchmark({
   it("finds the default suites' fixtures and seed prompts inside the installed package", () => {
     const script = `
       import { existsSync } from 'node:fs';
-      import { birdSpec, bigCodeBenchSpec, cypherBenchData, dsCodeBenchSpec, nlRxSpec } from ${JSON.stringify(join(installed, 'dist', 'suites', 'registry.js'))};
+      import { loadConfig } from ${JSON.stringify(join(installed, 'dist', 'core', 'config.js'))};
+      import { SUITES } from ${JSON.stringify(join(installed, 'dist', 'oracles', 'suites.js'))};
+      import { cypherBenchData } from ${JSON.stringify(join(installed, 'dist', 'oracles', 'cypher', 'suite.js'))};
       const inside = (path) => existsSync(path) && path.startsWith(${JSON.stringify(installed)});
-      const specs = [nlRxSpec(), birdSpec(), dsCodeBenchSpec(), bigCodeBenchSpec()];
-      const seen = specs.map((s) => ({ name: s.name, tasks: s.tasks.tasks.length, issues: s.tasks.issues.length, prompt: inside(s.prompt) }));
-      for (const s of specs) await s.oracle.dispose?.();
-      // CypherBench's questions and graphs (its spec needs a Neo4j, started by the suite).
-      const cypher = cypherBenchData();
-      seen.push({ name: 'cypherbench', tasks: cypher.tasks.length, issues: cypher.issues.length, prompt: cypher.graphs.every((g) => inside(g.file)) && cypher.graphs.length > 0 });
+      const { config } = loadConfig(process.cwd(), {});
+      const seen = [];
+      for (const suite of SUITES) {
+        const { tasks, issues } = await suite.tasks(config);
+        seen.push({ name: suite.name, tasks: tasks.length, issues: issues.length, prompt: inside(suite.prompt) });
+      }
+      // CypherBench's graphs too (its spec needs a Neo4j, started by the suite).
+      const cypher = cypherBenchData(config);
+      seen.push({ name: 'cypherbench graphs', tasks: cypher.graphs.length, issues: cypher.issues.length, prompt: cypher.graphs.every((g) => inside(g.file)) });
       process.stdout.write(JSON.stringify(seen));
     `;
     const specs = JSON.parse(
@@ -296,7 +301,14 @@ defineBenchmark({
       issues: number;
       prompt: boolean;
     }[];
-    expect(specs.map((s) => s.name)).toEqual(['nl-rx', 'bird', 'dscodebench', 'bigcodebench', 'cypherbench']);
+    expect(specs.map((s) => s.name)).toEqual([
+      'bird',
+      'bigcodebench',
+      'dscodebench',
+      'nl-rx',
+      'cypherbench',
+      'cypherbench graphs',
+    ]);
     for (const spec of specs)
       expect(spec, spec.name).toMatchObject({ issues: 0, prompt: true, tasks: expect.any(Number) });
     expect(Math.min(...specs.map((s) => s.tasks))).toBeGreaterThan(0);

@@ -33,14 +33,15 @@ export const registerSplit: Registrar = ({ program }) => {
         evaluationFraction: number;
         force?: boolean;
       }) => {
-        const { applyDataOption, describeSplit, resolveSplit } = await import('./hero-split.ts');
-        applyDataOption(o.suite, o.data);
+        const { configWithData, describeSplit, resolveSplit } = await import('./hero-split.ts');
+        const { config } = configWithData(o.suite, o.data);
         if (existsSync(o.out)) {
           if (!o.force) throw usageError(`${o.out} exists; pass --force to draw the split again`);
           rmSync(o.out);
         }
         const { file } = await resolveSplit({
           suite: o.suite,
+          config,
           path: o.out,
           seed: o.seed,
           evaluationFraction: o.evaluationFraction,

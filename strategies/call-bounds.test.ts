@@ -7,13 +7,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runEpisode } from '../core/episode.ts';
 import { DEFAULT_HARDENING } from '../core/hardening.ts';
 import type { ChatModel } from '../core/models/model.ts';
+import { loadConfig } from '../core/config.ts';
 import { createOpenAIModel } from '../core/models/openai.ts';
 import { createSimModel } from '../core/models/sim.ts';
 import { startTestModelServer, type TestModelServer } from '../core/models/test-server.ts';
 import { inlinePrompt, loadPrompt } from '../core/prompt.ts';
 import type { Task } from '../core/types.ts';
 import { regexOracle } from '../oracles/regex/oracle.ts';
-import { nlRxSpec } from '../suites/registry.ts';
+import { nlRxSpec } from '../oracles/regex/spec.ts';
 import { maxCallsPerEpisode } from './call-bounds.ts';
 import { ALL_STRATEGY_NAMES, buildStrategies, pickStrategies } from './index.ts';
 
@@ -38,7 +39,7 @@ describe('maxCallsPerEpisode', () => {
   });
 
   it('bounds every episode of the sim on the nl-rx fixtures, hardening on', async () => {
-    const spec = nlRxSpec();
+    const spec = nlRxSpec(loadConfig(process.cwd(), {}).config);
     const tasks = spec.tasks.tasks.slice(0, 8);
     const prompt = loadPrompt(spec.prompt);
     let reachedHardening = false;

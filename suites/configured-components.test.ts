@@ -12,15 +12,16 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../core/config.ts';
 import { Neo4jUnavailableError } from '../oracles/cypher/server/server.ts';
 import { startNeo4j } from '../oracles/cypher/server/start.ts';
-import { bigCodeBenchSpec, birdSpec } from './registry.ts';
+import { bigCodeBenchSpec } from '../oracles/python/bigcodebench/spec.ts';
+import { birdSpec } from '../oracles/sql/spec.ts';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const project = () => mkdtempSync(join(tmpdir(), 'witness-configured-'));
 
 describe('settings read through the config reach their component', () => {
   it("suites.bird.vesIterations sets the SQL oracle's VES timing", async () => {
-    const off = birdSpec(loadConfig(project(), { WITNESS_VES_ITERATIONS: '0' }).config.suites);
-    const three = birdSpec(loadConfig(project(), { WITNESS_VES_ITERATIONS: '3' }).config.suites);
+    const off = birdSpec(loadConfig(project(), { WITNESS_VES_ITERATIONS: '0' }).config);
+    const three = birdSpec(loadConfig(project(), { WITNESS_VES_ITERATIONS: '3' }).config);
     try {
       expect((off.oracle.settings() as { ves: unknown }).ves).toBe(false);
       expect((three.oracle.settings() as { ves: { iterations: number } }).ves.iterations).toBe(3);
@@ -37,7 +38,7 @@ describe('settings read through the config reach their component', () => {
       JSON.stringify({ suites: { bigcodebench: { data, timeoutPerTaskS: 120 } } }),
     );
     const { config } = loadConfig(dir, {});
-    const spec = bigCodeBenchSpec({}, config);
+    const spec = bigCodeBenchSpec(config);
     try {
       expect(spec.tasks.tasks.length).toBeGreaterThan(0);
       expect(spec.oracle.settings()).toMatchObject({ timeLimitS: 120 });

@@ -28,7 +28,7 @@ import { launcherNeo4jVersion } from '../oracles/cypher/server/jars.ts';
 import { readSimpleKG, simpleKGSourceHash } from '../oracles/cypher/simplekg.ts';
 import { readResultsFile } from '../reports/results-file.ts';
 import { witnessBench } from './bench-child.ts';
-import { servedCypherBenchSpec } from './registry.ts';
+import { servedCypherBenchSpec } from '../oracles/cypher/spec.ts';
 
 const folder = writeCypherBenchFolder(mkdtempSync(join(tmpdir(), 'witness-cb-served-')));
 const uris: Record<string, string> = {};

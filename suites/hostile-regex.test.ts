@@ -65,9 +65,10 @@ describe('a huge regex answer in the nl-rx suite', () => {
       join(dir, 'hostile.eval.ts'),
       `import { defineBenchmark } from ${JSON.stringify(join(root, 'core/suite.ts'))};
 import { pickStrategies } from ${JSON.stringify(join(root, 'strategies/index.ts'))};
-import { nlRxSpec } from ${JSON.stringify(join(root, 'suites/registry.ts'))};
+import { loadConfig } from ${JSON.stringify(join(root, 'core/config.ts'))};
+import { nlRxSpec } from ${JSON.stringify(join(root, 'oracles/regex/spec.ts'))};
 
-const spec = nlRxSpec();
+const spec = nlRxSpec(loadConfig().config);
 defineBenchmark({ ...spec, tasks: { tasks: spec.tasks.tasks.slice(0, ${TASKS.length}), issues: [] }, strategies: pickStrategies('zero-shot', 'diagnostic') });
 `,
     );

@@ -19,7 +19,8 @@ import { writeNlRxRaw, writeNlRxSplits } from '../oracles/regex/official-layout.
 import { OUTSIDE_TABLE, writeHostileBirdFolder } from '../oracles/sql/hostile/datasets.ts';
 import { OFFICIAL_BIRD_ITEMS, writeBirdFolder } from '../oracles/sql/official-layout.ts';
 import { readResultsFile } from '../reports/results-file.ts';
-import { birdSpec, nlRxSpec } from './registry.ts';
+import { nlRxSpec } from '../oracles/regex/spec.ts';
+import { birdSpec } from '../oracles/sql/spec.ts';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -54,8 +55,8 @@ describe('the suites on official layouts through the config', () => {
     writeBirdFolder(join(project, 'bird-dev'), 'dev');
     const train = writeBirdFolder(folder(), 'train', OFFICIAL_BIRD_ITEMS.slice(0, 2));
     writeFileSync(join(project, 'witness.config.json'), JSON.stringify({ suites: { bird: { data: 'bird-dev' } } }));
-    const fromFile = birdSpec(loadConfig(project, {}).config.suites, { split: undefined });
-    const fromEnv = birdSpec(loadConfig(project, { WITNESS_BIRD_DATA: train.dir }).config.suites, { split: undefined });
+    const fromFile = birdSpec(loadConfig(project, {}).config, { split: undefined });
+    const fromEnv = birdSpec(loadConfig(project, { WITNESS_BIRD_DATA: train.dir }).config, { split: undefined });
     try {
       expect(fromFile.tasks.tasks.map((t) => t.description)).toEqual(OFFICIAL_BIRD_ITEMS.map((q) => q.question));
       expect(fromFile.tasks.tasks[0]?.context?.db_path).toBe(
@@ -65,7 +66,7 @@ describe('the suites on official layouts through the config', () => {
         ['0', 'train'],
         ['1', 'train'],
       ]);
-      expect(() => birdSpec(loadConfig(project, {}).config.suites, { split: 'train' })).toThrow(
+      expect(() => birdSpec(loadConfig(project, {}).config, { split: 'train' })).toThrow(
         /no BIRD train questions file in .*bird-dev \(it has: dev\)/,
       );
     } finally {
@@ -77,15 +78,15 @@ describe('the suites on official layouts through the config', () => {
     const project = folder();
     writeNlRxSplits(join(project, 'turk'));
     writeFileSync(join(project, 'witness.config.json'), JSON.stringify({ suites: { 'nl-rx': { data: 'turk' } } }));
-    const { suites } = loadConfig(project, {}).config;
-    expect(nlRxSpec(suites, { split: 'val' }).tasks.tasks.map((t) => t.id)).toEqual(['val-1']);
-    expect(nlRxSpec(suites, { split: undefined }).tasks.tasks.map((t) => t.id)).toEqual(['test-1', 'test-2']);
-    expect(() => nlRxSpec(suites, { split: 'dev' })).toThrow(
+    const { config } = loadConfig(project, {});
+    expect(nlRxSpec(config, { split: 'val' }).tasks.tasks.map((t) => t.id)).toEqual(['val-1']);
+    expect(nlRxSpec(config, { split: undefined }).tasks.tasks.map((t) => t.id)).toEqual(['test-1', 'test-2']);
+    expect(() => nlRxSpec(config, { split: 'dev' })).toThrow(
       'unknown nl-rx split "dev" (known: all, train, val, test)',
     );
     const raw = folder();
     writeNlRxRaw(raw);
-    const legacy = loadConfig(project, { NLRX_TURK_DIR: raw }).config.suites;
+    const legacy = loadConfig(project, { NLRX_TURK_DIR: raw }).config;
     expect(nlRxSpec(legacy, { split: undefined }).tasks.tasks).toHaveLength(6);
   });
 });

@@ -7,19 +7,20 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../core/config.ts';
+import { loadConfig, type WitnessConfig } from '../core/config.ts';
 import { writeBigCodeBenchFolder, writeDsCodeBenchFile } from '../oracles/python/official-layout.ts';
 import { readResultsFile } from '../reports/results-file.ts';
 import { witnessBench } from './bench-child.ts';
-import { bigCodeBenchSpec, dsCodeBenchSpec } from './registry.ts';
+import { bigCodeBenchSpec } from '../oracles/python/bigcodebench/spec.ts';
+import { dsCodeBenchSpec } from '../oracles/python/dscodebench/spec.ts';
 
 const temp = (name: string) => mkdtempSync(join(tmpdir(), `witness-${name}-`));
 
 /** The spec for a project whose witness.config.json holds `file`, with `env` on top. */
-function configured<T>(make: (o: object, c: ReturnType<typeof loadConfig>['config']) => T, file: object, env = {}) {
+function configured<T>(make: (config: WitnessConfig) => T, file: object, env = {}) {
   const project = temp('py-project');
   writeFileSync(join(project, 'witness.config.json'), JSON.stringify(file));
-  return make({}, loadConfig(project, env).config);
+  return make(loadConfig(project, env).config);
 }
 
 async function disposed<T extends { oracle: { dispose?: () => Promise<void> } }>(spec: T): Promise<T> {
@@ -55,7 +56,7 @@ describe('BigCodeBench on its official files', () => {
     expect(task.context?.split).toBe('complete');
     const instruct = await disposed(configured(bigCodeBenchSpec, file, { WITNESS_SPLIT: 'instruct' }));
     expect(instruct.tasks.tasks[0]?.description).toMatch(/You should write self-contained code starting with:/);
-    const byOption = await disposed(bigCodeBenchSpec({ split: 'instruct' }, loadConfig(temp('p'), {}).config));
+    const byOption = await disposed(bigCodeBenchSpec(loadConfig(temp('p'), {}).config, { split: 'instruct' }));
     expect(byOption.tasks.tasks[0]?.context?.split).toBe('instruct');
   });
 

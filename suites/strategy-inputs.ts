@@ -7,12 +7,11 @@
 import { join } from 'node:path';
 import { WITNESS_DIR } from '../core/paths.ts';
 import { verifiedTrainExamples } from '../strategies/hero/examples.ts';
-import { loadConfig } from '../core/config.ts';
 import type { Strategy } from '../core/strategy.ts';
 import { harnessStrategy } from '../strategies/harness/strategy.ts';
 import { buildStrategies, type StrategyInputs } from '../strategies/index.ts';
 import { HARNESS_STRATEGY_PREFIX, harnessStrategyNames } from '../core/strategy-names.ts';
-import type { BenchmarkSpec } from './registry.ts';
+import type { BenchmarkSpec } from '../core/suite-descriptor.ts';
 
 /** The inputs of the built-in refining strategies for one benchmark. */
 export function strategyInputs(spec: BenchmarkSpec): StrategyInputs {
@@ -27,7 +26,7 @@ export function strategyInputs(spec: BenchmarkSpec): StrategyInputs {
  * (WITNESS_STRATEGIES, `witness bench --strategies`), named as selected, so a harness found by
  * `witness optimize meta-harness` is a row of the suite's leaderboard.
  */
-export function suiteStrategies(spec: BenchmarkSpec, selected = loadConfig().config.run.strategies): Strategy[] {
+export function suiteStrategies(spec: BenchmarkSpec, selected: readonly string[] | undefined): Strategy[] {
   return [
     ...buildStrategies(strategyInputs(spec)),
     ...harnessStrategyNames(selected).map((name) =>

@@ -2,24 +2,13 @@
  * HERO's split protocol over a suite's data: diagnosis, update and selection pools drawn by seed
  * from the optimization tasks (disjoint by database or graph where the data has several groups),
  * and the evaluation split, whole or a seeded share held out; written as a split file and read
- * back as pools. Where the data comes from is the caller's (suites/hero-sources.ts).
+ * back as pools. Where the data comes from is the caller's (cli/hero-sources.ts).
  */
-import type { LoadedTasks, Task } from '../../core/types.ts';
+import type { HeroSources } from '../../core/suite-descriptor.ts';
+import type { Task } from '../../core/types.ts';
 import type { HeroPools } from '../../strategies/hero/pools.ts';
 import { idsChecksum, SPLIT_FILE_SCHEMA, type HeroSplitFile } from './split-file.ts';
 import { heroSplit } from './splits.ts';
-
-/** A suite's data for HERO-O: the tasks to optimize on and, when the suite has one, its evaluation split. */
-export interface HeroSources {
-  optimization: LoadedTasks;
-  /** The suite's own evaluation split, or null when a seeded share is held out. */
-  evaluation: LoadedTasks | null;
-  optimizationSplit: string | null;
-  evaluationSplit: string | null;
-  /** The task field pools are disjoint by, or null. */
-  groupedBy: 'db_id' | 'graph' | null;
-  data: string | null;
-}
 
 const groupOf = (task: Task, key: HeroSources['groupedBy']) => {
   const value = key ? task.context?.[key] : undefined;

@@ -6,7 +6,8 @@
  */
 import type { Task } from '../../core/types.ts';
 import type { HeroSplitFile } from '../hero/split-file.ts';
-import { buildSplitFile, poolsOf, type HeroSources } from '../hero/split-protocol.ts';
+import type { HeroSources } from '../../core/suite-descriptor.ts';
+import { buildSplitFile, poolsOf } from '../hero/split-protocol.ts';
 
 export interface SearchPools {
   search: Task[];

@@ -14,10 +14,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../core/config.ts';
 import { createSteerableSimModel } from '../../core/models/steerable-sim.ts';
 import { loadPrompt } from '../../core/prompt.ts';
-import { nlRxSpec } from '../../suites/registry.ts';
+import { nlRxSpec } from '../../oracles/regex/spec.ts';
 import type { Proposer } from './proposer.ts';
 import { runSearch } from './search.ts';
-import { heroSources } from '../../suites/hero-sources.ts';
+import { heroSources } from '../../cli/hero-sources.ts';
 import { searchPools } from './search-pools.ts';
 import { renderSearchReport } from './search-report.ts';
 import { seedHarnessFile } from './seeds.ts';
@@ -28,7 +28,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'witness-mh-search-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const { config } = loadConfig(root, {});
-const spec = nlRxSpec(config.suites);
+const spec = nlRxSpec(config);
 const prompt = loadPrompt(spec.prompt);
 
 describe('the search with the steerable sim and the sim proposer (nl-rx fixtures)', () => {

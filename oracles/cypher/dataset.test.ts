@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../core/config.ts';
-import { cypherBenchData } from '../../suites/registry.ts';
+import { cypherBenchData } from './spec.ts';
 import { loadCypherBenchData } from './dataset.ts';
 import { OUTSIDE_LABEL, writeHostileCypherBenchFolder } from './hostile/datasets.ts';
 import { GRAPH_FILE_PATTERNS } from './layout.ts';
@@ -108,16 +108,16 @@ describe('a CypherBench folder in the official layout', () => {
       join(project, 'witness.config.json'),
       JSON.stringify({ suites: { cypherbench: { data: 'cypherbench' } } }),
     );
-    const test = cypherBenchData({}, loadConfig(project, {}).config);
+    const test = cypherBenchData(loadConfig(project, {}).config);
     expect(test.questionsFile).toBe(join(project, 'cypherbench', 'test.json'));
     expect(test.tasks).toHaveLength(5);
-    const train = cypherBenchData({}, loadConfig(project, { WITNESS_SPLIT: 'train' }).config);
+    const train = cypherBenchData(loadConfig(project, { WITNESS_SPLIT: 'train' }).config);
     expect(train.tasks.map((t) => t.id)).toEqual(['harbor-t1', 'harbor-t2']);
-    expect(cypherBenchData({ split: 'test' }, loadConfig(project, { WITNESS_SPLIT: 'train' }).config).split).toBe(
+    expect(cypherBenchData(loadConfig(project, { WITNESS_SPLIT: 'train' }).config, { split: 'test' }).split).toBe(
       'test',
     );
     // Without data: the skyways fixture, in the same layout.
-    const fixture = cypherBenchData({}, loadConfig(mkdtempSync(join(tmpdir(), 'witness-cb-none-')), {}).config);
+    const fixture = cypherBenchData(loadConfig(mkdtempSync(join(tmpdir(), 'witness-cb-none-')), {}).config);
     expect(fixture.graphs.map((g) => g.name)).toEqual(['skyways']);
     expect(fixture.tasks).toHaveLength(48);
     expect(fixture.issues).toEqual([]);

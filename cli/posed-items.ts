@@ -11,7 +11,7 @@ import { mapLimit } from '../core/map-limit.ts';
 import { unposedStatus } from '../core/oracle.ts';
 import type { LoadedTasks, OutcomeStatus } from '../core/types.ts';
 import { printable } from '../reports/format.ts';
-import type { BenchmarkSpec } from './registry.ts';
+import type { BenchmarkSpec } from '../core/suite-descriptor.ts';
 
 /** An item a run would not pose, and why. */
 export interface UnposableItem {

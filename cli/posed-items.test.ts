@@ -7,7 +7,7 @@ import type { Oracle, PreparedTask } from '../core/oracle.ts';
 import { parseIdLines, selectLoaded } from '../core/selection.ts';
 import { loadNlRx } from '../oracles/regex/loader.ts';
 import { regexOracle } from '../oracles/regex/oracle.ts';
-import { formatPosedItems, poseItems, writeExclusionList } from './unposable.ts';
+import { formatPosedItems, poseItems, writeExclusionList } from './posed-items.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'witness-unposable-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
