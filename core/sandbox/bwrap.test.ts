@@ -1,11 +1,13 @@
 /**
  * The one bubblewrap launcher: its command line as data, for a small sandbox and for both of its
  * uses (the Python oracle's worker, the candidate harness's child), and a real sandbox started
- * through it, which sees only its own writable folder, no network and only its own environment.
+ * through it, which sees only its own writable folder, no network and only its own environment,
+ * and dies with its whole process group.
  */
 import { describe, expect, it } from 'vitest';
 import {
   bwrapOptions,
+  killProcessGroup,
   launchArgs,
   launchSandbox,
   SANDBOX_NAMESPACE_ARGS,
@@ -141,5 +143,16 @@ describe('the shared launcher', () => {
     expect(interfaces).toEqual(['lo']);
     // The file-size cap, in the shell's 512-byte blocks.
     expect(lines.at(-1)).toBe(String(MIB / 512));
+  });
+
+  it('kills the whole process group of a sandbox at once', async () => {
+    const child = launchSandbox({ ...small, command: ['/usr/bin/sh', '-c', '/usr/bin/sleep 60 & /usr/bin/sleep 60'] });
+    const closed = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.once('close', (_code, signal) => resolve(signal)),
+    );
+    await new Promise<void>((resolve) => child.once('spawn', resolve));
+    expect(killProcessGroup(child.pid)).toBe(true);
+    expect(await closed).toBe('SIGKILL');
+    expect(killProcessGroup(undefined)).toBe(false);
   });
 });

@@ -124,3 +124,14 @@ export function launchSandbox(launch: SandboxLaunch): ChildProcessByStdio<Writab
     ...sandboxIdentity(),
   });
 }
+
+/** Kills a launched sandbox's whole process group (it leads one); false when there was nothing to signal. */
+export function killProcessGroup(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  try {
+    process.kill(-pid, 'SIGKILL');
+    return true;
+  } catch {
+    return false;
+  }
+}
