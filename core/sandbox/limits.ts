@@ -52,19 +52,49 @@ export function cpuSecondsFor(deadlineMs: number): number {
   return Math.max(1, Math.ceil(deadlineMs / 1000) + 1);
 }
 
-/** prlimit(1) arguments that start the worker: hard caps every phase limit must fit under. */
+/** The caps prlimit(1) sets on a sandbox's first process, which everything it starts inherits. */
+export interface ProcessCaps {
+  addressSpaceBytes: number;
+  /** CPU seconds, when the whole sandbox has one budget (the worker's phases set their own). */
+  cpuSeconds?: number;
+  fileSizeBytes: number;
+  processes: number;
+  openFiles: number;
+}
+
+/** prlimit(1) arguments (before `--`) for these caps; core dumps are always off. */
+export function prlimitCapArgs(caps: ProcessCaps): string[] {
+  return [
+    `--as=${caps.addressSpaceBytes}`,
+    ...(caps.cpuSeconds === undefined ? [] : [`--cpu=${caps.cpuSeconds}`]),
+    `--fsize=${caps.fileSizeBytes}`,
+    `--nproc=${caps.processes}`,
+    `--nofile=${caps.openFiles}`,
+    '--core=0',
+  ];
+}
+
+/** The caps that start the worker: hard caps every phase limit must fit under. */
+export function workerCaps(
+  maxAddressSpaceBytes: number,
+  maxFileSizeBytes: number,
+  processCap = WORKER_PROCESS_CAP,
+): ProcessCaps {
+  return {
+    addressSpaceBytes: maxAddressSpaceBytes,
+    fileSizeBytes: maxFileSizeBytes,
+    processes: processCap,
+    openFiles: 1024,
+  };
+}
+
+/** prlimit(1) arguments that start the worker (workerCaps). */
 export function prlimitArgs(
   maxAddressSpaceBytes: number,
   maxFileSizeBytes: number,
   processCap = WORKER_PROCESS_CAP,
 ): string[] {
-  return [
-    `--as=${maxAddressSpaceBytes}`,
-    `--fsize=${maxFileSizeBytes}`,
-    `--nproc=${processCap}`,
-    '--nofile=1024',
-    '--core=0',
-  ];
+  return prlimitCapArgs(workerCaps(maxAddressSpaceBytes, maxFileSizeBytes, processCap));
 }
 
 export function formatBytes(bytes: number): string {

@@ -58,27 +58,3 @@ export function stagedSystemDir(python: string): string {
 export function sandboxPath(interpreterBin: string | null, stagedBin: string): string {
   return [interpreterBin ?? stagedBin, '/usr/local/bin', '/usr/bin', '/bin'].join(':');
 }
-
-/** bwrap arguments every sandbox starts with: its own namespaces (no nested ones), dying with its parent. */
-export const SANDBOX_NAMESPACE_ARGS: readonly string[] = [
-  '--unshare-all',
-  '--unshare-user',
-  '--disable-userns',
-  '--die-with-parent',
-];
-
-/** bwrap arguments for the host's merged /usr, read-only, with /lib, /lib64 and /bin pointing into it. */
-export const USR_ROOT_ARGS: readonly string[] = [
-  '--ro-bind',
-  '/usr',
-  '/usr',
-  '--symlink',
-  'usr/lib',
-  '/lib',
-  '--symlink',
-  'usr/lib64',
-  '/lib64',
-  '--symlink',
-  'usr/bin',
-  '/bin',
-];

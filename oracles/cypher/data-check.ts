@@ -9,6 +9,7 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
 import { dataReport, type DataFinding, type DataReport } from '../../core/data-report.ts';
+import { firstJsonObject } from '../../core/json-scan.ts';
 import type { Task, TaskIssue } from '../../core/types.ts';
 import { unplannedRefusal } from './guard-policy.ts';
 import { CYPHERBENCH_SPLITS, findGraphFile, resolveCypherBenchLayout } from './layout.ts';
@@ -31,19 +32,8 @@ const SOURCE = {
 export function schemaFromHead(head: string): unknown {
   const start = /^\s*\{\s*"schema"\s*:\s*\{/.exec(head);
   if (!start) return null;
-  let depth = 0;
-  let inString = false;
-  const from = start[0].length - 1;
-  for (let i = from; i < head.length; i++) {
-    const c = head[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) return JSON.parse(head.slice(from, i + 1)) as unknown;
-  }
-  return null;
+  const schema = firstJsonObject(head, start[0].length - 1);
+  return schema === null ? null : (JSON.parse(schema) as unknown);
 }
 
 function readHead(file: string): string {

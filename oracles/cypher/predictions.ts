@@ -7,6 +7,7 @@
  * reason, and predictions for qids the question file does not have are listed.
  */
 import { readFileSync } from 'node:fs';
+import { closesNesting, opensNesting, scanJson } from '../../core/json-scan.ts';
 
 export interface PredictionIssue {
   item: string;
@@ -30,19 +31,17 @@ const typeName = (v: unknown) =>
 export function topLevelKeys(text: string): string[] {
   const keys: string[] = [];
   let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '{' || c === '[') depth++;
-    else if (c === '}' || c === ']') depth--;
-    else if (c === '"') {
-      const start = i;
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
-      if (depth !== 1) continue;
-      let j = i + 1;
+  scanJson(text, 0, (code, start, end) => {
+    if (opensNesting(code)) depth++;
+    else if (closesNesting(code)) depth--;
+    else if (depth === 1) {
+      // a string directly in the object: a key when a colon follows
+      let j = end + 1;
       while (j < text.length && /\s/.test(text[j] as string)) j++;
-      if (text[j] === ':') keys.push(JSON.parse(text.slice(start, i + 1)) as string);
+      if (text[j] === ':') keys.push(JSON.parse(text.slice(start, end + 1)) as string);
     }
-  }
+    return false;
+  });
   return keys;
 }
 

@@ -1,7 +1,8 @@
 /** The host's framing of a child's output and the nesting check that runs before JSON.parse. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LineFramer, nestsDeeperThan } from './frame.ts';
+import { nestsDeeperThan } from '../../core/json-scan.ts';
+import { LineFramer } from './frame.ts';
 import { MAX_MESSAGE_DEPTH, parseChildLine } from './protocol.ts';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');

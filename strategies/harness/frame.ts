@@ -1,9 +1,8 @@
 /**
  * The host's framing of a child's output: newline-delimited lines cut from raw byte chunks, each
  * chunk decoded and scanned once (the pending partial line is kept as a list of pieces and never
- * re-scanned), with a cap on one line and on all bytes read in an episode; and a linear check of a
- * JSON text's nesting depth that runs before `JSON.parse`, so no message can be deep enough to
- * overflow a recursive serializer later. Pure: no streams, no timers.
+ * re-scanned), with a cap on one line and on all bytes read in an episode. Pure: no streams, no
+ * timers.
  */
 import { StringDecoder } from 'node:string_decoder';
 
@@ -74,26 +73,4 @@ export class LineFramer {
     this.pendingBytes = 0;
     return { lines, overflow: reason };
   }
-}
-
-/**
- * Whether a JSON text nests arrays and objects more than `maxDepth` levels deep, by one pass over
- * its characters that skips string contents. Linear in the text; for text that is not JSON the
- * answer is about its brackets, and JSON.parse then refuses it.
- */
-export function nestsDeeperThan(text: string, maxDepth: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c)
-        i++; // backslash: the next character is escaped
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > maxDepth) return true;
-    } else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return false;
 }

@@ -6,7 +6,7 @@
  * a protocol violation.
  */
 import type { ChatMessage, Json, JsonObject } from '../../core/types.ts';
-import { nestsDeeperThan } from './frame.ts';
+import { nestsDeeperThan } from '../../core/json-scan.ts';
 
 export const CHAT_PURPOSES = ['refine', 'judge', 'reflect', 'memory'] as const;
 export type HarnessCallPurpose = (typeof CHAT_PURPOSES)[number];

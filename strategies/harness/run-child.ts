@@ -14,6 +14,7 @@ import { requestDesk, type HarnessHost } from './host-requests.ts';
 import { MAX_LINE_BYTES, parseChildLine, type HostMessage } from './protocol.ts';
 import { stageJob } from './job-folder.ts';
 import { launchChild } from './sandbox.ts';
+import { killProcessGroup } from '../../core/sandbox/bwrap.ts';
 
 export type { HarnessHost };
 
@@ -88,14 +89,8 @@ export async function runHarnessChild(input: ChildEpisodeInput): Promise<ChildEp
   const inflight = new Set<Promise<void>>();
 
   const child = launchChild(job, input.limits);
-  const kill = () => {
-    if (child.pid === undefined) return;
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  };
+  // Again after the child closed, too: whatever of its group is left dies with it.
+  const kill = () => killProcessGroup(child.pid);
   let settle: (exit: Exit) => void = () => {};
   const exited = new Promise<Exit>((resolve) => {
     settle = resolve;

@@ -10,7 +10,8 @@ import { runsAsRoot, sandboxIdentity, unreachableReason } from '../../../core/sa
 import { interpreterLayout, type InterpreterLayout } from '../../../core/sandbox/interpreter-layout.ts';
 import { DEFAULT_SCRATCH, GIB, MIB } from '../../../core/sandbox/limits.ts';
 import { stagedPythonDir } from './stage.ts';
-import { SANDBOX_NAMESPACE_ARGS, stagedSystemDir, USR_ROOT_ARGS } from '../../../core/sandbox/system-files.ts';
+import { SANDBOX_NAMESPACE_ARGS, USR_ROOT_ARGS } from '../../../core/sandbox/bwrap.ts';
+import { stagedSystemDir } from '../../../core/sandbox/system-files.ts';
 
 export interface BwrapProbe {
   bwrap: string;

@@ -1,13 +1,11 @@
 /**
- * The bubblewrap backend (environment.md §7): the worker runs under prlimit — as uid/gid 65534 when
- * the harness runs as root (as root, RLIMIT_NPROC is not enforced), else as the harness's user —
- * inside bwrap with every namespace unshared — its own network namespace has only a loopback, so
- * nothing outside and none of the host's own loopback listeners are reachable — no further user
- * namespaces, all capabilities dropped, an empty environment, a read-only system (/usr, the
- * interpreter's own folders wherever they live, and a read-only root), and size-capped private
- * tmpfs folders as the only writable places: /sandbox (job folders), /tmp and /dev/shm. As in
- * BigCodeBench's image, `localhost` and the host name resolve to the loopback and `python` is on PATH. */
-import { spawn } from 'node:child_process';
+ * The bubblewrap backend (environment.md §7): the worker starts through the shared launcher
+ * (core/sandbox/bwrap.ts: no network, no further user namespaces, an empty environment, a
+ * read-only system) under the worker's caps. What is its own: the interpreter's folders wherever
+ * they live, read-only, and size-capped private tmpfs folders as the only writable places:
+ * /sandbox (job folders), /tmp and /dev/shm. As in BigCodeBench's image, `localhost` and the host
+ * name resolve to the loopback and `python` is on PATH.
+ */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -18,18 +16,12 @@ import {
   type WorkerLaunch,
 } from './backend.ts';
 import { probeBwrap } from './bwrap-status.ts';
-import { sandboxIdentity, workerProcessCap } from '../../../core/sandbox/identity.ts';
+import { bwrapOptions, launchSandbox, roBind, type BwrapSandbox } from '../../../core/sandbox/bwrap.ts';
+import { workerProcessCap } from '../../../core/sandbox/identity.ts';
 import { interpreterLayout, within, type InterpreterLayout } from '../../../core/sandbox/interpreter-layout.ts';
 import { sandboxInterpreter, SYSTEM_PYTHON } from './interpreter.ts';
-import { prlimitArgs } from '../../../core/sandbox/limits.ts';
-import {
-  SANDBOX_BIN_DIR,
-  SANDBOX_HOSTNAME,
-  SANDBOX_NAMESPACE_ARGS,
-  sandboxPath,
-  stagedSystemDir,
-  USR_ROOT_ARGS,
-} from '../../../core/sandbox/system-files.ts';
+import { workerCaps } from '../../../core/sandbox/limits.ts';
+import { SANDBOX_BIN_DIR, SANDBOX_HOSTNAME, sandboxPath, stagedSystemDir } from '../../../core/sandbox/system-files.ts';
 import { killGroup, trackExit, unrefChild } from './spawned.ts';
 
 export { SANDBOX_GID, SANDBOX_UID } from '../../../core/sandbox/identity.ts';
@@ -66,78 +58,65 @@ export function interpreterMounts(layout: InterpreterLayout): string[] {
   ];
 }
 
-/** The bwrap options (after `bwrap`, before the command) of a sandbox for this interpreter. */
-export function bwrapSandboxArgs(
+/**
+ * The worker's sandbox for this interpreter: the host name, /sbin, the system files and the
+ * staged `python` commands; private tmpfs folders for job folders (/sandbox), /tmp and /dev/shm;
+ * the interpreter's folders and the worker's sources (/witness), read-only; a read-only /dev.
+ */
+export function workerSandbox(
   spec: WorkerLaunch,
   layout: InterpreterLayout,
   systemDir = stagedSystemDir(layout.python),
-): string[] {
-  const env = {
-    ...spec.env,
-    PATH: sandboxPath(layout.binDir, SANDBOX_BIN_DIR),
-    HOME: '/sandbox',
-    WITNESS_SCRATCH: '/sandbox',
-    WITNESS_CLEANUP: 'namespace',
-    WITNESS_TMPDIR: '/tmp',
+): BwrapSandbox {
+  const optional = (path: string) => (existsSync(path) ? roBind(path) : []);
+  const etc = (name: string) => roBind(join(systemDir, 'etc', name), `/etc/${name}`);
+  return {
+    hostname: SANDBOX_HOSTNAME,
+    system: [
+      '--symlink',
+      'usr/sbin',
+      '/sbin',
+      ...optional('/etc/alternatives'),
+      ...optional('/etc/localtime'),
+      ...optional('/etc/fonts'),
+      ...etc('hosts'),
+      ...etc('hostname'),
+      ...etc('nsswitch.conf'),
+      ...roBind(join(systemDir, 'bin'), SANDBOX_BIN_DIR),
+    ],
+    tmpfs: [
+      { path: '/dev/shm', bytes: spec.scratch.shmBytes },
+      { path: '/tmp', bytes: spec.scratch.tmpBytes },
+      { path: '/sandbox', bytes: spec.scratch.scratchBytes },
+    ],
+    program: [...interpreterMounts(layout), ...roBind(spec.pyDir, '/witness')],
+    readOnly: ['/dev'],
+    chdir: '/sandbox',
+    env: {
+      ...spec.env,
+      PATH: sandboxPath(layout.binDir, SANDBOX_BIN_DIR),
+      HOME: '/sandbox',
+      WITNESS_SCRATCH: '/sandbox',
+      WITNESS_CLEANUP: 'namespace',
+      WITNESS_TMPDIR: '/tmp',
+    },
   };
-  const setenv = Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v]);
-  const optional = (path: string) => (existsSync(path) ? ['--ro-bind', path, path] : []);
-  const etc = (name: string) => ['--ro-bind', join(systemDir, 'etc', name), `/etc/${name}`];
-  return [
-    ...SANDBOX_NAMESPACE_ARGS,
-    '--new-session',
-    '--hostname',
-    SANDBOX_HOSTNAME,
-    '--cap-drop',
-    'ALL',
-    '--clearenv',
-    ...USR_ROOT_ARGS,
-    '--symlink',
-    'usr/sbin',
-    '/sbin',
-    ...optional('/etc/alternatives'),
-    ...optional('/etc/localtime'),
-    ...optional('/etc/fonts'),
-    ...etc('hosts'),
-    ...etc('hostname'),
-    ...etc('nsswitch.conf'),
-    '--ro-bind',
-    join(systemDir, 'bin'),
-    SANDBOX_BIN_DIR,
-    '--proc',
-    '/proc',
-    '--dev',
-    '/dev',
-    '--size',
-    String(spec.scratch.shmBytes),
-    '--tmpfs',
-    '/dev/shm',
-    '--size',
-    String(spec.scratch.tmpBytes),
-    '--tmpfs',
-    '/tmp',
-    '--size',
-    String(spec.scratch.scratchBytes),
-    '--tmpfs',
-    '/sandbox',
-    ...interpreterMounts(layout),
-    '--ro-bind',
-    spec.pyDir,
-    '/witness',
-    '--remount-ro',
-    '/dev',
-    '--remount-ro',
-    '/',
-    '--chdir',
-    '/sandbox',
-    ...setenv,
-  ];
+}
+
+/** The bwrap options (after `bwrap`, before the command) of a sandbox for this interpreter. */
+export function bwrapSandboxArgs(spec: WorkerLaunch, layout: InterpreterLayout, systemDir?: string): string[] {
+  return bwrapOptions(workerSandbox(spec, layout, systemDir));
+}
+
+/** The worker, as the sandbox starts it. */
+function workerCommand(layout: InterpreterLayout): string[] {
+  return [layout.python, '-s', '-B', '/witness/worker.py'];
 }
 
 /** The bwrap command line (after `bwrap`) that starts the worker; `systemDir` is from stagedSystemDir. */
 export function bwrapArgs(spec: WorkerLaunch, python = SYSTEM_PYTHON, systemDir = stagedSystemDir(python)): string[] {
   const layout = interpreterLayout(python);
-  return [...bwrapSandboxArgs(spec, layout, systemDir), layout.python, '-s', '-B', '/witness/worker.py'];
+  return [...bwrapSandboxArgs(spec, layout, systemDir), ...workerCommand(layout)];
 }
 
 /** Sandboxes (bwrap and interpreter) proven to work in this process; a failure is probed again by the next backend. */
@@ -171,17 +150,13 @@ export function bwrapBackend(options: BwrapOptions = {}): SandboxBackend {
     async launch(spec) {
       const available = await status();
       if (!available.available) throw new SandboxUnavailableError('bwrap', available.reason ?? 'unknown reason');
-      const args = [
-        ...prlimitArgs(spec.maxAddressSpaceBytes, spec.maxFileSizeBytes, workerProcessCap()),
-        '--',
+      const layout = interpreterLayout(python);
+      const child = launchSandbox({
+        caps: workerCaps(spec.maxAddressSpaceBytes, spec.maxFileSizeBytes, workerProcessCap()),
+        sandbox: workerSandbox(spec, layout),
+        command: workerCommand(layout),
         bwrap,
-        ...bwrapArgs(spec, python),
-      ];
-      const child = spawn(prlimit, args, {
-        env: {},
-        detached: true,
-        stdio: ['pipe', 'pipe', 'pipe'],
-        ...sandboxIdentity(),
+        prlimit,
       });
       const exited = trackExit(child);
       const launched: LaunchedWorker = {

@@ -1,18 +1,16 @@
 /** Helpers for worker processes started with child_process.spawn (bwrap and process backends). */
 import type { ChildProcess } from 'node:child_process';
 import type { WorkerExit } from './backend.ts';
+import { killProcessGroup } from '../../../core/sandbox/bwrap.ts';
 
 /** Kills the child's whole process group (it was spawned detached, so it leads one). */
 export function killGroup(child: ChildProcess): void {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  if (killProcessGroup(child.pid)) return;
   try {
-    process.kill(-child.pid, 'SIGKILL');
+    child.kill('SIGKILL');
   } catch {
-    try {
-      child.kill('SIGKILL');
-    } catch {
-      // already gone
-    }
+    // already gone
   }
 }
 
