@@ -4,6 +4,7 @@
  * block instead of the `program` field.
  */
 import { pickCodeBlock } from '../../core/extract.ts';
+import { firstJsonObject } from '../harness/child/sdk.mjs';
 
 export type RefinerAction =
   | { kind: 'execute' }
@@ -13,24 +14,6 @@ export type RefinerAction =
   | { kind: 'revise'; program: string; rationale: string }
   | { kind: 'keep'; rationale: string }
   | { kind: 'invalid'; problem: string };
-
-/** The first balanced `{…}` in a text (strings respected), or null. */
-export function firstJsonObject(text: string): string | null {
-  const start = text.indexOf('{');
-  if (start < 0) return null;
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) return text.slice(start, i + 1);
-  }
-  return null;
-}
 
 export function parseAction(reply: string, language: string): RefinerAction {
   const json = firstJsonObject(reply);
