@@ -68,7 +68,6 @@ export async function runEpisode<P extends PreparedTask>(setup: EpisodeSetup<P>)
   const { oracle, prepared, strategy } = setup;
   const task = prepared.task;
   const startedAt = new Date();
-  const episodeSeed = deriveSeed(setup.seed, task.benchmark, task.id, strategy.name, setup.trial);
   const view = publicView(task);
   const prompt = strategy.prompt ?? setup.prompt;
   const start: SolveStart = {
@@ -108,7 +107,7 @@ export async function runEpisode<P extends PreparedTask>(setup: EpisodeSetup<P>)
     solvedAtTurn,
     ...(hardening ? { hardening } : {}),
   };
-  const trajectory = assembleTrajectory({ ...setup, prompt }, conversation.turns, outcome, episodeSeed, startedAt);
+  const trajectory = assembleTrajectory(setup, conversation.turns, outcome, startedAt);
   return solved.refinementLog ? { ...trajectory, refinement: { log: solved.refinementLog } } : trajectory;
 }
 
@@ -262,11 +261,11 @@ export function harnessErrorTrajectory<P extends PreparedTask>(
   return unrunTrajectory(planEpisode({ ...setup, model: setup.model.info }), 'harness-error', message, startedAt);
 }
 
+/** The trajectory of an episode that ran: its plan, its turns and what they add up to. */
 function assembleTrajectory<P extends PreparedTask>(
   setup: EpisodeSetup<P>,
   turns: Turn[],
   outcome: Outcome,
-  seed: number,
   startedAt: Date,
 ): Trajectory {
   const prompt = turns.reduce((n, t) => n + t.usage.promptTokens, 0);
@@ -276,21 +275,7 @@ function assembleTrajectory<P extends PreparedTask>(
   return {
     schema: TRAJECTORY_SCHEMA,
     version: TRAJECTORY_SCHEMA_VERSION,
-    runId: setup.runId,
-    benchmark: setup.prepared.task.benchmark,
-    taskId: setup.prepared.task.id,
-    strategy: setup.strategy.name,
-    model: setup.model.info,
-    trial: setup.trial,
-    seed,
-    promptHash: setup.prompt.hash,
-    promptFile: setup.prompt.file,
-    oracle: {
-      name: setup.oracle.name,
-      settings: setup.oracle.settings(),
-      tokenizer: setup.oracle.tokenizer ?? DEFAULT_TOKENIZER,
-    },
-    budget: setup.budget,
+    ...planEpisode({ ...setup, task: setup.prepared.task, model: setup.model.info }),
     caseIds: setup.prepared.caseIds,
     turns,
     outcome,

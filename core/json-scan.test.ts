@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { firstJsonObject as sdkFirstJsonObject } from '../strategies/harness/child/sdk.mjs';
 import { firstJsonObject, nestsDeeperThan, opensNesting, scanJson } from './json-scan.ts';
 
 /** The same search by another road: the text cut into strings, braces and the rest by one expression. */
@@ -76,6 +77,14 @@ describe('firstJsonObject', () => {
     fc.assert(
       fc.property(structural, fc.nat({ max: 40 }), (text, from) => {
         expect(firstJsonObject(text, from)).toBe(referenceFirstObject(text, from));
+      }),
+    );
+  });
+
+  it("is the harness SDK's firstJsonObject, which candidate harnesses call inside their sandbox", () => {
+    fc.assert(
+      fc.property(structural, (text) => {
+        expect(sdkFirstJsonObject(text)).toBe(firstJsonObject(text));
       }),
     );
   });

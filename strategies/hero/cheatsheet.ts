@@ -14,7 +14,7 @@
  */
 import { pickCodeBlock } from '../../core/extract.ts';
 import { renderPrompt, type PromptTemplate } from '../../core/prompt.ts';
-import { formatObservation } from './refiner.ts';
+import { formatObservation } from '../harness/child/sdk.mjs';
 import type { RefinementSession } from '../../core/refinement.ts';
 
 export interface CheatsheetOptions {

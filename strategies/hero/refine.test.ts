@@ -1,6 +1,8 @@
 /**
  * HERO-T end to end: the real episode, the real regex oracle and observer, the real openai client
  * against the scripted server. Each scenario scripts the refiner's replies and the judge's verdict.
+ * The HERO-T and ReAct seed harnesses (in their sandboxed child) run the same scenarios beside the
+ * built-in strategies, to pin what the two share.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { runEpisode } from '../../core/episode.ts';
@@ -9,7 +11,9 @@ import { startTestModelServer, type RecordedRequest, type TestModelServer } from
 import { inlinePrompt } from '../../core/prompt.ts';
 import type { RefinementSession } from '../../core/refinement.ts';
 import type { Task, Trajectory } from '../../core/types.ts';
+import { seedHarnessFile } from '../../optimizers/meta-harness/seeds.ts';
 import { regexOracle } from '../../oracles/regex/oracle.ts';
+import { harnessStrategy } from '../harness/strategy.ts';
 import { dynamicCheatsheet, heroT, reactRefiner } from './index.ts';
 
 const oracle = regexOracle();
@@ -47,8 +51,8 @@ async function run(
     const messages = request.body.messages as { role: string; content: string }[];
     const system = messages[0]?.content ?? '';
     if (system.includes('You review a proposed revision')) return { content: scenario.judge ?? 'VERDICT: UNSUPPORTED' };
-    if (system.includes('You refine a program'))
-      return { content: scenario.refiner[refinerStep++] ?? '{"action": "keep"}' };
+    // Both the built-in refiner's prompt and the HERO-T and ReAct seeds' start so.
+    if (system.includes('You refine a')) return { content: scenario.refiner[refinerStep++] ?? '{"action": "keep"}' };
     if (system.includes('cheatsheet'))
       return { content: '```cheatsheet\n- prefer .* around a required substring\n```' };
     return { content: fence(scenario.initial) };
@@ -209,4 +213,32 @@ describe('the refinement session holds no gold and no verdict', () => {
     const adopted: void = await session.adopt({ source: 'dog', extraction: 'code-block' }, 'x').catch(() => undefined);
     expect(adopted).toBeUndefined();
   });
+});
+
+describe.each([
+  ['hero-t', heroT],
+  ['react', reactRefiner],
+] as const)('the %s seed harness and the built-in strategy', (seed, builtIn) => {
+  it.each([
+    ['a program that runs', '.*dog.*', /^ok \[\d+ rows\]\n/],
+    ['a program that does not parse', '(dog', /^error \(syntax\): /],
+  ])(
+    'find the action amid prose and show the same evidence after an execute, for %s',
+    async (_, initial, shape) => {
+      const refiner = ['I will run it first. {"action": "execute"}', '{"action": "keep", "rationale": "it fits"}'];
+      const evidence = async (strategy: ReturnType<typeof heroT>) => {
+        const { t, requests } = await run({ initial, refiner }, strategy);
+        expect(t.outcome.status).not.toBe('harness-error');
+        expect(requests).toHaveLength(3);
+        const messages = requests[2]?.body.messages as { content: string }[];
+        expect(messages.at(-2)?.content).toBe(refiner[0]);
+        return messages.at(-1)?.content;
+      };
+      const fromSeed = await evidence(harnessStrategy(seedHarnessFile(seed)));
+      expect(fromSeed).toMatch(shape);
+      expect(fromSeed).toMatch(/\n\nEvidence actions left: 2\.$/);
+      expect(fromSeed).toBe(await evidence(builtIn()));
+    },
+    60_000,
+  );
 });

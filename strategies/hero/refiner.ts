@@ -11,6 +11,8 @@
 import { renderPrompt, type PromptTemplate } from '../../core/prompt.ts';
 import type { Observation } from '../../core/oracle.ts';
 import type { Candidate, ChatMessage } from '../../core/types.ts';
+// The harness SDK's own helpers, so the HERO-T and ReAct seed harnesses show the model the same evidence.
+import { clipText, formatObservation } from '../harness/child/sdk.mjs';
 import { parseAction } from './protocol.ts';
 import type { ExampleIndex, VerifiedExample } from './retrieve.ts';
 import type { RefinementSession } from '../../core/refinement.ts';
@@ -34,18 +36,6 @@ function retrieve(session: RefinementSession, options: RefinerOptions): Verified
   return (
     options.examples?.search(session.task.description, options.retrieveK, session.task.id).map((r) => r.example) ?? []
   );
-}
-
-const MAX_TEXT = 1500;
-const clip = (text: string) =>
-  text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}\n… (${text.length - MAX_TEXT} more characters)` : text;
-
-export function formatObservation(o: Observation): string {
-  if (!o.ok) return `error (${o.error?.kind ?? 'runtime'}): ${clip(o.error?.message ?? 'unknown error')}`;
-  const shape = o.shape
-    ? ` [${[o.shape.rows !== undefined ? `${o.shape.rows} rows` : '', o.shape.columns !== undefined ? `${o.shape.columns} columns` : ''].filter(Boolean).join(', ')}]`
-    : '';
-  return `ok${shape}\n${clip(o.output)}`;
 }
 
 /** A result of plausible shape: it ran, and a tabular result is not empty. */
@@ -125,7 +115,7 @@ export async function refine(session: RefinementSession, options: RefinerOptions
     if (action.kind === 'execute') {
       observation = formatObservation(await session.observe(program));
     } else if (action.kind === 'probe') {
-      observation = clip(await session.describe());
+      observation = clipText(await session.describe());
     } else {
       const found = retrieve(session, options);
       offered = found.map((e) => e.taskId);

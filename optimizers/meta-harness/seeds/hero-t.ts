@@ -8,35 +8,12 @@ import {
   BudgetExceededError,
   defineHarness,
   ModelCallFailedError,
+  parseJsonObject,
   type ChatMessage,
   type HarnessContext,
 } from 'witness-harness';
 
 const ACTIONS = 3;
-
-function parse(reply: string): Record<string, unknown> | null {
-  const start = reply.indexOf('{');
-  if (start < 0) return null;
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < reply.length; i++) {
-    const c = reply[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) {
-      try {
-        const value: unknown = JSON.parse(reply.slice(start, i + 1));
-        return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
-      } catch {
-        return null;
-      }
-    }
-  }
-  return null;
-}
 
 async function propose(ctx: HarnessContext, program: string, evidence: string[]) {
   const fence = (p: string) => `\`\`\`${ctx.task.language}\n${p}\n\`\`\``;
@@ -54,7 +31,7 @@ async function propose(ctx: HarnessContext, program: string, evidence: string[])
   for (let step = 0; step < ACTIONS + 2; step++) {
     const reply = await ctx.model.chat(messages);
     messages.push({ role: 'assistant', content: reply.text });
-    const action = parse(reply.text);
+    const action = parseJsonObject(reply.text);
     const rationale = typeof action?.rationale === 'string' ? action.rationale : '';
     if (action?.action === 'keep') return null;
     if (action?.action === 'revise') return reply.program ? { program: reply.program, rationale } : null;

@@ -7,36 +7,12 @@ import {
   BudgetExceededError,
   defineHarness,
   ModelCallFailedError,
+  parseJsonObject,
   type ChatMessage,
   type HarnessContext,
 } from 'witness-harness';
 
 const ACTIONS = 3;
-
-/** The first balanced {…} of a reply, parsed; null when there is none. */
-function action(reply: string): Record<string, unknown> | null {
-  const start = reply.indexOf('{');
-  if (start < 0) return null;
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < reply.length; i++) {
-    const c = reply[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) {
-      try {
-        const value: unknown = JSON.parse(reply.slice(start, i + 1));
-        return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
-      } catch {
-        return null;
-      }
-    }
-  }
-  return null;
-}
 
 async function react(ctx: HarnessContext, program: string): Promise<string> {
   const messages: ChatMessage[] = [
@@ -56,7 +32,7 @@ async function react(ctx: HarnessContext, program: string): Promise<string> {
   for (let step = 0; step < ACTIONS + 2; step++) {
     const reply = await ctx.model.chat(messages);
     messages.push({ role: 'assistant', content: reply.text });
-    const chosen = action(reply.text)?.action;
+    const chosen = parseJsonObject(reply.text)?.action;
     if (chosen === 'keep') return program;
     if (chosen === 'revise') return reply.program ?? program;
     let evidence: string;

@@ -1,13 +1,7 @@
 /** One BigCodeBench run (program + TestCases) as a sandbox phase, and what its result means. */
 import type { JsonObject, VerdictError } from '../../../core/types.ts';
-import {
-  explainException,
-  findEvent,
-  harnessEventFailure,
-  refusalFailure,
-  silentExit,
-  terminationFailure,
-} from '../pool/outcome.ts';
+import { findEvent } from '../pool/outcome.ts';
+import { programFailure } from '../program-failure.ts';
 import type { PhaseResult, PhaseSpec } from '../pool/protocol.ts';
 import type { ResourceLimits } from '../../../core/sandbox/limits.ts';
 import type { TestProblem } from './render.ts';
@@ -29,16 +23,6 @@ export interface BcbRunReport {
 
 export function runPhase(program: string, test: string, limits: ResourceLimits, deadlineMs: number): PhaseSpec {
   return { name: 'tests', kind: 'bcb.run', payload: { program, test }, limits, deadlineMs };
-}
-
-/** The line of the solution an exception points at, from a traceback over `__test__.py`. */
-function solutionFrames(traceback: unknown): string {
-  if (typeof traceback !== 'string') return '';
-  return traceback
-    .split('\n')
-    .filter((line, i, all) => /File "__test__\.py"/.test(line) || /File "__test__\.py"/.test(all[i - 1] ?? ''))
-    .slice(-4)
-    .join('\n');
 }
 
 export function interpretRun(result: PhaseResult, limits: ResourceLimits, deadlineMs: number): BcbRunReport {
@@ -63,53 +47,12 @@ export function interpretRun(result: PhaseResult, limits: ResourceLimits, deadli
   }
   const done = findEvent(result, 'done');
   if (done && typeof done.ms === 'number') report.suiteMs = done.ms;
-  const terminated = terminationFailure(result, deadlineMs, limits);
-  if (terminated) {
-    report.failure = {
-      kind: terminated.kind,
-      message: running ? `${terminated.reason} while running ${running}` : terminated.reason,
-    };
-    return report;
+  const failure = programFailure(result, deadlineMs, limits, { file: '__test__.py', lastFrameLines: 4, running });
+  if (failure) {
+    const { taskError, ...error } = failure;
+    report.failure = error;
+    if (taskError) report.taskError = error.message;
   }
-  const refused = refusalFailure(result);
-  if (refused) {
-    report.failure = { kind: refused.kind, message: refused.reason };
-    return report;
-  }
-  const syntax = findEvent(result, 'syntax-error');
-  if (syntax) {
-    report.failure = { kind: 'syntax', message: `${String(syntax.type ?? 'SyntaxError')}: ${String(syntax.message)}` };
-    return report;
-  }
-  const tampered = findEvent(result, 'tampered');
-  if (tampered) {
-    report.failure = {
-      kind: 'unsafe',
-      message: `${String(tampered.message)}; a program may not change the test framework`,
-    };
-    return report;
-  }
-  const program = findEvent(result, 'program-error');
-  if (program) {
-    const frames = solutionFrames(program.traceback);
-    report.failure = {
-      kind: 'runtime',
-      message: `${explainException(String(program.type), String(program.message ?? ''), limits)}${frames ? `\n${frames}` : ''}`,
-    };
-    return report;
-  }
-  const task = findEvent(result, 'task-error');
-  if (task) {
-    report.taskError = String(task.message);
-    report.failure = { kind: 'runtime', message: String(task.message) };
-    return report;
-  }
-  const harness = harnessEventFailure(result, limits);
-  if (harness) {
-    report.failure = { kind: harness.kind, message: harness.reason };
-    return report;
-  }
-  if (!done) report.failure = { kind: 'runtime', message: silentExit(result) };
   return report;
 }
 

@@ -4,15 +4,9 @@
  * phase is forked before the reference program is ever read by the worker, so it cannot find it.
  */
 import type { ErrorKind, Json, VerdictError, Witness } from '../../../core/types.ts';
-import {
-  explainException,
-  findEvent,
-  harnessEventFailure,
-  refusalFailure,
-  silentExit,
-  terminationFailure,
-} from '../pool/outcome.ts';
-import type { PhaseEvent, PhaseResult, PhaseSpec } from '../pool/protocol.ts';
+import { findEvent, harnessEventFailure, silentExit, terminationFailure } from '../pool/outcome.ts';
+import type { PhaseResult, PhaseSpec } from '../pool/protocol.ts';
+import { ownFrames, programFailure } from '../program-failure.ts';
 import type { ResourceLimits } from '../../../core/sandbox/limits.ts';
 
 /** Extra inputs beyond the seeded ones (hardening): another generator seed, or a given value. */
@@ -135,35 +129,13 @@ export function checkPhases(
   ];
 }
 
-function programFailure(result: PhaseResult, deadlineMs: number, limits: ResourceLimits): VerdictError | null {
-  const terminated = terminationFailure(result, deadlineMs, limits);
-  if (terminated) return { kind: terminated.kind, message: terminated.reason };
-  const refused = refusalFailure(result);
-  if (refused) return { kind: refused.kind, message: refused.reason };
-  const syntax = findEvent(result, 'syntax-error');
-  if (syntax) return { kind: 'syntax', message: `${String(syntax.type ?? 'SyntaxError')}: ${String(syntax.message)}` };
-  const program = findEvent(result, 'program-error');
-  if (program)
-    return {
-      kind: 'runtime',
-      message: withTraceback(explainException(String(program.type), String(program.message ?? ''), limits), program),
-    };
-  const task = findEvent(result, 'task-error');
-  if (task) return { kind: 'runtime', message: String(task.message) };
-  const harness = harnessEventFailure(result, limits);
-  if (harness) return { kind: harness.kind, message: harness.reason };
-  if (!findEvent(result, 'done')) return { kind: 'runtime', message: silentExit(result) };
-  return null;
-}
+/** The file a candidate or reference runs as; only its frames of a traceback mean anything to the model. */
+const SOLUTION_FILE = 'solution.py';
 
-function withTraceback(message: string, event: PhaseEvent): string {
-  const traceback = typeof event.traceback === 'string' ? event.traceback : '';
-  // Only the frames of the solution itself: the harness's frames mean nothing to the model.
-  const own = traceback
-    .split('\n')
-    .filter((line, i, all) => /File "solution\.py"/.test(line) || /File "solution\.py"/.test(all[i - 1] ?? ''))
-    .join('\n');
-  return own ? `${message}\n${own}` : message;
+/** A run's failure as a whole; a task error counts as the run's runtime error. */
+function phaseFailure(result: PhaseResult, deadlineMs: number, limits: ResourceLimits): VerdictError | null {
+  const failure = programFailure(result, deadlineMs, limits, { file: SOLUTION_FILE });
+  return failure && { kind: failure.kind, message: failure.message };
 }
 
 /** Reads the three phase results of a check. */
@@ -178,13 +150,13 @@ export function interpretCheck(results: readonly PhaseResult[], settings: DsSett
     report.entry = String(started.entry);
     report.single = Boolean(started.single);
   }
-  const failure = programFailure(candidate, settings.candidateDeadlineMs, settings.limits);
+  const failure = phaseFailure(candidate, settings.candidateDeadlineMs, settings.limits);
   if (failure) report.candidateFailure = failure;
   const done = findEvent(candidate, 'done');
   const first = done?.firstError as
     { index: number; type: string; message: string; traceback?: string } | null | undefined;
   if (first) report.candidateRaised = first;
-  const goldFailure = programFailure(gold, settings.referenceDeadlineMs, settings.referenceLimits);
+  const goldFailure = phaseFailure(gold, settings.referenceDeadlineMs, settings.referenceLimits);
   if (goldFailure) {
     report.referenceFailure = `the reference solution failed: ${goldFailure.message}`;
     report.referenceFailureKind = goldFailure.kind;
@@ -233,9 +205,7 @@ export function verdictError(report: DsRunReport, inputLabel: (index: number) =>
   if (report.candidateFailure) return report.candidateFailure;
   const raised = report.candidateRaised;
   if (!raised) return undefined;
-  const own = (raised.traceback ?? '')
-    .split('\n')
-    .filter((l, i, all) => /File "solution\.py"/.test(l) || /File "solution\.py"/.test(all[i - 1] ?? ''));
+  const own = ownFrames(raised.traceback, SOLUTION_FILE);
   const where = `${report.entry ?? 'the function'} raised ${raised.type}: ${raised.message} on ${inputLabel(raised.index)}`;
   return { kind: 'runtime', message: own.length ? `${where}\n${own.join('\n')}` : where };
 }

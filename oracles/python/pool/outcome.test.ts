@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, GIB, MIB } from '../../../core/sandbox/limits.ts';
 import { explainException, harnessEventFailure, silentExit, terminationFailure, workerFailure } from './outcome.ts';
-import type { PhaseResult } from './protocol.ts';
+import { phaseResult } from './phase-testing.ts';
 import { WorkerFailure } from './worker.ts';
 
-const base: PhaseResult = {
-  name: 'p',
-  exitCode: 0,
-  signal: null,
-  deadline: false,
-  outputCap: false,
-  wallMs: 1,
-  cpuMs: 1,
-  maxRssKb: 1,
-  events: [],
-};
+const base = phaseResult();
 const limits = { ...DEFAULT_LIMITS, addressSpaceBytes: 2 * GIB, fileSizeBytes: 16 * MIB, processes: 64, cpuSeconds: 3 };
 
 describe('naming why a phase ended', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../../core/sandbox/limits.ts';
+import { phaseResult } from './phase-testing.ts';
 import { encodeRequest, parseEvents, ReplyParser } from './protocol.ts';
 
 describe('the worker wire format', () => {
@@ -22,16 +23,11 @@ describe('the worker wire format', () => {
 
   it('parses replies fed one byte at a time: ready, progress, envelope, outputs', () => {
     const outputs = ['{"event":"done"}\n', 'not json\n{"event":"x","n":1}\n'];
-    const envelope = (name: string) => ({
-      name,
-      exitCode: 0,
-      signal: null,
-      deadline: false,
-      outputCap: false,
-      wallMs: 1,
-      cpuMs: 1,
-      maxRssKb: 1,
-    });
+    // A phase as the envelope carries it: its events come after, in its outputs.
+    const envelope = (name: string) => {
+      const { events: _events, ...phase } = phaseResult({ name });
+      return phase;
+    };
     const stream = Buffer.from(
       '{"ready": true, "pid": 2}\nP0\nP1\n' +
         `${JSON.stringify({ id: 3, phases: [envelope('a'), envelope('b')], lengths: outputs.map((o) => Buffer.byteLength(o)) })}\n` +

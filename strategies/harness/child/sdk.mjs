@@ -35,12 +35,15 @@ export function defineHarness(definition) {
   return Object.freeze({ ...definition, [Symbol.for('witness.harness')]: true });
 }
 
+/** A text clipped to `maxChars`, with a note of how much was cut. */
+export function clipText(text, maxChars = 1500) {
+  return text.length > maxChars ? `${text.slice(0, maxChars)}\n… (${text.length - maxChars} more characters)` : text;
+}
+
 /** The observation as one text block: `ok [rows, columns]` and the output, or `error (kind): message`. */
 export function formatObservation(observation, maxChars = 1500) {
-  const clip = (text) =>
-    text.length > maxChars ? `${text.slice(0, maxChars)}\n… (${text.length - maxChars} more characters)` : text;
   if (!observation.ok)
-    return `error (${observation.error?.kind ?? 'runtime'}): ${clip(observation.error?.message ?? 'unknown error')}`;
+    return `error (${observation.error?.kind ?? 'runtime'}): ${clipText(observation.error?.message ?? 'unknown error', maxChars)}`;
   const shape = observation.shape
     ? [
         observation.shape.rows !== undefined ? `${observation.shape.rows} rows` : '',
@@ -49,5 +52,34 @@ export function formatObservation(observation, maxChars = 1500) {
         .filter(Boolean)
         .join(', ')
     : '';
-  return `ok${shape ? ` [${shape}]` : ''}\n${clip(observation.output)}`;
+  return `ok${shape ? ` [${shape}]` : ''}\n${clipText(observation.output, maxChars)}`;
+}
+
+/** The first balanced `{…}` in a text (strings respected), or null. */
+export function firstJsonObject(text) {
+  const start = text.indexOf('{');
+  if (start < 0) return null;
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return text.slice(start, i + 1);
+  }
+  return null;
+}
+
+/** The first balanced `{…}` in a text, parsed; null when there is none or it does not parse. */
+export function parseJsonObject(text) {
+  const json = firstJsonObject(text);
+  if (json === null) return null;
+  try {
+    return JSON.parse(json);
+  } catch {
+    return null;
+  }
 }

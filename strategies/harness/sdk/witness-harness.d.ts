@@ -119,6 +119,12 @@ declare module 'witness-harness' {
 
   /** An observation as one text block (the same as `ctx.exec.format`). */
   export function formatObservation(observation: Observation, maxChars?: number): string;
+  /** A text clipped to `maxChars` (default 1500), with a note of how much was cut, as `format` clips. */
+  export function clipText(text: string, maxChars?: number): string;
+  /** The first balanced `{…}` in a text (strings respected), or null: a JSON object amid prose or fences. */
+  export function firstJsonObject(text: string): string | null;
+  /** The first balanced `{…}` in a text, parsed; null when there is none or it does not parse. */
+  export function parseJsonObject(text: string): JsonObject | null;
 
   /** A budget is spent; catch it to return the best program so far (a second overrun stops the harness). */
   export class BudgetExceededError extends Error {
