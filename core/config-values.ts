@@ -1,6 +1,7 @@
 /**
- * The kinds of config values as zod schemas, each with the error text Witness prints, and the one
- * place a zod issue becomes a ConfigError naming where the value came from (file + key path, or variable).
+ * The kinds of config values as zod schemas, each with the error text Witness prints; the shape of
+ * an environment variable's entry; and the one place a zod issue becomes a ConfigError naming where
+ * the value came from (file + key path, or variable).
  */
 import { resolve } from 'node:path';
 import { z } from 'zod';
