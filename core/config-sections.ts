@@ -1,10 +1,22 @@
 /**
  * The config sections that say where things are and how engines start: per-suite settings, the
- * Python sandbox and the Neo4j server. Read from the file's `suites`, `python` and `neo4j` keys and
- * from the environment variables listed in docs/configuration.md (the environment wins).
+ * Python sandbox, the Neo4j server, the perf scripts and the Meta-Harness proposer. Their file keys
+ * (`suites`, `python`, `neo4j`, `proposer`) as a schema, and their environment variables (the
+ * environment wins).
  */
-import { join, resolve } from 'node:path';
-import { bool, ConfigError, int, object, oneOf, onlyKnown, positive, text } from './config-values.ts';
+import { join } from 'node:path';
+import {
+  bool,
+  ConfigError,
+  envOnly,
+  type EnvSetting,
+  int,
+  oneOf,
+  path,
+  positive,
+  section,
+  text,
+} from './config-values.ts';
 import { witnessPath } from './paths.ts';
 
 /** What every suite section may hold; a suite adds its own keys. */
@@ -125,144 +137,126 @@ export function defaultSections(root: string): SectionSettings {
   };
 }
 
-type Where = (key: string) => string;
-
-/** Applies the file's `suites`, `python`, `neo4j` and `proposer` keys; relative paths resolve against `base`, the file's folder. */
-export function applySectionsFile(
-  target: SectionSettings,
-  raw: Record<string, unknown>,
-  where: Where,
-  base: string,
-): void {
-  const path = (value: unknown, key: string) => resolve(base, text(value, where(key)));
-  const suites = object(raw.suites, where('suites'));
-  if (suites) {
-    onlyKnown(suites, SUITE_NAMES, (k) => where(`suites.${k}`));
-    for (const name of SUITE_NAMES) {
-      const suite = object(suites[name], where(`suites.${name}`));
-      if (!suite) continue;
-      const key = (k: string) => `suites.${name}.${k}`;
-      onlyKnown(suite, suiteKeys(name), (k) => where(key(k)));
-      if (suite.data !== undefined) target.suites[name].data = path(suite.data, key('data'));
-    }
-    const bird = object(suites.bird, where('suites.bird'));
-    if (bird?.vesIterations !== undefined)
-      target.suites.bird.vesIterations = int(bird.vesIterations, where('suites.bird.vesIterations'), 0);
-    const bcb = object(suites.bigcodebench, where('suites.bigcodebench'));
-    if (bcb?.timeoutPerTaskS !== undefined)
-      target.suites.bigcodebench.timeoutPerTaskS = positive(
-        bcb.timeoutPerTaskS,
-        where('suites.bigcodebench.timeoutPerTaskS'),
-      );
-    if (bcb?.subset !== undefined)
-      target.suites.bigcodebench.subset = oneOf(bcb.subset, BIGCODEBENCH_SUBSETS, where('suites.bigcodebench.subset'));
-    if (bcb?.split !== undefined)
-      target.suites.bigcodebench.split = oneOf(bcb.split, BIGCODEBENCH_SPLITS, where('suites.bigcodebench.split'));
-  }
-  const python = object(raw.python, where('python'));
-  if (python) {
-    onlyKnown(python, ['sandbox', 'interpreter', 'fullProfileDir'], (k) => where(`python.${k}`));
-    if (python.sandbox !== undefined)
-      target.python.sandbox = oneOf(python.sandbox, PYTHON_SANDBOXES, where('python.sandbox'));
-    if (python.interpreter !== undefined) target.python.interpreter = path(python.interpreter, 'python.interpreter');
-    if (python.fullProfileDir !== undefined)
-      target.python.fullProfileDir = path(python.fullProfileDir, 'python.fullProfileDir');
-  }
-  const neo4j = object(raw.neo4j, where('neo4j'));
-  if (neo4j) {
-    const keys = ['uri', 'username', 'password', 'way', 'heapMb', 'java', 'dockerHost'];
-    onlyKnown(neo4j, [...keys, 'keepGraphs', 'graphStore', 'keptGraphs'], (k) => where(`neo4j.${k}`));
-    if (neo4j.uri !== undefined) target.neo4j.uri = text(neo4j.uri, where('neo4j.uri'));
-    if (neo4j.username !== undefined) target.neo4j.username = text(neo4j.username, where('neo4j.username'));
-    if (neo4j.password !== undefined) target.neo4j.password = text(neo4j.password, where('neo4j.password'));
-    if (neo4j.way !== undefined) target.neo4j.way = oneOf(neo4j.way, NEO4J_WAYS, where('neo4j.way'));
-    if (neo4j.heapMb !== undefined) target.neo4j.heapMb = int(neo4j.heapMb, where('neo4j.heapMb'), 1);
-    if (neo4j.java !== undefined) target.neo4j.java = path(neo4j.java, 'neo4j.java');
-    if (neo4j.dockerHost !== undefined) target.neo4j.dockerHost = text(neo4j.dockerHost, where('neo4j.dockerHost'));
-    if (neo4j.keepGraphs !== undefined) target.neo4j.keepGraphs = bool(neo4j.keepGraphs, where('neo4j.keepGraphs'));
-    if (neo4j.graphStore !== undefined) target.neo4j.graphStore = path(neo4j.graphStore, 'neo4j.graphStore');
-    if (neo4j.keptGraphs !== undefined) target.neo4j.keptGraphs = int(neo4j.keptGraphs, where('neo4j.keptGraphs'), 1);
-  }
-  const proposer = object(raw.proposer, where('proposer'));
-  if (proposer) {
-    onlyKnown(proposer, ['model', 'maxSteps', 'commandTimeoutS'], (k) => where(`proposer.${k}`));
-    if (proposer.model !== undefined) target.proposer.model = text(proposer.model, where('proposer.model'));
-    if (proposer.maxSteps !== undefined)
-      target.proposer.maxSteps = int(proposer.maxSteps, where('proposer.maxSteps'), 1);
-    if (proposer.commandTimeoutS !== undefined)
-      target.proposer.commandTimeoutS = positive(proposer.commandTimeoutS, where('proposer.commandTimeoutS'));
-  }
+/** The file's `suites`, `python`, `neo4j` and `proposer` keys; relative paths resolve against `base`, the file's folder. */
+export function sectionsFileShape(base: string) {
+  const data = path(base);
+  return {
+    suites: section({
+      bird: section({
+        data: data.describe(
+          'a BIRD folder (dev, mini-dev or train layout) or its questions file; the split picks among them',
+        ),
+        vesIterations: int(0).describe('interleaved VES timing runs per correct query (0 = no timing)'),
+      }),
+      bigcodebench: section({
+        data: data.describe(
+          "a BigCodeBench file in the official format, or a folder with the subsets' files (then the official time limit)",
+        ),
+        timeoutPerTaskS: positive().describe(
+          "per-task limit in seconds with real data; unset: the oracle's 240 (`witness eval bigcodebench --time-limit` wins)",
+        ),
+        subset: oneOf(BIGCODEBENCH_SUBSETS).describe(
+          'which file of a data folder: `full` (1,140 tasks) or `hard` (148)',
+        ),
+        split: oneOf(BIGCODEBENCH_SPLITS).describe(
+          'what the model is shown: `instruct` (instruct_prompt; unset) or `complete` (complete_prompt); `run.split` wins',
+        ),
+      }),
+      dscodebench: section({ data: data.describe('a DSCodeBench file in the official format') }),
+      'nl-rx': section({
+        data: data.describe(
+          "an NL-RX-Turk folder (raw `src.txt` / `targ.txt`, DeepRegex's `{src,targ}-{train,val,test}.txt`, or a clone of deep-regex); the regex tests and perf scripts read it too",
+        ),
+      }),
+      cypherbench: section({
+        data: data.describe(
+          'a CypherBench folder in the official layout (`test.json`, `train.json`, `graphs/`); split `test` or `train` from `run.split`',
+        ),
+      }),
+    }).describe('per-suite settings'),
+    python: section({
+      sandbox: oneOf(PYTHON_SANDBOXES).describe(
+        'the sandbox backend: `auto` (bwrap, else Docker), `bwrap`, `docker`, `process` (`--sandbox` wins on the CLI)',
+      ),
+      interpreter: path(base).describe(
+        "the interpreter inside the sandbox (must exist); unset: the full profile when built, else Debian's",
+      ),
+      fullProfileDir: path(base).describe("the full profile's virtualenv, used once built"),
+    }).describe('the Python sandbox'),
+    neo4j: section({
+      uri: text().describe('a running Neo4j 5.20 to use (never stopped by Witness); unset: Witness starts one'),
+      username: text().describe('basic auth user for that server'),
+      password: text().describe('basic auth password for that server (prefer the environment)'),
+      way: oneOf(NEO4J_WAYS).describe(
+        'restricts the automatic start to `docker` or `launcher`; unset: Docker, else the launcher',
+      ),
+      heapMb: int(1).describe("the Java launcher's heap in MB; unset: 512"),
+      java: path(base).describe("the launcher's Java (17+); unset: `$JAVA_HOME/bin/java`, else `java` on the PATH"),
+      dockerHost: text().describe(
+        'the Docker engine named in messages (dockerode reads `DOCKER_HOST` itself); unset: /var/run/docker.sock',
+      ),
+      keepGraphs: bool().describe(
+        "the launcher keeps each graph's database across runs, so the next run does not load it again; false: a temporary database per start",
+      ),
+      graphStore: path(base).describe(
+        'where kept graph databases live, one folder `<graph>-<key>` per graph file checksum, loader and Neo4j version',
+      ),
+      keptGraphs: int(1).describe(
+        'how many kept graph databases stay; beyond that the least recently used (not in use) are deleted',
+      ),
+    }).describe('the Neo4j server of the Cypher oracle'),
+    proposer: section({
+      model: text().describe(
+        'model name at the configured endpoint for the built-in agent proposer (same endpoint, key, cache and budget); unset: the configured model',
+      ),
+      maxSteps: int(1).describe("the agent's replies per iteration, malformed ones included"),
+      commandTimeoutS: positive().describe(
+        'wall time in seconds of a `--proposer-cmd` command per iteration; then its process group is stopped',
+      ),
+    }).describe('the Meta-Harness proposer'),
+  };
 }
 
-function suiteKeys(name: (typeof SUITE_NAMES)[number]): string[] {
-  if (name === 'bird') return ['data', 'vesIterations'];
-  if (name === 'bigcodebench') return ['data', 'timeoutPerTaskS', 'subset', 'split'];
-  return ['data'];
-}
-
-type Env = Record<string, string | undefined>;
-
-/** Applies the environment variables of these sections; relative paths resolve against `root`. */
-export function applySectionsEnv(target: SectionSettings, env: Env, root: string): void {
-  const get = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : (env[name] as string));
-  const path = (name: string) => {
-    const value = get(name);
-    return value === undefined ? undefined : resolve(root, text(value, name));
-  };
-  const integer = (name: string, min: number) => {
-    const value = get(name);
-    return value === undefined ? undefined : int(Number(value), name, min);
-  };
-  const set = <T>(value: T | undefined, apply: (value: T) => void) => {
-    if (value !== undefined) apply(value);
-  };
-  const { suites, python, neo4j } = target;
+/** The environment variables of these sections, in the order they apply; relative paths resolve against the project root. */
+export const SECTIONS_ENV: readonly EnvSetting[] = [
   // NLRX_TURK_DIR is the older name of WITNESS_NLRX_DATA.
-  set(path('NLRX_TURK_DIR'), (v) => (suites['nl-rx'].data = v));
-  for (const name of SUITE_NAMES) set(path(SUITE_DATA_ENV[name]), (v) => (suites[name].data = v));
-  set(integer('WITNESS_VES_ITERATIONS', 0), (v) => (suites.bird.vesIterations = v));
-  set(
-    get('BIGCODEBENCH_TIMEOUT_PER_TASK'),
-    (v) => (suites.bigcodebench.timeoutPerTaskS = positive(Number(v), 'BIGCODEBENCH_TIMEOUT_PER_TASK')),
-  );
-  set(
-    get('WITNESS_BIGCODEBENCH_SUBSET'),
-    (v) => (suites.bigcodebench.subset = oneOf(v, BIGCODEBENCH_SUBSETS, 'WITNESS_BIGCODEBENCH_SUBSET')),
-  );
-  set(get('WITNESS_PYTHON_SANDBOX'), (v) => (python.sandbox = oneOf(v, PYTHON_SANDBOXES, 'WITNESS_PYTHON_SANDBOX')));
-  set(path('WITNESS_PYTHON'), (v) => (python.interpreter = v));
-  set(path('WITNESS_PYTHON_FULL_DIR'), (v) => (python.fullProfileDir = v));
-  set(get('NEO4J_URI')?.trim() || undefined, (v) => (neo4j.uri = v));
-  set(get('NEO4J_USERNAME'), (v) => (neo4j.username = v));
-  set(get('NEO4J_PASSWORD'), (v) => (neo4j.password = v));
-  set(get('WITNESS_NEO4J')?.trim() || undefined, (v) => (neo4j.way = neo4jWay(v)));
-  set(get('WITNESS_NEO4J_HEAP_MB'), (v) => (neo4j.heapMb = heapMb(v)));
-  set(get('WITNESS_JAVA'), (v) => (neo4j.java = v));
+  { name: 'NLRX_TURK_DIR', key: 'suites.nl-rx.data', read: 'string' },
+  ...SUITE_NAMES.map((name): EnvSetting => ({
+    name: SUITE_DATA_ENV[name],
+    key: `suites.${name}.data`,
+    read: 'string',
+  })),
+  { name: 'WITNESS_VES_ITERATIONS', key: 'suites.bird.vesIterations', read: 'number' },
+  { name: 'BIGCODEBENCH_TIMEOUT_PER_TASK', key: 'suites.bigcodebench.timeoutPerTaskS', read: 'number' },
+  { name: 'WITNESS_BIGCODEBENCH_SUBSET', key: 'suites.bigcodebench.subset', read: 'string' },
+  { name: 'WITNESS_PYTHON_SANDBOX', key: 'python.sandbox', read: 'string' },
+  { name: 'WITNESS_PYTHON', key: 'python.interpreter', read: 'string' },
+  { name: 'WITNESS_PYTHON_FULL_DIR', key: 'python.fullProfileDir', read: 'string' },
+  { name: 'NEO4J_URI', key: 'neo4j.uri', read: 'trimmed' },
+  { name: 'NEO4J_USERNAME', key: 'neo4j.username', read: 'raw' },
+  { name: 'NEO4J_PASSWORD', key: 'neo4j.password', read: 'raw' },
+  { name: 'WITNESS_NEO4J', key: 'neo4j.way', read: neo4jWay },
+  { name: 'WITNESS_NEO4J_HEAP_MB', key: 'neo4j.heapMb', read: heapMb },
+  { name: 'WITNESS_JAVA', key: 'neo4j.java', read: 'raw' },
   // JAVA_HOME is where Java is installed, like PATH a lookup rather than a setting: the last resort.
-  if (neo4j.java === undefined && get('JAVA_HOME')) neo4j.java = join(get('JAVA_HOME') as string, 'bin', 'java');
-  set(get('DOCKER_HOST'), (v) => (neo4j.dockerHost = v));
-  set(get('WITNESS_NEO4J_KEEP_GRAPHS'), (v) => (neo4j.keepGraphs = flag(v, 'WITNESS_NEO4J_KEEP_GRAPHS')));
-  set(path('WITNESS_NEO4J_GRAPH_STORE'), (v) => (neo4j.graphStore = v));
-  set(integer('WITNESS_NEO4J_KEPT_GRAPHS', 1), (v) => (neo4j.keptGraphs = v));
-  set(integer('PERF_PYTHON_ROUNDS', 1), (v) => (target.perf.pythonRounds = v));
-  set(integer('PERF_SUITE_RUNS', 1), (v) => (target.perf.suiteRuns = v));
-  set(get('WITNESS_PROPOSER_MODEL')?.trim() || undefined, (v) => (target.proposer.model = v));
-  set(integer('WITNESS_PROPOSER_MAX_STEPS', 1), (v) => (target.proposer.maxSteps = v));
-  set(
-    get('WITNESS_PROPOSER_TIMEOUT_S'),
-    (v) => (target.proposer.commandTimeoutS = positive(Number(v), 'WITNESS_PROPOSER_TIMEOUT_S')),
-  );
-}
+  { name: 'JAVA_HOME', key: 'neo4j.java', read: (home) => join(home, 'bin', 'java'), fallback: true },
+  { name: 'DOCKER_HOST', key: 'neo4j.dockerHost', read: 'raw' },
+  { name: 'WITNESS_NEO4J_KEEP_GRAPHS', key: 'neo4j.keepGraphs', read: 'switch' },
+  { name: 'WITNESS_NEO4J_GRAPH_STORE', key: 'neo4j.graphStore', read: 'string' },
+  { name: 'WITNESS_NEO4J_KEPT_GRAPHS', key: 'neo4j.keptGraphs', read: 'number' },
+  envOnly('PERF_PYTHON_ROUNDS', 'perf.pythonRounds', int(1), 'timed rounds of `perf/python.ts`', 'number'),
+  envOnly('PERF_SUITE_RUNS', 'perf.suiteRuns', int(1), 'runs of `perf/suite.ts`', 'number'),
+  { name: 'WITNESS_PROPOSER_MODEL', key: 'proposer.model', read: 'trimmed' },
+  { name: 'WITNESS_PROPOSER_MAX_STEPS', key: 'proposer.maxSteps', read: 'number' },
+  { name: 'WITNESS_PROPOSER_TIMEOUT_S', key: 'proposer.commandTimeoutS', read: 'number' },
+];
 
-/** `1`/`true` or `0`/`false`. */
-function flag(value: string, name: string): boolean {
-  return bool(value === '1' || value === 'true' ? true : value === '0' || value === 'false' ? false : value, name);
-}
-
-function neo4jWay(value: string): Neo4jSettings['way'] {
-  if (value !== 'docker' && value !== 'launcher')
-    throw new ConfigError(`WITNESS_NEO4J must be "docker" or "launcher", got ${JSON.stringify(value)}`);
-  return value;
+function neo4jWay(value: string): Neo4jSettings['way'] | undefined {
+  const way = value.trim();
+  if (way === '') return undefined;
+  if (way !== 'docker' && way !== 'launcher')
+    throw new ConfigError(`WITNESS_NEO4J must be "docker" or "launcher", got ${JSON.stringify(way)}`);
+  return way;
 }
 
 function heapMb(value: string): number {

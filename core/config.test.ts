@@ -158,6 +158,20 @@ describe('loadConfig', () => {
     bad({ gate: { strategies: [] } }, /gate\.strategies: expected a non-empty list/);
     bad({ gate: { treshold: 1 } }, /gate\.treshold: unknown setting/);
   });
+  it('names an unknown key of every section, and ignores "$schema"', () => {
+    const dir = root();
+    const bad = (value: object, message: RegExp) => {
+      writeFileSync(join(dir, 'witness.config.json'), JSON.stringify(value));
+      expect(() => loadConfig(dir, {})).toThrow(message);
+    };
+    bad({ model: { apiKey: 'k' } }, /model\.apiKey: unknown setting \(known: name, baseURL, apiKeyEnv,/);
+    bad({ sim: { skil: 0.5 } }, /sim\.skil: unknown setting/);
+    bad({ hardening: { cycles: 1 } }, /hardening\.cycles: unknown setting/);
+    bad({ cache: { dir: 'c' } }, /cache\.dir: unknown setting \(known: mode, path\)/);
+    writeFileSync(join(dir, 'witness.config.json'), JSON.stringify({ $schema: 'schema.json', turns: 2 }));
+    expect(loadConfig(dir, {}).config.turns).toBe(2);
+  });
+
   it('reads the run selection from the file (lists, @file relative to it) and lets the environment win', () => {
     const dir = root();
     writeFileSync(join(dir, 'ids.txt'), '# chosen\n3\n5\n');
