@@ -6,7 +6,16 @@ export { loadPrompt, inlinePrompt, renderPrompt, type PromptTemplate } from './c
 export { createModel } from './core/models/create.ts';
 export { createSimModel } from './core/models/sim.ts';
 export type { ChatModel, ChatRequest, ChatReply } from './core/models/model.ts';
-export { TaskInputError, type Oracle, type PreparedTask, type FeedbackRenderer, type Hardener } from './core/oracle.ts';
+export {
+  TaskInputError,
+  type Oracle,
+  type OracleDefinition,
+  type SimulatedOracle,
+  type PreparedTask,
+  type FeedbackRenderer,
+  type Hardener,
+} from './core/oracle.ts';
+export { defineOracle } from './core/oracle-defaults.ts';
 export type { Strategy, FeedbackStrategy, RefiningStrategy, StrategyContext } from './core/strategy.ts';
 export type { RefinementSession } from './core/refinement.ts';
 export { selectWitnesses, failingCount } from './core/strategy.ts';

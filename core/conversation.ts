@@ -1,6 +1,6 @@
 /** The conversation of an episode: messages, turns, and what the feedback has disclosed so far. */
 import { ModelCallError, type ChatModel } from './models/model.ts';
-import { bindSimulator, type EpisodeSimulator, type Oracle, type PreparedTask } from './oracle.ts';
+import { episodeSimulator, type EpisodeSimulator, type Oracle, type PreparedTask } from './oracle.ts';
 import type { AuxiliaryCall, ChatMessage, Disclosure, Feedback, Turn, TurnPhase, Verdict } from './types.ts';
 
 export interface ConversationSetup<P extends PreparedTask> {
@@ -36,13 +36,14 @@ export class Conversation<P extends PreparedTask> {
   readonly disclosures: Disclosure[] = [];
   private pending: ChatMessage[] = [];
   modelError: string | undefined;
-  private readonly simulator: EpisodeSimulator;
+  /** Bound only for the privileged sim model. */
+  private readonly simulator: EpisodeSimulator | undefined;
 
   constructor(
     private readonly setup: ConversationSetup<P>,
     initial: ChatMessage[],
   ) {
-    this.simulator = bindSimulator(setup.oracle, setup.prepared);
+    this.simulator = episodeSimulator(setup.model, setup.oracle, setup.prepared);
     this.messages.push(...initial);
     this.pending.push(...initial);
   }
@@ -59,13 +60,15 @@ export class Conversation<P extends PreparedTask> {
       reply = await model.complete({
         messages: [...this.messages],
         trial,
-        sim: {
-          episodeKey: this.key(),
-          simulator: this.simulator,
-          seed: this.setup.seed,
-          disclosures: [...this.disclosures],
-          phase,
-        },
+        ...(this.simulator && {
+          sim: {
+            episodeKey: this.key(),
+            simulator: this.simulator,
+            seed: this.setup.seed,
+            disclosures: [...this.disclosures],
+            phase,
+          },
+        }),
       });
       content = reply.content;
     } catch (error) {

@@ -1,7 +1,8 @@
 /**
- * The face every oracle family (regex, SQL, Cypher, Python) shows the loop: prepare a task (hidden
- * cases, gold results), extract and check a candidate, render witnesses, mutate programs for the
- * sim model, and probe apparent successes for hardening.
+ * The face every oracle shows the loop: prepare a task (hidden cases, gold results), extract and
+ * check a candidate, render witnesses; and the capabilities an oracle may offer besides — mutating
+ * programs for the sim model, probing apparent successes for hardening, observing for HERO-T. A
+ * user's own oracle need only be an `OracleDefinition`: a name and a check.
  */
 import type { Rng } from './random.ts';
 import type { SteeringCatalog } from './steering.ts';
@@ -104,8 +105,26 @@ export interface EpisodeSimulator {
   observe?(candidate: Candidate): Promise<Observation>;
 }
 
+/**
+ * The episode's simulator for a privileged model (the sim), bound once; undefined for every other
+ * model, so a real model's request never carries the gold. An oracle without a simulator cannot
+ * be answered by the sim: that is said once, naming both.
+ */
+export function episodeSimulator<P extends PreparedTask>(
+  model: { info: { name: string; privileged: boolean } },
+  oracle: Oracle<P>,
+  prepared: P,
+): EpisodeSimulator | undefined {
+  if (!model.info.privileged) return undefined;
+  if (!oracle.simulator)
+    throw new Error(
+      `the ${model.info.name} model answers from the gold through the oracle's simulator, and oracle ${oracle.name} offers none: use a real model`,
+    );
+  return bindSimulator(oracle as SimulatedOracle<P>, prepared);
+}
+
 /** Binds an oracle's simulator to one prepared task. */
-export function bindSimulator<P extends PreparedTask>(oracle: Oracle<P>, prepared: P): EpisodeSimulator {
+export function bindSimulator<P extends PreparedTask>(oracle: SimulatedOracle<P>, prepared: P): EpisodeSimulator {
   const { simulator, observer } = oracle;
   const bound: EpisodeSimulator = {
     gold: prepared.task.gold,
@@ -140,13 +159,24 @@ export interface Oracle<P extends PreparedTask = PreparedTask> {
   extract(reply: string): Candidate | null;
   check(prepared: P, candidate: Candidate): Promise<Verdict>;
   readonly render: FeedbackRenderer;
-  /** What the privileged sim model may do with a prepared task (bound to one episode by `bindSimulator`). */
-  readonly simulator: Simulator<P>;
+  /** What the privileged sim model may do with a prepared task (bound to one episode by `bindSimulator`); unset = the sim cannot answer this oracle's tasks. */
+  readonly simulator?: Simulator<P>;
   readonly hardener?: Hardener<P>;
   /** Execution without judgement for HERO-T. */
   readonly observer?: Observer<P>;
   dispose?(): Promise<void>;
 }
+
+/** An oracle that offers the sim's hooks, as every built-in one does. */
+export type SimulatedOracle<P extends PreparedTask = PreparedTask> = Oracle<P> & { readonly simulator: Simulator<P> };
+
+/**
+ * What an oracle of one's own must give: a name and a check. Everything else is optional —
+ * `defineOracle` (core/oracle-defaults.ts) supplies the defaults: the code-fence extractor, plain
+ * witness lines, no prompt variables, no hardening, no observer for HERO-T, no sim.
+ */
+export type OracleDefinition<P extends PreparedTask = PreparedTask> = Pick<Oracle<P>, 'name' | 'check'> &
+  Partial<Omit<Oracle<P>, 'name' | 'check' | 'render'>> & { readonly render?: Partial<FeedbackRenderer> };
 
 /**
  * An item the dataset makes unposable (a missing field, a missing database, a gold that denotes

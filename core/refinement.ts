@@ -11,7 +11,7 @@
  */
 import { Conversation, episodeKey, noArtifactVerdict } from './conversation.ts';
 import { ModelCallError, type CallPurpose, type ChatModel } from './models/model.ts';
-import { bindSimulator, type Observation, type Oracle, type PreparedTask } from './oracle.ts';
+import { episodeSimulator, type Observation, type Oracle, type PreparedTask } from './oracle.ts';
 import type { Candidate, ChatMessage, JsonObject, PublicTask, Turn } from './types.ts';
 
 export interface RefinementSession {
@@ -77,14 +77,17 @@ export async function runRefinement<P extends PreparedTask>(input: RefinementInp
   const { oracle, prepared, model } = input;
   const log: JsonObject[] = [];
   let conversation: Conversation<P> | undefined;
-  const simulator = bindSimulator(oracle, prepared);
-  const simContext = () => ({
-    episodeKey: episodeKey(prepared, input.strategy, input.trial),
-    simulator,
-    seed: input.seed,
-    disclosures: [],
-    phase: 'solve' as const,
-  });
+  const simulator = episodeSimulator(model, oracle, prepared);
+  const simContext = () =>
+    simulator && {
+      sim: {
+        episodeKey: episodeKey(prepared, input.strategy, input.trial),
+        simulator,
+        seed: input.seed,
+        disclosures: [],
+        phase: 'solve' as const,
+      },
+    };
   const requireConversation = () => {
     if (!conversation) throw new Error(`strategy ${input.strategy}: call session.initial() before anything else`);
     return conversation;
@@ -108,7 +111,7 @@ export async function runRefinement<P extends PreparedTask>(input: RefinementInp
       const turn = c.turns.at(-1) as Turn;
       const started = performance.now();
       try {
-        const reply = await model.complete({ messages, trial: input.trial, purpose, sim: simContext() });
+        const reply = await model.complete({ messages, trial: input.trial, purpose, ...simContext() });
         c.recordCall(turn, {
           purpose,
           model: model.info.name,

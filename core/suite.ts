@@ -26,7 +26,8 @@ import { PLANNED_META_KEY } from './meta.ts';
 import { forgetPrepared, preparedOnce } from './prepared.ts';
 import { configuredModelInfo, createModel, NO_MODEL_NOTICE } from './models/create.ts';
 import type { ChatModel } from './models/model.ts';
-import { type Oracle, type PreparedTask, unposedStatus } from './oracle.ts';
+import { defineOracle } from './oracle-defaults.ts';
+import { type OracleDefinition, type PreparedTask, unposedStatus } from './oracle.ts';
 import { loadPrompt, type PromptTemplate } from './prompt.ts';
 import { RESUMED_META_KEY } from './resume.ts';
 import { selectLoaded, selectStrategies } from './selection.ts';
@@ -43,7 +44,8 @@ export interface BenchmarkDefinition<P extends PreparedTask> {
   /** The benchmark's name: the vitest describe block, and every task's `benchmark`. */
   name: string;
   tasks: TaskInput[] | LoadedTasks;
-  oracle: Oracle<P>;
+  /** The oracle: a built-in one, or one's own (a name and a check at least; see `defineOracle`). */
+  oracle: OracleDefinition<P>;
   /** The strategies to compare (see `strategies/index.ts`: `pickStrategies('zero-shot', 'diagnostic')`, or `buildStrategies(inputs)` for all). */
   strategies: readonly Strategy[];
   /** Path of the seed prompt template (relative to the working directory), or a loaded template. */
@@ -100,7 +102,7 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
   const budget = definition.turns ?? config.turns;
   const hardening = resolveHardening(definition.hardening, config);
   const trials = definition.trials ?? config.trials;
-  const oracle = definition.oracle;
+  const oracle = defineOracle(definition.oracle);
   const modelName = definition.model?.info.name ?? config.model.name;
   const session = openRunSession({
     benchmark: definition.name,

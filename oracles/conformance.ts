@@ -6,7 +6,7 @@
  * from its own `conformance.test.ts` with a setup built on its fixtures.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Oracle, PreparedTask, ProbeReport } from '../core/oracle.ts';
+import type { Oracle, PreparedTask, ProbeReport, Simulator } from '../core/oracle.ts';
 import { Rng } from '../core/random.ts';
 import { ERROR_KINDS, type Candidate, type Task, type Verdict } from '../core/types.ts';
 
@@ -36,6 +36,12 @@ export interface ConformanceOptions {
   testTimeoutMs?: number;
   /** Seed of mutation and probing. */
   seed?: number;
+  /**
+   * The optional capabilities the oracle offers (default: all, as every built-in oracle does). The
+   * suite checks each one offered, and that an oracle without the sim's hooks still fails a wrong
+   * candidate (the setup's `wrongCandidate`) with a witness or a named error.
+   */
+  offers?: { simulator?: boolean; hardener?: boolean; observer?: boolean };
 }
 
 /** Mutants tried per task before the suite gives up finding one that fails. */
@@ -68,6 +74,7 @@ export function describeOracleConformance<P extends PreparedTask>(
   const setupTimeoutMs = options.setupTimeoutMs ?? 120_000;
   const testTimeoutMs = options.testTimeoutMs ?? 60_000;
   const seed = options.seed ?? 7;
+  const offers = { simulator: true, hardener: true, observer: true, ...options.offers };
 
   describe(`${name} oracle conformance`, () => {
     let s: ConformanceSetup<P>;
@@ -81,8 +88,13 @@ export function describeOracleConformance<P extends PreparedTask>(
       s = await setup();
       expect(s.tasks.length, 'the setup gives at least one task').toBeGreaterThan(0);
       prepared = await Promise.all(s.tasks.map((task) => s.oracle.prepare(task)));
+      expect(s.oracle.simulator !== undefined, `${name} offers the sim's hooks`).toBe(offers.simulator);
+      expect(s.oracle.hardener !== undefined, `${name} offers a hardener`).toBe(offers.hardener);
+      expect(s.oracle.observer !== undefined, `${name} offers an observer`).toBe(offers.observer);
       for (const p of prepared) {
-        const extracted = s.oracle.extract(s.oracle.simulator.answer(p, p.task.gold));
+        const extracted = s.oracle.simulator
+          ? s.oracle.extract(s.oracle.simulator.answer(p, p.task.gold))
+          : code(p.task.gold);
         expect(extracted, `task ${p.task.id}: the sim's answer for the gold has a program`).not.toBeNull();
         golds.set(p.task.id, extracted!);
       }
@@ -93,6 +105,7 @@ export function describeOracleConformance<P extends PreparedTask>(
     }, setupTimeoutMs);
 
     const gold = (p: P) => golds.get(p.task.id)!;
+    const simulator = (): Simulator<P> => s.oracle.simulator!;
 
     it('settings() are JSON-safe; extract finds no program in a reply without one', () => {
       expectJsonSafe(s.oracle.settings(), 'settings()');
@@ -120,20 +133,32 @@ export function describeOracleConformance<P extends PreparedTask>(
       testTimeoutMs,
     );
 
+    /** A failing candidate: a mutant of the gold by the sim's hooks, else the setup's wrong candidate. */
+    async function failing(p: P): Promise<{ candidate: Candidate; verdict: Verdict } | undefined> {
+      if (!offers.simulator) {
+        const candidate = code(s.wrongCandidate(p));
+        const verdict = await s.oracle.check(p, candidate);
+        return verdict.pass ? undefined : { candidate, verdict };
+      }
+      const rng = new Rng(seed).fork(p.task.id);
+      for (let attempt = 0; attempt < MUTATION_ATTEMPTS; attempt++) {
+        const mutant = simulator().mutate(p, p.task.gold, rng);
+        if (mutant === null) continue;
+        const candidate = s.oracle.extract(simulator().answer(p, mutant));
+        if (!candidate) continue;
+        const verdict = await s.oracle.check(p, candidate);
+        if (!verdict.pass) return { candidate, verdict };
+      }
+      return undefined;
+    }
+
     it(
-      'fails a mutant of the gold with a witness or a named error; the witnesses describe the gold',
+      offers.simulator
+        ? 'fails a mutant of the gold with a witness or a named error; the witnesses describe the gold'
+        : 'fails a wrong candidate with a witness or a named error',
       async () => {
         for (const p of prepared) {
-          const rng = new Rng(seed).fork(p.task.id);
-          let found: { candidate: Candidate; verdict: Verdict } | undefined;
-          for (let attempt = 0; attempt < MUTATION_ATTEMPTS && !found; attempt++) {
-            const mutant = s.oracle.simulator.mutate(p, p.task.gold, rng);
-            if (mutant === null) continue;
-            const candidate = s.oracle.extract(s.oracle.simulator.answer(p, mutant));
-            if (!candidate) continue;
-            const verdict = await s.oracle.check(p, candidate);
-            if (!verdict.pass) found = { candidate, verdict };
-          }
+          const found = await failing(p);
           expect(found, `task ${p.task.id}: no failing mutant in ${MUTATION_ATTEMPTS} attempts`).toBeDefined();
           const { verdict } = found!;
           mutants.set(p.task.id, found!);
@@ -154,10 +179,11 @@ export function describeOracleConformance<P extends PreparedTask>(
                 p.caseIds,
                 `task ${p.task.id}: witness ${JSON.stringify(witness)} names a case the task does not have`,
               ).toContain(witness.caseId);
-            expect(
-              await s.oracle.simulator.agrees(p, gold(p), witness),
-              `task ${p.task.id}: the gold disagrees with witness ${JSON.stringify(witness)}`,
-            ).toBe(true);
+            if (offers.simulator)
+              expect(
+                await simulator().agrees(p, gold(p), witness),
+                `task ${p.task.id}: the gold disagrees with witness ${JSON.stringify(witness)}`,
+              ).toBe(true);
           }
         }
       },
@@ -181,65 +207,66 @@ export function describeOracleConformance<P extends PreparedTask>(
       testTimeoutMs,
     );
 
-    it(
-      'observes and describes without revealing the gold or a verdict',
-      async () => {
-        const observer = s.oracle.observer;
-        if (!observer) return;
-        for (const p of prepared) {
-          const observation = await observer.observe(p, code(s.wrongCandidate(p)));
-          const description = await observer.describe(p);
-          expectJsonSafe(observation, `task ${p.task.id}: the observation`);
-          expect(
-            Object.keys(observation).filter((key) => !['ok', 'error', 'output', 'shape'].includes(key)),
-            `task ${p.task.id}: verdict-like fields`,
-          ).toEqual([]);
-          const secrets = [p.task.gold, gold(p).source, ...(await s.goldOnlyMarkers(p))];
-          for (const secret of secrets) {
+    if (offers.observer)
+      it(
+        'observes and describes without revealing the gold or a verdict',
+        async () => {
+          const observer = s.oracle.observer!;
+          for (const p of prepared) {
+            const observation = await observer.observe(p, code(s.wrongCandidate(p)));
+            const description = await observer.describe(p);
+            expectJsonSafe(observation, `task ${p.task.id}: the observation`);
             expect(
-              wholeOccurrence(observation.output, secret),
-              `task ${p.task.id}: the observation shows ${JSON.stringify(secret)}: ${observation.output}`,
-            ).toBe(-1);
-            expect(
-              wholeOccurrence(description, secret),
-              `task ${p.task.id}: the description shows ${JSON.stringify(secret)}`,
-            ).toBe(-1);
+              Object.keys(observation).filter((key) => !['ok', 'error', 'output', 'shape'].includes(key)),
+              `task ${p.task.id}: verdict-like fields`,
+            ).toEqual([]);
+            const secrets = [p.task.gold, gold(p).source, ...(await s.goldOnlyMarkers(p))];
+            for (const secret of secrets) {
+              expect(
+                wholeOccurrence(observation.output, secret),
+                `task ${p.task.id}: the observation shows ${JSON.stringify(secret)}: ${observation.output}`,
+              ).toBe(-1);
+              expect(
+                wholeOccurrence(description, secret),
+                `task ${p.task.id}: the description shows ${JSON.stringify(secret)}`,
+              ).toBe(-1);
+            }
           }
-        }
-      },
-      testTimeoutMs,
-    );
+        },
+        testTimeoutMs,
+      );
 
-    it(
-      'has a hardener whose probes are deterministic by seed and never disagree with the gold',
-      async () => {
-        const hardener = s.oracle.hardener;
-        expect(hardener, `${name} has no hardener`).toBeDefined();
-        for (const p of prepared) {
-          const probe = (candidate: Candidate): Promise<ProbeReport> =>
-            hardener!.probe(p, candidate, { rng: new Rng(seed), maxProbes: s.maxProbes, round: 1 });
-          const first = await probe(gold(p));
-          expect(first.disagreements, `task ${p.task.id}: probes disagree with the gold`).toEqual([]);
-          expect(await probe(gold(p))).toStrictEqual(first);
-          expectJsonSafe(first, `task ${p.task.id}: the gold's probe report`);
-          const mutant = mutants.get(p.task.id);
-          if (!mutant) continue;
-          const report = await probe(mutant.candidate);
-          expect(
-            await probe(mutant.candidate),
-            `task ${p.task.id}: a second probe of the mutant with the same seed`,
-          ).toStrictEqual(report);
-          expectJsonSafe(report, `task ${p.task.id}: the mutant's probe report`);
-          for (const witness of report.disagreements) {
+    if (offers.hardener)
+      it(
+        'has a hardener whose probes are deterministic by seed and never disagree with the gold',
+        async () => {
+          const hardener = s.oracle.hardener;
+          for (const p of prepared) {
+            const probe = (candidate: Candidate): Promise<ProbeReport> =>
+              hardener!.probe(p, candidate, { rng: new Rng(seed), maxProbes: s.maxProbes, round: 1 });
+            const first = await probe(gold(p));
+            expect(first.disagreements, `task ${p.task.id}: probes disagree with the gold`).toEqual([]);
+            expect(await probe(gold(p))).toStrictEqual(first);
+            expectJsonSafe(first, `task ${p.task.id}: the gold's probe report`);
+            const mutant = mutants.get(p.task.id);
+            if (!mutant) continue;
+            const report = await probe(mutant.candidate);
             expect(
-              await s.oracle.simulator.agrees(p, gold(p), witness),
-              `task ${p.task.id}: probe witness ${JSON.stringify(witness)} is not labelled by the gold`,
-            ).toBe(true);
+              await probe(mutant.candidate),
+              `task ${p.task.id}: a second probe of the mutant with the same seed`,
+            ).toStrictEqual(report);
+            expectJsonSafe(report, `task ${p.task.id}: the mutant's probe report`);
+            for (const witness of report.disagreements) {
+              if (offers.simulator)
+                expect(
+                  await simulator().agrees(p, gold(p), witness),
+                  `task ${p.task.id}: probe witness ${JSON.stringify(witness)} is not labelled by the gold`,
+                ).toBe(true);
+            }
           }
-        }
-      },
-      testTimeoutMs,
-    );
+        },
+        testTimeoutMs,
+      );
 
     it(
       'can be disposed',

@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { runEpisode } from '../episode.ts';
-import { bindSimulator, type Oracle, type PreparedTask } from '../oracle.ts';
+import { bindSimulator, type PreparedTask, type SimulatedOracle } from '../oracle.ts';
 import { inlinePrompt, loadPrompt, renderPrompt, type PromptTemplate } from '../prompt.ts';
 import type { ChatMessage, Task } from '../types.ts';
 import { loadNlRx } from '../../oracles/regex/loader.ts';
@@ -20,8 +20,8 @@ import { createSimModel } from './sim.ts';
 import { createSteerableSimModel, STEERABLE_SIM_NAME } from './steerable-sim.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
-const regex = regexOracle() as unknown as Oracle<PreparedTask>;
-const sql = sqlOracle({ ves: false }) as unknown as Oracle<PreparedTask>;
+const regex = regexOracle() as unknown as SimulatedOracle<PreparedTask>;
+const sql = sqlOracle({ ves: false }) as unknown as SimulatedOracle<PreparedTask>;
 afterAll(async () => {
   await regex.dispose?.();
   await sql.dispose?.();
@@ -35,7 +35,7 @@ const withRules = (seed: PromptTemplate, lines: string[]) =>
   inlinePrompt(seed.text.replace('--- user ---', `${lines.join('\n')}\n--- user ---`));
 
 const preparedCache = new Map<string, Promise<PreparedTask>>();
-const prepare = (oracle: Oracle<PreparedTask>, task: Task) => {
+const prepare = (oracle: SimulatedOracle<PreparedTask>, task: Task) => {
   const key = `${oracle.name}:${task.id}`;
   if (!preparedCache.has(key)) preparedCache.set(key, oracle.prepare(task));
   return preparedCache.get(key) as Promise<PreparedTask>;
@@ -43,7 +43,7 @@ const prepare = (oracle: Oracle<PreparedTask>, task: Task) => {
 
 /** Share of zero-shot episodes solved over every task × seed. */
 async function passRate(
-  oracle: Oracle<PreparedTask>,
+  oracle: SimulatedOracle<PreparedTask>,
   tasks: Task[],
   prompt: PromptTemplate,
   seeds: number[],
@@ -72,7 +72,7 @@ async function passRate(
   return solved / (tasks.length * seeds.length);
 }
 
-function context(oracle: Oracle<PreparedTask>, prepared: PreparedTask, seed: number): SimContext {
+function context(oracle: SimulatedOracle<PreparedTask>, prepared: PreparedTask, seed: number): SimContext {
   return { episodeKey: `k${seed}`, simulator: bindSimulator(oracle, prepared), seed, disclosures: [], phase: 'solve' };
 }
 

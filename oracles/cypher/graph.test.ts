@@ -5,7 +5,7 @@
  */
 import neo4j, { type Driver } from 'neo4j-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Oracle } from '../../core/oracle.ts';
+import type { SimulatedOracle } from '../../core/oracle.ts';
 import { Rng } from '../../core/random.ts';
 import type { Task } from '../../core/types.ts';
 import { graphChecksum, type GraphChecksum } from './checksum.ts';
@@ -22,7 +22,7 @@ const kg = readSimpleKG(SKYWAYS_GRAPH_FILE);
 const questions = loadCypherBenchQuestions(SKYWAYS_QUESTIONS_FILE).tasks;
 const byId = (id: string) => questions.find((q) => q.id === id) as Task;
 let driver: Driver;
-let oracle: Oracle<CypherPrepared>;
+let oracle: SimulatedOracle<CypherPrepared>;
 let before: GraphChecksum;
 
 beforeAll(async () => {

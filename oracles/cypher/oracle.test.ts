@@ -4,7 +4,7 @@
  * agreement check, and that nothing ever modifies the graph.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Oracle } from '../../core/oracle.ts';
+import type { SimulatedOracle } from '../../core/oracle.ts';
 import type { Task, Verdict } from '../../core/types.ts';
 import { diagnostic } from '../../strategies/diagnostic.ts';
 import { errorOnly } from '../../strategies/error-only.ts';
@@ -21,7 +21,7 @@ const questions = loadCypherBenchQuestions(SKYWAYS_QUESTIONS_FILE).tasks;
 const byId = (id: string) => questions.find((q) => q.id === id) as Task;
 
 let uri = '';
-let oracle: Oracle<CypherPrepared>;
+let oracle: SimulatedOracle<CypherPrepared>;
 let before: GraphChecksum;
 
 beforeAll(async () => {

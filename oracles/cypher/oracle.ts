@@ -5,7 +5,7 @@
  * unexpected and misplaced rows; hardening adds graph variants; the Observer runs and describes
  * without judging.
  */
-import { goldFailure, TaskInputError, type Oracle } from '../../core/oracle.ts';
+import { goldFailure, TaskInputError, type SimulatedOracle } from '../../core/oracle.ts';
 import type { Candidate, Task, Verdict, Witness } from '../../core/types.ts';
 import { compareResults, keyRows, orderMattersFor } from './compare.ts';
 import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_MAX_ROWS } from './execute.ts';
@@ -37,7 +37,7 @@ function answerTable(answerJson: string, columns: string[]): ResultTable {
 }
 
 /** The CypherBench oracle over a Neo4j that holds the given graphs' data. */
-export function cypherOracle(options: CypherOracleOptions): Oracle<CypherPrepared> {
+export function cypherOracle(options: CypherOracleOptions): SimulatedOracle<CypherPrepared> {
   const settings = {
     timeoutMs: options.timeoutMs ?? CYPHER_DEFAULTS.timeoutMs,
     goldTimeoutMs: options.goldTimeoutMs ?? CYPHER_DEFAULTS.goldTimeoutMs,

@@ -3,7 +3,7 @@
  * Cypher oracle per graph (each on its server) and this oracle sends every call to the one of the
  * task's graph. Settings, extraction and rendering are the same for all of them.
  */
-import { TaskInputError, type Oracle } from '../../core/oracle.ts';
+import { TaskInputError, type Oracle, type SimulatedOracle } from '../../core/oracle.ts';
 import type { PublicTask } from '../../core/types.ts';
 import { cypherOracle } from './oracle.ts';
 import type { CypherOracleOptions, CypherPrepared } from './prepared.ts';
@@ -19,7 +19,7 @@ export interface ServedGraph {
 export function servedCypherOracle(
   graphs: readonly ServedGraph[],
   options: Omit<CypherOracleOptions, 'uri' | 'graphs'> = {},
-): Oracle<CypherPrepared> {
+): SimulatedOracle<CypherPrepared> {
   const [only] = graphs;
   if (graphs.length === 1 && only) return cypherOracle({ ...options, uri: only.uri, graphs: [only.kg] });
   const byGraph = new Map(

@@ -4,7 +4,7 @@
  * hardening probes. Golds may be brics (NL-RX-Turk's `targ.txt`) or ECMAScript; candidates are
  * ECMAScript by default (what models write).
  */
-import type { Oracle } from '../../core/oracle.ts';
+import type { SimulatedOracle } from '../../core/oracle.ts';
 import { TaskInputError } from '../../core/oracle.ts';
 import { deriveSeed, Rng } from '../../core/random.ts';
 import type { Candidate, JsonObject, Verdict, VerdictError, Witness } from '../../core/types.ts';
@@ -24,7 +24,7 @@ import { regexSimulator } from './simulator.ts';
 export type { RegexOracleOptions, RegexPrepared };
 
 /** The regex oracle: hidden tests from the gold's DFA, full-match checks, exact equivalence, hardening. */
-export function regexOracle(options: RegexOracleOptions = {}): Oracle<RegexPrepared> {
+export function regexOracle(options: RegexOracleOptions = {}): SimulatedOracle<RegexPrepared> {
   const candidateDialect = options.candidateDialect ?? 'ecmascript';
   const positives = options.positives ?? 12;
   const negatives = options.negatives ?? 12;

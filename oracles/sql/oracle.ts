@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BoundedCache } from '../../core/bounded-cache.ts';
-import type { Oracle } from '../../core/oracle.ts';
+import type { SimulatedOracle } from '../../core/oracle.ts';
 import { goldFailure, TaskInputError } from '../../core/oracle.ts';
 import type { Candidate, JsonObject, Task, Verdict, Witness } from '../../core/types.ts';
 import { diffResults, hasTopLevelOrderBy, resultsEqual } from './compare.ts';
@@ -48,7 +48,7 @@ function goldHint(kind: ExecFailure['kind'], limits: QueryLimits): string {
 }
 
 /** The SQL oracle over SQLite databases (BIRD). */
-export function sqlOracle(options: SqlOracleOptions = {}): Oracle<SqlPrepared> {
+export function sqlOracle(options: SqlOracleOptions = {}): SimulatedOracle<SqlPrepared> {
   const mode = options.mode ?? 'set';
   const timeoutMs = options.timeoutMs ?? 30_000;
   const perturbedCopies = options.perturbedCopies ?? 3;

@@ -24,7 +24,10 @@ export async function verifiedTrainExamples(
   for (const task of train) {
     try {
       const prepared = await preparedOnce(oracle, task);
-      const candidate = oracle.extract(oracle.simulator.answer(prepared, task.gold));
+      // An oracle without the sim's hooks takes the gold as it is written.
+      const candidate = oracle.simulator
+        ? oracle.extract(oracle.simulator.answer(prepared, task.gold))
+        : { source: task.gold, extraction: 'code-block' as const };
       if (candidate && (await oracle.check(prepared, candidate)).pass) {
         examples.push({ taskId: task.id, statement: task.description, program: candidate.source });
       }

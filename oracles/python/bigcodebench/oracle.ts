@@ -8,7 +8,7 @@
  * calls derived from the test module's own literal calls; the cases it adds run beside the tests.
  */
 import { BoundedCache } from '../../../core/bounded-cache.ts';
-import type { Oracle } from '../../../core/oracle.ts';
+import type { Oracle, SimulatedOracle } from '../../../core/oracle.ts';
 import { goldFailure, TaskInputError } from '../../../core/oracle.ts';
 import type { Candidate, Task, Verdict, Witness } from '../../../core/types.ts';
 import { describeEnvironment, EnvironmentMissingError, missingModules } from '../environment.ts';
@@ -44,7 +44,7 @@ function contextString(task: Task, key: string): string {
   return value;
 }
 
-export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): Oracle<BcbPrepared> {
+export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): SimulatedOracle<BcbPrepared> {
   let lease: PoolLease | undefined;
   const pool = (): WorkerPool => options.pool ?? (lease ??= acquirePool(options.sandbox)).pool;
   const timeLimitS = options.timeLimitS ?? 240;
@@ -193,7 +193,7 @@ export function bigCodeBenchOracle(options: BigCodeBenchOptions = {}): Oracle<Bc
     };
   }
 
-  const oracle: Oracle<BcbPrepared> = {
+  const oracle: SimulatedOracle<BcbPrepared> = {
     name: 'bigcodebench',
     language: 'python',
     render: bigCodeBenchRenderer(),

@@ -7,7 +7,7 @@
  * domain (hardener.ts); the observer runs a candidate on the first inputs without judging it.
  */
 import { BoundedCache } from '../../../core/bounded-cache.ts';
-import type { Oracle } from '../../../core/oracle.ts';
+import type { Oracle, SimulatedOracle } from '../../../core/oracle.ts';
 import { goldFailure, TaskInputError } from '../../../core/oracle.ts';
 import type { Candidate, JsonObject, Task, Verdict, Witness } from '../../../core/types.ts';
 import { describeEnvironment, EnvironmentMissingError, missingModules, moduleForLibrary } from '../environment.ts';
@@ -61,7 +61,7 @@ export function baseCaseIds(count: number): string[] {
   return Array.from({ length: count }, (_, i) => `input-${String(i + 1).padStart(3, '0')}`);
 }
 
-export function dsCodeBenchOracle(options: DsCodeBenchOptions = {}): Oracle<DsPrepared> {
+export function dsCodeBenchOracle(options: DsCodeBenchOptions = {}): SimulatedOracle<DsPrepared> {
   let lease: PoolLease | undefined;
   const pool = (): WorkerPool => options.pool ?? (lease ??= acquirePool(options.sandbox)).pool;
   const candidateDeadlineMs = options.candidateDeadlineMs ?? 200_000;
@@ -180,7 +180,7 @@ export function dsCodeBenchOracle(options: DsCodeBenchOptions = {}): Oracle<DsPr
     };
   }
 
-  const oracle: Oracle<DsPrepared> = {
+  const oracle: SimulatedOracle<DsPrepared> = {
     name: 'dscodebench',
     language: 'python',
     render,
