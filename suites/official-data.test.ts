@@ -20,6 +20,7 @@ import { OUTSIDE_TABLE, writeHostileBirdFolder } from '../oracles/sql/hostile/da
 import { OFFICIAL_BIRD_ITEMS, writeBirdFolder } from '../oracles/sql/official-layout.ts';
 import { readResultsFile } from '../reports/results-file.ts';
 import { birdSpec, nlRxSpec } from './registry.ts';
+import { runConfig } from '../core/run-config.ts';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -181,7 +182,7 @@ describe('witness data check --items', () => {
   }, 120_000);
 });
 
-const realTurk = findNlRxTurk();
+const realTurk = findNlRxTurk(runConfig().config.suites['nl-rx'].data);
 if (realTurk === null) console.warn('NL-RX-Turk not found (WITNESS_NLRX_DATA): the real-data runs are skipped');
 describe.runIf(realTurk !== null)('the real NL-RX-Turk release (WITNESS_NLRX_DATA)', () => {
   it('runs green with its empty-language golds listed as invalid data, and fails under --strict-data', async () => {
