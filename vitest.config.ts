@@ -27,8 +27,12 @@ export default defineConfig({
   test: {
     reporters: ['default', './reports/reporter.ts'],
     // One Neo4j per run for the Cypher tests and suites, started only when one of them asks; how
-    // many bench parts the run selected.
-    globalSetup: ['./oracles/cypher/server/global-setup.ts', './core/suite-parts-setup.ts'],
+    // many bench parts the run selected; the run's configuration, loaded once for every worker.
+    globalSetup: [
+      './oracles/cypher/server/global-setup.ts',
+      './core/suite-parts-setup.ts',
+      './core/run-config-setup.ts',
+    ],
     projects: [
       {
         extends: true,

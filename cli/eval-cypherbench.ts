@@ -1,4 +1,5 @@
 /** `witness eval cypherbench`: CypherBench execution accuracy of a predictions file on a real Neo4j 5.20. */
+import { loadConfig } from '../core/config.ts';
 import type { CypherBenchEvaluation } from '../oracles/cypher/evaluate.ts';
 import { existingPath, positiveInteger, positiveNumber, progressLine } from './options.ts';
 import { sayResult, warn } from './output.ts';
@@ -109,6 +110,7 @@ export const registerEvalCypherbench: Registrar = ({ evaluate }) => {
           ...(o.maxResultBytes ? { maxResultBytes: o.maxResultBytes } : {}),
           ...(o.maxQueryBytes ? { maxQueryBytes: o.maxQueryBytes } : {}),
           checkAnswers: o.checkAnswers,
+          neo4j: loadConfig(process.cwd()).config.neo4j,
           log: warn,
           ...(progress ? { onProgress: progress } : {}),
         });

@@ -10,7 +10,7 @@ import { sampleSolution } from '../oracles/python/bigcodebench/program.ts';
 import type { Evaluation, SampleProgram } from '../oracles/python/evaluate.ts';
 import { extractPython } from '../oracles/python/extract.ts';
 import { jsonKind } from '../oracles/python/jsonl.ts';
-import { processLoadedConfig } from '../core/config.ts';
+import { loadConfig, type PythonSettings, type WitnessConfig } from '../core/config.ts';
 import { BACKEND_CHOICES, type BackendChoice } from '../oracles/python/sandbox/select.ts';
 import { sayResult } from './output.ts';
 import type { CommandGroups } from './registrar.ts';
@@ -57,10 +57,10 @@ export function formatEvaluation(evaluation: Evaluation): string {
   return lines.join('\n');
 }
 
-function sandboxOptions(o: CommonOptions) {
+function sandboxOptions(o: CommonOptions, python: PythonSettings) {
   return {
     sandbox: {
-      backend: o.sandbox ?? processLoadedConfig().config.python.sandbox,
+      backend: o.sandbox ?? python.sandbox,
       ...(o.workers ? { size: o.workers } : {}),
     },
   };
@@ -79,9 +79,10 @@ function inputDetail(verdict: Verdict, caseId: string): string {
   return `input ${String(witness.input)}: expected ${String(witness.expected)}, got ${String(witness.actual)}`;
 }
 
-/** Scores BigCodeBench samples (task_id + solution, or + completion). */
+/** Scores BigCodeBench samples (task_id + solution, or + completion); unset options come from `config`. */
 export async function evaluateBigCodeBench(
   o: CommonOptions & { calibrated: boolean; timeLimit?: number },
+  config: WitnessConfig,
 ): Promise<Evaluation> {
   const { loadBigCodeBench } = await import('../oracles/python/bigcodebench/loader.ts');
   const { bigCodeBenchOracle } = await import('../oracles/python/bigcodebench/oracle.ts');
@@ -94,11 +95,11 @@ export async function evaluateBigCodeBench(
       ? { source: solution, extraction: 'whole-reply' }
       : { ...solution, malformed: true };
   });
-  const timeLimit = o.timeLimit ?? processLoadedConfig().config.suites.bigcodebench.timeoutPerTaskS;
+  const timeLimit = o.timeLimit ?? config.suites.bigcodebench.timeoutPerTaskS;
   const oracle = bigCodeBenchOracle({
     calibrated: o.calibrated,
     ...(timeLimit ? { timeLimitS: timeLimit } : {}),
-    ...sandboxOptions(o),
+    ...sandboxOptions(o, config.python),
   });
   try {
     return await evaluateSamples({
@@ -115,9 +116,10 @@ export async function evaluateBigCodeBench(
   }
 }
 
-/** Scores DSCodeBench samples (problem_id + solution code, or + the model's response, whose first code block counts). */
+/** Scores DSCodeBench samples (problem_id + solution code, or + the model's response, whose first code block counts); the sandbox defaults to `python`'s. */
 export async function evaluateDsCodeBench(
   o: CommonOptions & { timeLimit?: number; noOpFloatBranches?: boolean },
+  python: PythonSettings,
 ): Promise<Evaluation> {
   const { loadDsCodeBench } = await import('../oracles/python/dscodebench/loader.ts');
   const { dsCodeBenchOracle } = await import('../oracles/python/dscodebench/oracle.ts');
@@ -138,7 +140,7 @@ export async function evaluateDsCodeBench(
   const oracle = dsCodeBenchOracle({
     ...(o.timeLimit ? { candidateDeadlineMs: o.timeLimit * 1000 } : {}),
     comparator: { noOpFloatBranches: Boolean(o.noOpFloatBranches) },
-    ...sandboxOptions(o),
+    ...sandboxOptions(o, python),
   });
   try {
     return await evaluateSamples({
@@ -192,7 +194,7 @@ export function registerPythonCommands({ evaluate }: CommandGroups): void {
         positiveNumber,
       ),
   ).action(async (o: CommonOptions & { calibrated: boolean; timeLimit?: number }) => {
-    print(o.json, await evaluateBigCodeBench(o));
+    print(o.json, await evaluateBigCodeBench(o, loadConfig(process.cwd()).config));
   });
   common(
     evaluate
@@ -212,6 +214,10 @@ export function registerPythonCommands({ evaluate }: CommandGroups): void {
         'replicate the original comparator bug: same-typed floats, tensors and masked arrays always match',
       ),
   ).action(async (o: CommonOptions & { timeLimit?: number; replicateNoOpFloatBranches?: boolean }) => {
-    print(o.json, await evaluateDsCodeBench({ ...o, noOpFloatBranches: Boolean(o.replicateNoOpFloatBranches) }));
+    const { python } = loadConfig(process.cwd()).config;
+    print(
+      o.json,
+      await evaluateDsCodeBench({ ...o, noOpFloatBranches: Boolean(o.replicateNoOpFloatBranches) }, python),
+    );
   });
 }

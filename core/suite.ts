@@ -8,7 +8,8 @@
  * the model did not solve the task. Its trajectory goes to `task.meta.witness` (read by the
  * reporter, live or after a merge) and to the run store as soon as it finishes.
  *
- * Run plumbing, read from the configuration (environment variables set by `witness bench`):
+ * Run plumbing, read from the run's configuration (core/run-config.ts; environment variables set
+ * by `witness bench`):
  * WITNESS_RESUME reuses the finished episodes of a run (WITNESS_RERUN=errored|failed redoes some),
  * WITNESS_TRIALS repeats episodes, WITNESS_BUDGET stops the run cleanly once its spending (shared
  * by all worker processes through the run store) reaches the limit: the remaining episodes are
@@ -18,7 +19,7 @@
  */
 import { afterAll, describe, inject, it } from 'vitest';
 import { BUDGET_SKIP_NOTE, BudgetSpentError, describeSpend } from './budget.ts';
-import { loadConfig, type WitnessConfig } from './config.ts';
+import type { WitnessConfig } from './config.ts';
 import { attachPricing } from './cost.ts';
 import { planEpisode, runEpisode, unrunTrajectory } from './episode.ts';
 import { DEFAULT_HARDENING, type HardeningOptions } from './hardening.ts';
@@ -30,6 +31,7 @@ import { defineOracle } from './oracle-defaults.ts';
 import { type OracleDefinition, type PreparedTask, unposedStatus } from './oracle.ts';
 import { loadPrompt, type PromptTemplate } from './prompt.ts';
 import { RESUMED_META_KEY } from './resume.ts';
+import { runConfig } from './run-config.ts';
 import { selectLoaded, selectStrategies } from './selection.ts';
 import { openRunSession } from './session.ts';
 import { itemsOfPart, partOf, type SuitePart } from './suite-parts.ts';
@@ -58,7 +60,7 @@ export interface BenchmarkDefinition<P extends PreparedTask> {
   trials?: number;
   /** A model to use instead of the configured one. */
   model?: ChatModel;
-  /** Configuration to use instead of loading it from the environment. */
+  /** Configuration to use instead of the run's (core/run-config.ts: loaded once per vitest run). */
   config?: WitnessConfig;
 }
 
@@ -90,7 +92,7 @@ export function defineBenchmark<P extends PreparedTask>(definition: BenchmarkDef
     throw new Error(`benchmark ${definition.name}: strategy names must be unique (${names.join(', ')})`);
   const { config, defaultedToSim } = definition.config
     ? { config: definition.config, defaultedToSim: false }
-    : loadConfig();
+    : runConfig();
   const { run } = config;
   const loaded = selectLoaded({ tasks: all, issues: given.issues }, run, config.seed, definition.name);
   const strategies = selectStrategies(definition.strategies, run.strategies, definition.name);

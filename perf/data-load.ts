@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { checkNlRxData } from '../oracles/regex/data-check.ts';
+import { loadConfig } from '../core/config.ts';
 import { findNlRxTurk, loadNlRx } from '../oracles/regex/loader.ts';
 import { NLRX_PAIRS, writeNlRxRaw } from '../oracles/regex/official-layout.ts';
 import { checkBirdData } from '../oracles/sql/data-check.ts';
@@ -83,7 +84,7 @@ try {
   );
   console.log(`  witness data check (${QUESTIONS} golds prepared)  ${checked.toFixed(1)} ms`);
 
-  const real = findNlRxTurk();
+  const real = findNlRxTurk(loadConfig().config.suites['nl-rx'].data);
   let turk = real;
   if (!turk) {
     turk = join(dir, 'turk');

@@ -14,6 +14,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../core/config.ts';
 import { findNlRxTurk, loadNlRx } from '../oracles/regex/loader.ts';
 import { readResultsFile } from '../reports/results-file.ts';
 import { measureTree } from './process-tree.ts';
@@ -26,7 +27,7 @@ const hardening = option('hardening') !== 'off';
 const WALL_BOUND_S = 300;
 const RSS_BOUND_MB = 500;
 
-const data = findNlRxTurk();
+const data = findNlRxTurk(loadConfig().config.suites['nl-rx'].data);
 if (!data) {
   console.error('set WITNESS_NLRX_DATA to the NL-RX-Turk folder (src.txt and targ.txt)');
   process.exit(1);

@@ -18,9 +18,10 @@ import { bruteForceMatches } from '../oracles/regex/brute-force.ts';
 import { compileRegex, type CompiledRegex } from '../oracles/regex/compile.ts';
 import { compareLanguages, lazyComparison, shortestDifference, type Comparison } from '../oracles/regex/equivalence.ts';
 import { mutateRegex } from '../oracles/regex/mutate.ts';
+import { loadConfig } from '../core/config.ts';
 import { findNlRxTurk, loadNlRx } from '../oracles/regex/loader.ts';
 
-const dir = process.argv[2] ?? findNlRxTurk();
+const dir = process.argv[2] ?? findNlRxTurk(loadConfig().config.suites['nl-rx'].data);
 if (!dir) {
   console.error('NL-RX-Turk not found: pass its folder (with targ.txt) or set NLRX_TURK_DIR');
   process.exit(1);

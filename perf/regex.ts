@@ -16,10 +16,11 @@ import { printBrics, printEcmascript, type RegexNode } from '../oracles/regex/as
 import { clearCompileCache, compileRegex, type CompiledRegex } from '../oracles/regex/compile.ts';
 import { compareLanguages } from '../oracles/regex/equivalence.ts';
 import { mutateRegex } from '../oracles/regex/mutate.ts';
+import { loadConfig } from '../core/config.ts';
 import { findNlRxTurk, NLRX_TURK_SETTING } from '../oracles/regex/loader.ts';
 import { sampleLanguage } from '../oracles/regex/sample.ts';
 
-const turk = findNlRxTurk();
+const turk = findNlRxTurk(loadConfig().config.suites['nl-rx'].data);
 const TARG = process.argv[2] ?? (turk ? join(turk, 'targ.txt') : NLRX_TURK_SETTING);
 if (!existsSync(TARG)) {
   console.error(

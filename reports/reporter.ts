@@ -24,7 +24,7 @@
 import { resolve } from 'node:path';
 import type { Reporter, SerializedError, TestCase, TestModule, Vitest } from 'vitest/node';
 import { BUDGET_SKIP_NOTE } from '../core/budget.ts';
-import { loadConfig } from '../core/config.ts';
+import { loadConfig, type WitnessConfig } from '../core/config.ts';
 import { META_KEY, PLANNED_META_KEY, STORED_META_KEY, type StoredRef } from '../core/meta.ts';
 import { RESUMED_META_KEY } from '../core/resume.ts';
 import { terminalLine, terminalSafe } from '../core/text-safety.ts';
@@ -98,9 +98,26 @@ function storedRefOf(value: unknown): StoredRef | undefined {
     : undefined;
 }
 
+/**
+ * The configuration of `root`, loaded now; a configuration that does not load throws its error
+ * when a report needs it (the gate fails closed, the reports say why), not while vitest starts.
+ */
+function loadedNow(root: string): () => WitnessConfig {
+  try {
+    const { config } = loadConfig(root);
+    return () => config;
+  } catch (error) {
+    return () => {
+      throw error;
+    };
+  }
+}
+
 export default class WitnessReporter implements Reporter {
   private readonly options: WitnessReporterOptions;
   private vitest: Vitest | undefined;
+  /** The run's configuration, loaded once in onInit (or on first use by a reporter never initialized). */
+  private configured: (() => WitnessConfig) | undefined;
   private readonly collected = new Map<string, Trajectory>();
   /** Where the full form of each collected compact trajectory is. */
   private readonly stored = new Map<string, StoredRef>();
@@ -117,6 +134,7 @@ export default class WitnessReporter implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest;
+    this.configured = loadedNow(vitest.config.root);
   }
 
   onTestRunStart(): void {
@@ -270,8 +288,7 @@ export default class WitnessReporter implements Reporter {
     resultsPath: string,
     ledger: Ledger | undefined,
   ): Promise<GateVerdict | undefined> {
-    const { config } = loadConfig(this.vitest?.config.root ?? process.cwd());
-    const { baseline, ...policy } = config.gate;
+    const { baseline, ...policy } = this.config().gate;
     if (!baseline) return undefined;
     const base = await readGateInput(baseline);
     const candidate = {
@@ -285,8 +302,7 @@ export default class WitnessReporter implements Reporter {
 
   /** The full trajectories of the collected compact ones, from the stores the workers wrote (or the configured one). */
   private fullSource(): FullTrajectories {
-    const { config } = loadConfig(this.vitest?.config.root ?? process.cwd());
-    const source = new FullTrajectories([config.storeDir]);
+    const source = new FullTrajectories([this.config().storeDir]);
     for (const [key, ref] of this.stored) {
       const compact = this.collected.get(key);
       if (compact) source.remember(compact, ref);
@@ -298,7 +314,11 @@ export default class WitnessReporter implements Reporter {
     const root = this.vitest?.config.root ?? process.cwd();
     if (this.options.outDir) return resolve(root, this.options.outDir);
     // The configured outDir (WITNESS_OUT, else the file's outDir, else witness-out), as `witness report` reads it.
-    return loadConfig(root).config.outDir;
+    return this.config().outDir;
+  }
+
+  private config(): WitnessConfig {
+    return (this.configured ??= loadedNow(process.cwd()))();
   }
 
   private guard(action: string, body: () => void): void {

@@ -110,7 +110,7 @@ describe('CypherBench on its official layout', () => {
   it('a broker on a NEO4J_URI server reuses the graph it holds and refuses a second graph with the reason', async () => {
     const lines: string[] = [];
     const broker = await startBroker({
-      neo4j: { uri: uris.orchard as string },
+      neo4j: () => ({ uri: uris.orchard as string }),
       log: (line) => lines.push(line),
       start: async () => ({
         uri: uris.orchard as string,

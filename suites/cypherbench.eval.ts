@@ -1,4 +1,4 @@
-import { processLoadedConfig } from '../core/config.ts';
+import { runConfig } from '../core/run-config.ts';
 import { defineBenchmark } from '../core/suite.ts';
 import { acquireNeo4j } from '../oracles/cypher/server/acquire.ts';
 import { checkedCypherBenchData, cypherBenchData, servedCypherBenchSpec } from '../oracles/cypher/spec.ts';
@@ -10,7 +10,7 @@ import { declareNotRun } from './not-run.ts';
 // fixture unless suites.cypherbench.data (WITNESS_CYPHERBENCH_DATA) names a folder in the official
 // layout; only the graphs the split's questions use are loaded, and an unknown task id fails the
 // file before any Neo4j starts. Without Neo4j the suite is reported as not run, with the reason.
-const { config } = processLoadedConfig();
+const { config } = runConfig();
 const served = await servedCypherBenchSpec(checkedCypherBenchData(cypherBenchData(config), config), (graph) =>
   acquireNeo4j(graph.file),
 );

@@ -21,6 +21,7 @@ import { OFFICIAL_BIRD_ITEMS, writeBirdFolder } from '../oracles/sql/official-la
 import { readResultsFile } from '../reports/results-file.ts';
 import { nlRxSpec } from '../oracles/regex/spec.ts';
 import { birdSpec } from '../oracles/sql/spec.ts';
+import { runConfig } from '../core/run-config.ts';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -182,7 +183,7 @@ describe('witness data check --items', () => {
   }, 120_000);
 });
 
-const realTurk = findNlRxTurk();
+const realTurk = findNlRxTurk(runConfig().config.suites['nl-rx'].data);
 if (realTurk === null) console.warn('NL-RX-Turk not found (WITNESS_NLRX_DATA): the real-data runs are skipped');
 describe.runIf(realTurk !== null)('the real NL-RX-Turk release (WITNESS_NLRX_DATA)', () => {
   it('runs green with its empty-language golds listed as invalid data, and fails under --strict-data', async () => {

@@ -56,7 +56,7 @@ export async function serverAnswersWithin(driver: Driver, timeoutMs: number): Pr
 }
 
 /** Resolves when Bolt answers at `uri` (retrying until `timeoutMs`), else rejects with the driver's last error. */
-export async function waitForBolt(uri: string, timeoutMs: number, credentials?: Neo4jAuth): Promise<void> {
+export async function waitForBolt(uri: string, timeoutMs: number, credentials: Neo4jAuth): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {

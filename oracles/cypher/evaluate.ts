@@ -88,8 +88,8 @@ export interface EvaluateCypherBenchOptions {
   maxQueryBytes?: number;
   checkAnswers?: boolean;
   concurrency?: number;
-  /** Neo4j settings (server, credentials); default: the configured ones. */
-  neo4j?: Neo4jSettings;
+  /** Neo4j settings (server, credentials): the configured ones. */
+  neo4j: Neo4jSettings;
   log?: (line: string) => void;
   onProgress?: (done: number, total: number) => void;
 }
@@ -174,7 +174,7 @@ export async function evaluateCypherBench(options: EvaluateCypherBenchOptions): 
 
   const server: Neo4jServer = options.uri
     ? { uri: options.uri, way: 'uri', startupMs: 0, describe: `the server at ${options.uri}`, stop: async () => {} }
-    : await startNeo4j({ ...(options.neo4j ? { neo4j: options.neo4j } : {}), log });
+    : await startNeo4j({ neo4j: options.neo4j, log });
   const owned = server.way !== 'uri';
   // An unusable item keeps its position and scores 0 (it is also among the issues).
   const items: ItemResult[] = loaded.invalid.map(({ index, qid, graph, category, issue }) => ({
@@ -236,7 +236,7 @@ export async function evaluateCypherBench(options: EvaluateCypherBenchOptions): 
         ...(options.maxResultBytes ? { maxResultBytes: options.maxResultBytes } : {}),
         ...(options.maxQueryBytes ? { maxQueryBytes: options.maxQueryBytes } : {}),
         ...(options.checkAnswers === false ? { checkAnswers: false } : {}),
-        ...(options.neo4j ? { auth: options.neo4j } : {}),
+        auth: options.neo4j,
       });
       try {
         items.push(

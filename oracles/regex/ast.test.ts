@@ -7,8 +7,9 @@ import { parseBrics } from './brics.ts';
 import { compileRegex, type CompiledRegex } from './compile.ts';
 import { compareLanguages } from './equivalence.ts';
 import { findNlRxTurk, NLRX_TURK_SETTING } from './loader.ts';
+import { runConfig } from '../../core/run-config.ts';
 
-const TURK = findNlRxTurk();
+const TURK = findNlRxTurk(runConfig().config.suites['nl-rx'].data);
 const TARG = TURK ? join(TURK, 'targ.txt') : NLRX_TURK_SETTING;
 const targLines = existsSync(TARG) ? readFileSync(TARG, 'utf8').split('\n') : null;
 if (!targLines) console.warn(`NL-RX-Turk targ.txt not found at ${TARG}: its tests are skipped`);

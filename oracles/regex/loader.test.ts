@@ -7,6 +7,7 @@ import { compileRegex } from './compile.ts';
 import { isEmptyLanguage } from './equivalence.ts';
 import { findNlRxTurk, loadNlRx, NLRX_TURK_SETTING } from './loader.ts';
 import { regexOracle } from './oracle.ts';
+import { runConfig } from '../../core/run-config.ts';
 
 const fixtures = fileURLToPath(new URL('../../fixtures/nl-rx', import.meta.url));
 
@@ -85,7 +86,7 @@ describe('fixture tasks', () => {
   });
 });
 
-const real = findNlRxTurk();
+const real = findNlRxTurk(runConfig().config.suites['nl-rx'].data);
 if (real === null) console.warn(`NL-RX-Turk not found at ${NLRX_TURK_SETTING}: its real-data test is skipped`);
 describe.runIf(real !== null)('NL-RX-Turk (real data, read in place)', () => {
   it('parses every line and counts the & and ~ lines', () => {

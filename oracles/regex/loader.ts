@@ -9,7 +9,6 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { processLoadedConfig } from '../../core/config.ts';
 import type { LoadedTasks, Task, TaskIssue } from '../../core/types.ts';
 import { parseBrics } from './brics.ts';
 import { detokenize, detokenizeDescription } from './deepregex-tokens.ts';
@@ -153,12 +152,10 @@ export function loadNlRx(dir: string, options: NlRxOptions = {}): LoadedTasks {
 export const NLRX_TURK_SETTING = 'suites["nl-rx"].data / WITNESS_NLRX_DATA / NLRX_TURK_DIR (unset)';
 
 /**
- * The real NL-RX-Turk folder: `dir` (default: the configured `suites['nl-rx'].data`,
- * WITNESS_NLRX_DATA or NLRX_TURK_DIR) when it holds src.txt and targ.txt, else null. The files are
- * not shipped: get them from github.com/nicholaslocascio/deep-regex, datasets/NL-RX-Turk.
+ * The real NL-RX-Turk folder: `dir` (the configured `suites['nl-rx'].data`, WITNESS_NLRX_DATA or
+ * NLRX_TURK_DIR) when it holds src.txt and targ.txt, else null. The files are not shipped: get them
+ * from github.com/nicholaslocascio/deep-regex, datasets/NL-RX-Turk.
  */
-export function findNlRxTurk(
-  dir: string | undefined = processLoadedConfig().config.suites['nl-rx'].data,
-): string | null {
+export function findNlRxTurk(dir: string | undefined): string | null {
   return dir && existsSync(join(dir, 'targ.txt')) && existsSync(join(dir, 'src.txt')) ? dir : null;
 }

@@ -7,6 +7,7 @@ import type { DataReport } from '../../core/data-report.ts';
 import { checkNlRxData, NLRX_TURK_RELEASE } from './data-check.ts';
 import { findNlRxTurk, loadNlRx, nlRxSplitsIn } from './loader.ts';
 import { NLRX_PAIRS, writeNlRxRaw, writeNlRxSplits } from './official-layout.ts';
+import { runConfig } from '../../core/run-config.ts';
 
 const made: string[] = [];
 const folder = () => {
@@ -123,7 +124,7 @@ describe('checkNlRxData', () => {
   });
 });
 
-const real = findNlRxTurk();
+const real = findNlRxTurk(runConfig().config.suites['nl-rx'].data);
 describe.runIf(real !== null)('NL-RX-Turk (real data, read in place)', () => {
   it('is recognized as the official release by size and SHA-256, with 10,000 pairs that all parse', () => {
     const report = checkNlRxData(real as string);

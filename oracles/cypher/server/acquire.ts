@@ -1,11 +1,11 @@
 /**
  * For test files and suites: the Neo4j of this vitest run, from the broker the global setup
  * provides (started on first request, shared, stopped at the end of the run). Without the global
- * setup, the configured `neo4j.uri` (NEO4J_URI) is used directly. Never throws: failures come back with the reason, so CI
+ * setup, the run's configured `neo4j.uri` (NEO4J_URI; core/run-config.ts) is used directly. Never throws: failures come back with the reason, so CI
  * tests can fail with it and `npm run bench` can report the suite as not run with it.
  */
 import { inject } from 'vitest';
-import { processLoadedConfig } from '../../../core/config.ts';
+import { runConfig } from '../../../core/run-config.ts';
 import { createDriver } from '../driver.ts';
 import { ensureGraph } from '../load-graph.ts';
 import { readSimpleKG } from '../simplekg.ts';
@@ -29,7 +29,7 @@ export async function acquireNeo4j(graphFile?: string): Promise<Acquired> {
       return { ok: true, uri: reply.uri, way: reply.way ?? 'unknown', ...(reply.pid ? { pid: reply.pid } : {}) };
     return { ok: false, reason: reply.reason ?? 'the Neo4j broker gave no reason' };
   }
-  const neo4j = processLoadedConfig().config.neo4j;
+  const { neo4j } = runConfig().config;
   const uri = neo4j.uri;
   if (!uri) {
     return {

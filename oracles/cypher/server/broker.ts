@@ -37,7 +37,9 @@ export interface Broker {
   close(): Promise<void>;
 }
 
-export interface BrokerOptions extends StartOptions {
+export interface BrokerOptions extends Omit<StartOptions, 'neo4j'> {
+  /** The Neo4j settings, asked for once, on the first request (most runs never ask for Neo4j). */
+  neo4j: () => Neo4jSettings;
   /** How servers are obtained (default: startNeo4j). */
   start?: (options: StartOptions) => Promise<Neo4jServer>;
 }
@@ -51,7 +53,7 @@ interface Served {
 }
 
 /** Starts the broker on a free loopback port. */
-export async function startBroker(options: BrokerOptions = {}): Promise<Broker> {
+export async function startBroker(options: BrokerOptions): Promise<Broker> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const start = options.start ?? (async (o: StartOptions) => (await import('./start.ts')).startNeo4j(o));
   const token = randomBytes(12).toString('hex');
@@ -60,15 +62,14 @@ export async function startBroker(options: BrokerOptions = {}): Promise<Broker> 
   const failed = new Map<string, unknown>();
 
   let settings: Neo4jSettings | undefined;
-  const configured = async () =>
-    (settings ??= options.neo4j ?? (await import('../../../core/config.ts')).processLoadedConfig().config.neo4j);
+  const configured = () => (settings ??= options.neo4j());
 
   /** A new server; one for `kg` runs on the graph's kept store when graphs are kept. */
   const startServer = (kg?: SimpleKG): Served => {
     const entry: Served = { server: Promise.resolve(undefined as never) };
     entry.server = (async () => {
       log('Witness: starting Neo4j 5.20 for the Cypher tests...');
-      const neo4j = await configured();
+      const neo4j = configured();
       const server = kg
         ? await (async () => {
             const { startForGraph } = await import('./kept-start.ts');
@@ -91,7 +92,7 @@ export async function startBroker(options: BrokerOptions = {}): Promise<Broker> 
   const load = async (server: Neo4jServer, kg: SimpleKG, store?: KeptStore): Promise<void> => {
     const { createDriver } = await import('../driver.ts');
     const { ensureGraph } = await import('../load-graph.ts');
-    const driver = createDriver(server.uri);
+    const driver = createDriver(server.uri, configured());
     try {
       const outcome = await ensureGraph(driver, kg, {
         replace: server.way !== 'uri',

@@ -5,6 +5,7 @@
  * for it; the teardown stops whatever was started.
  */
 import type { TestProject } from 'vitest/node';
+import { loadConfig } from '../../../core/config.ts';
 import { startBroker } from './broker.ts';
 
 declare module 'vitest' {
@@ -17,7 +18,8 @@ declare module 'vitest' {
 /** Starts the broker in the root project only; the projects see the root's provided values. */
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   if (!project.isRootProject()) return undefined;
-  const broker = await startBroker();
+  // The settings are loaded when a test first asks for Neo4j: a run that never does needs none.
+  const broker = await startBroker({ neo4j: () => loadConfig(project.vitest.config.root).config.neo4j });
   project.provide('witnessNeo4jBroker', broker.url);
   return () => broker.close();
 }

@@ -5,7 +5,7 @@
  * `READY <bolt uri> <jvm pid or ->`, and serves until stdin closes or SIGINT/SIGTERM arrives.
  * Handy for exploring a fixture graph with cypher-shell or the driver.
  */
-import { processLoadedConfig } from '../../../core/config.ts';
+import { loadConfig } from '../../../core/config.ts';
 import { createDriver } from '../driver.ts';
 import { ensureGraph } from '../load-graph.ts';
 import { readSimpleKG } from '../simplekg.ts';
@@ -15,11 +15,12 @@ import { startNeo4j } from './start.ts';
 const graph = process.argv[2];
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const kg = graph ? readSimpleKG(graph) : undefined;
+const { neo4j } = loadConfig().config;
 const { server, store } = kg
-  ? await startForGraph(startNeo4j, { neo4j: processLoadedConfig().config.neo4j, log }, kg)
-  : { server: await startNeo4j(), store: undefined };
+  ? await startForGraph(startNeo4j, { neo4j, log }, kg)
+  : { server: await startNeo4j({ neo4j }), store: undefined };
 if (kg) {
-  const driver = createDriver(server.uri);
+  const driver = createDriver(server.uri, neo4j);
   try {
     const outcome = await ensureGraph(driver, kg, {
       replace: server.way !== 'uri',

@@ -4,15 +4,15 @@
  * launcher. `neo4j.way` (WITNESS_NEO4J=docker|launcher) restricts the automatic choice to one way.
  * When nothing works, Neo4jUnavailableError lists every way and why it failed.
  */
-import { processLoadedConfig, type Neo4jSettings } from '../../../core/config.ts';
+import type { Neo4jSettings } from '../../../core/config.ts';
 import { waitForBolt } from '../driver.ts';
 import { startDocker, type DockerOptions } from './docker.ts';
 import { startLauncher, type LauncherOptions } from './launcher.ts';
 import { Neo4jUnavailableError, type Neo4jServer, type WayFailure } from './server.ts';
 
 export interface StartOptions {
-  /** Server, credentials and launcher settings; default: the configured `neo4j` section. */
-  neo4j?: Neo4jSettings;
+  /** Server, credentials and launcher settings: the configured `neo4j` section. */
+  neo4j: Neo4jSettings;
   launcher?: LauncherOptions;
   docker?: DockerOptions;
   /** How long NEO4J_URI may take to answer (default 10 s). */
@@ -26,8 +26,8 @@ function message(error: unknown): string {
 }
 
 /** Starts (or connects to) Neo4j by the documented order of ways. Throws Neo4jUnavailableError. */
-export async function startNeo4j(options: StartOptions = {}): Promise<Neo4jServer> {
-  const settings = options.neo4j ?? processLoadedConfig().config.neo4j;
+export async function startNeo4j(options: StartOptions): Promise<Neo4jServer> {
+  const settings = options.neo4j;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const uri = settings.uri?.trim();
   if (uri) {
