@@ -23,7 +23,7 @@ import type { RerunMode } from './resume.ts';
 
 export { ConfigError } from './config-values.ts';
 export { GATE_METRICS, type GateMetric } from './config-schema.ts';
-export type { Neo4jSettings, PythonSettings, SuitesSettings } from './config-sections.ts';
+export type { Neo4jSettings, PythonSettings } from './config-sections.ts';
 export type GateScope = 'benchmark' | 'strategy';
 
 /** The regression gate's policy (see reports/gate.ts and docs/reports.md). */
