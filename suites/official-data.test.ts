@@ -10,14 +10,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { withoutSuiteData } from '../core/child-env.ts';
+import { withoutSuiteData } from '../testing/child-env.ts';
 import { loadConfig } from '../core/config.ts';
 import { TERMINAL_ACTIVE } from '../core/hostile/text.ts';
-import { startTestModelServer } from '../core/models/test-server.ts';
+import { startTestModelServer } from '../testing/model-server.ts';
 import { findNlRxTurk } from '../oracles/regex/loader.ts';
-import { writeNlRxRaw, writeNlRxSplits } from '../oracles/regex/official-layout.ts';
+import { writeNlRxRaw, writeNlRxSplits } from '../testing/layouts/regex.ts';
 import { OUTSIDE_TABLE, writeHostileBirdFolder } from '../oracles/sql/hostile/datasets.ts';
-import { OFFICIAL_BIRD_ITEMS, writeBirdFolder } from '../oracles/sql/official-layout.ts';
+import { OFFICIAL_BIRD_ITEMS, writeBirdFolder } from '../testing/layouts/sql.ts';
 import { readResultsFile } from '../reports/results-file.ts';
 import { birdSpec, nlRxSpec } from './registry.ts';
 

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { killLeftovers, processesWith, waitFor } from './process-scan.ts';
+import { killLeftovers, processesWith, waitFor } from '../../../testing/processes/scan.ts';
 
 const parentScript = fileURLToPath(new URL('./orphan-parent.ts', import.meta.url));
 
