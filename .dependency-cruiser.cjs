@@ -2,12 +2,25 @@
  * The layers of the house (docs/architecture.md), checked by `npm run layers` in `npm test`:
  * `core` imports nothing of ours; `oracles`, `strategies` and `reports` import only `core`;
  * `optimizers` import those four; `suites`, `cli` and `perf` stand on top; nothing imports
- * `suites/`; no oracle family imports another. Tests and test support may combine real
- * components of any folder. Type-only imports count.
+ * `suites/`; no oracle family imports another; nothing in the build imports `testing/` (test
+ * support, left out of the build). Tests, test support and the hostile corpora (also outside the
+ * build) may combine real components of any folder. Type-only imports count.
  */
-const TESTS = '\\.test\\.ts$|[\\\\/]testing[\\\\/]|testing\\.ts$|-testing\\.ts$|__fixtures__';
+const TESTS = '\\.test\\.ts$|^testing/|[\\\\/]hostile[\\\\/]|__fixtures__';
 
-const OURS = ['core', 'oracles', 'strategies', 'optimizers', 'reports', 'suites', 'cli', 'perf', 'fixtures', 'scripts'];
+const OURS = [
+  'core',
+  'oracles',
+  'strategies',
+  'optimizers',
+  'reports',
+  'suites',
+  'cli',
+  'perf',
+  'fixtures',
+  'scripts',
+  'testing',
+];
 
 /** A rule that `folder` imports only the folders of `allowed` (and itself). */
 const importsOnly = (folder, allowed, comment) => ({
@@ -27,7 +40,7 @@ module.exports = {
     importsOnly('optimizers', ['core', 'oracles', 'strategies', 'reports'], 'optimizers build on the four below'),
     {
       name: 'no-oracle-imports-another',
-      comment: 'no oracle family imports another (the shared conformance suite aside)',
+      comment: 'no oracle family imports another',
       severity: 'error',
       from: { path: '^oracles/([^/]+)/', pathNot: TESTS },
       to: { path: '^oracles/[^/]+/', pathNot: '^oracles/$1/' },
@@ -38,6 +51,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^(core|oracles|strategies|optimizers|reports|cli|perf)/', pathNot: TESTS },
       to: { path: '^suites/' },
+    },
+    {
+      name: 'nothing-in-the-build-imports-testing',
+      comment: 'testing/ is test support outside the build: only tests, perf and testing/ itself import it',
+      severity: 'error',
+      from: { path: '^(core|oracles|strategies|optimizers|reports|suites|cli)/|^index\\.ts$', pathNot: TESTS },
+      to: { path: '^testing/' },
     },
   ],
   options: {

@@ -38,7 +38,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['{core,oracles,strategies,optimizers,reports,suites,cli}/**/*.test.ts'],
+          include: ['{core,oracles,strategies,optimizers,reports,suites,cli,testing}/**/*.test.ts'],
           // The tests leave witness-out/ and .witness/ of this folder as they found them.
           globalSetup: ['./vitest.user-folders.ts'],
           execArgv,

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { withoutSuiteData } from '../core/child-env.ts';
+import { withoutSuiteData } from '../testing/child-env.ts';
 import { loadNlRx } from '../oracles/regex/loader.ts';
 import { readResultsFile } from '../reports/results-file.ts';
 import type { Trajectory } from '../core/types.ts';

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { temporaryFolders } from '../oracles/sql/testing.ts';
+import { temporaryFolders } from '../testing/sql.ts';
 
 const folders = temporaryFolders();
 afterAll(() => folders.removeAll());

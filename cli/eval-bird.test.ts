@@ -14,7 +14,7 @@ import { SqlPool, type ExecResult } from '../oracles/sql/pool.ts';
 import { registerEvalBird } from './eval-bird.ts';
 import { progressLine } from './options.ts';
 import { writeHostileBirdFolder } from '../oracles/sql/hostile/datasets.ts';
-import { temporaryFolders } from '../oracles/sql/testing.ts';
+import { temporaryFolders } from '../testing/sql.ts';
 
 const folders = temporaryFolders();
 afterAll(() => folders.removeAll());

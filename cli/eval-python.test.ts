@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { killLeftovers, processesWith, waitFor } from '../oracles/python/pool/process-scan.ts';
+import { killLeftovers, processesWith, waitFor } from '../testing/processes/scan.ts';
 import { formatEvaluation } from './eval-python.ts';
 
 const bin = fileURLToPath(new URL('../bin/witness.js', import.meta.url));

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withoutSuiteData } from '../core/child-env.ts';
+import { withoutSuiteData } from '../testing/child-env.ts';
 import { MetaHarnessStore } from '../optimizers/meta-harness/store.ts';
 import { browserInstalled, CHROMIUM, launchBrowser } from '../reports/__fixtures__/browser.ts';
 import { readResultsFile } from '../reports/results-file.ts';

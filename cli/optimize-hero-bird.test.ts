@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { withoutSuiteData } from '../core/child-env.ts';
+import { withoutSuiteData } from '../testing/child-env.ts';
 import type { HeroResult } from '../optimizers/hero/optimize.ts';
 import type { HeroSplitFile } from '../optimizers/hero/split-file.ts';
 

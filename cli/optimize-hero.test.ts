@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestModelServer, type RecordedRequest, type TestModelServer } from '../core/models/test-server.ts';
+import { startTestModelServer, type RecordedRequest, type TestModelServer } from '../testing/model-server.ts';
 import { printEcmascript } from '../oracles/regex/ast.ts';
 import { parseBrics } from '../oracles/regex/brics.ts';
 import type { HeroResult } from '../optimizers/hero/optimize.ts';
 import type { HeroSplitFile } from '../optimizers/hero/split-file.ts';
 import { loadConfig } from '../core/config.ts';
-import { withoutSuiteData } from '../core/child-env.ts';
+import { withoutSuiteData } from '../testing/child-env.ts';
 import { buildSplitFile } from '../optimizers/hero/split-protocol.ts';
 import { heroSources } from './hero-sources.ts';
 

@@ -13,13 +13,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withoutSuiteData } from '../core/child-env.ts';
-import { startTestModelServer, type TestModelServer } from '../core/models/test-server.ts';
+import { withoutSuiteData } from '../testing/child-env.ts';
+import { startTestModelServer, type TestModelServer } from '../testing/model-server.ts';
 import { neo4jUri } from '../oracles/cypher/server/acquire.ts';
 import { SKYWAYS_GRAPH_FILE } from '../oracles/cypher/fixture-paths.ts';
 import { storedComparisons } from '../optimizers/meta-harness/search-heldout.ts';
 import { MetaHarnessStore } from '../optimizers/meta-harness/store.ts';
-import { fixtureGold, PROPOSER_MODEL, RULE, scriptedReply, SOLVER_MODEL } from './meta-harness-script.ts';
+import { fixtureGold, PROPOSER_MODEL, RULE, scriptedReply, SOLVER_MODEL } from '../testing/meta-harness/e2e-script.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'witness-mh-e2e-'));

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { withoutSuiteData } from '../core/child-env.ts';
+import { withoutSuiteData } from '../testing/child-env.ts';
 import { MetaHarnessStore } from '../optimizers/meta-harness/store.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

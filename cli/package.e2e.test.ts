@@ -4,7 +4,7 @@
  * shows and run it with `npx vitest`; run the installed `witness` command; check that every file
  * the compiled modules read is in the package and that the shipped types check a user's suite.
  *
- * Offline and quick: the project gets a lockfile cut from ours (consumer-lock.ts), so `npm ci
+ * Offline and quick: the project gets a lockfile cut from ours (testing/consumer-lock.ts), so `npm ci
  * --offline` takes every package from the npm cache; install scripts are skipped and
  * better-sqlite3's compiled addon is copied from this checkout (same version, same Node), since
  * without network its install script would rebuild SQLite from source for minutes.
@@ -28,7 +28,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readResultsFile } from '../reports/results-file.ts';
-import { consumerLock, type Lockfile } from './consumer-lock.ts';
+import { consumerLock, type Lockfile } from '../testing/consumer-lock.ts';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { name: string; version: string };

@@ -14,7 +14,7 @@ import { withCache } from './models/cache.ts';
 import type { ChatModel } from './models/model.ts';
 import { createOpenAIModel } from './models/openai.ts';
 import { createSimModel } from './models/sim.ts';
-import { startTestModelServer, type Script, type TestModelServer } from './models/test-server.ts';
+import { startTestModelServer, type Script, type TestModelServer } from '../testing/model-server.ts';
 import { inlinePrompt } from './prompt.ts';
 import type { Task, Trajectory } from './types.ts';
 

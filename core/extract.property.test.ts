@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { codeBlocks } from './extract.ts';
-import { backtrackingCodeBlocks } from './extract-reference.ts';
+import { backtrackingCodeBlocks } from '../testing/extract-reference.ts';
 
 // Pieces replies are made of, weighted towards what makes fences tricky: runs of different
 // lengths, indentation, trailing text, languages, CR, blank lines and unclosed openings.

@@ -77,4 +77,25 @@ describe('the layer rules', () => {
       'strategies-imports-only-core: strategies/a.ts',
     ]);
   }, 60_000);
+
+  it('name every import of testing/ from the build, and allow it from tests, perf and the hostile corpora', () => {
+    expect(
+      cruise({
+        'index.ts': ['testing/a.ts'],
+        'cli/a.ts': ['testing/a.ts'],
+        'suites/b.ts': ['testing/a.ts'],
+        'testing/a.ts': ['oracles/sql/a.ts', 'oracles/regex/a.ts', 'optimizers/hero/a.ts'],
+        'oracles/sql/a.ts': [],
+        'oracles/regex/a.ts': [],
+        'optimizers/hero/a.ts': [],
+        'cli/a.test.ts': ['testing/a.ts'],
+        'perf/a.ts': ['testing/a.ts'],
+        'oracles/sql/hostile/c.ts': ['testing/a.ts', 'oracles/regex/a.ts'],
+      }),
+    ).toEqual([
+      'nothing-in-the-build-imports-testing: cli/a.ts',
+      'nothing-in-the-build-imports-testing: index.ts',
+      'nothing-in-the-build-imports-testing: suites/b.ts',
+    ]);
+  }, 60_000);
 });

@@ -10,7 +10,7 @@ import { DEFAULT_HARDENING } from './hardening.ts';
 import type { ChatModel, ChatRequest } from './models/model.ts';
 import { createOpenAIModel } from './models/openai.ts';
 import { createSimModel } from './models/sim.ts';
-import { startTestModelServer, type TestModelServer } from './models/test-server.ts';
+import { startTestModelServer, type TestModelServer } from '../testing/model-server.ts';
 import { defineOracle, fencedOrWholeReply } from './oracle-defaults.ts';
 import type { OracleDefinition } from './oracle.ts';
 import { inlinePrompt } from './prompt.ts';

@@ -15,7 +15,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readResultsFile, type ResultsFile } from '../reports/results-file.ts';
 import { RunStore } from './store.ts';
 import type { Trajectory } from './types.ts';
-import { withoutSuiteData } from './child-env.ts';
+import { withoutSuiteData } from '../testing/child-env.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const vitestCli = join(root, 'node_modules/vitest/vitest.mjs');

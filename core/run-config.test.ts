@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
-import { withoutSuiteData } from './child-env.ts';
+import { withoutSuiteData } from '../testing/child-env.ts';
 import { loadConfig } from './config.ts';
 import { runConfig } from './run-config.ts';
 

@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { checkNlRxData } from '../oracles/regex/data-check.ts';
 import { loadConfig } from '../core/config.ts';
 import { findNlRxTurk, loadNlRx } from '../oracles/regex/loader.ts';
-import { NLRX_PAIRS, writeNlRxRaw } from '../oracles/regex/official-layout.ts';
+import { NLRX_PAIRS, writeNlRxRaw } from '../testing/layouts/regex.ts';
 import { checkBirdData } from '../oracles/sql/data-check.ts';
 import { loadBird } from '../oracles/sql/loader.ts';
 

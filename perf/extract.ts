@@ -2,13 +2,13 @@
  * Code-fence extraction on hostile replies (prints figures, asserts nothing): `npx tsx perf/extract.ts`
  *
  * For each hostile shape of core/hostile/shapes.ts: the scanner (core/extract.ts) on a 1 MiB reply
- * — the median of 5 runs, and its rate — next to the regex it replaced (core/extract-reference.ts)
+ * — the median of 5 runs, and its rate — next to the regex it replaced (testing/extract-reference.ts)
  * on 8 KB and 32 KB of the same shape, measured side by side in this one process. The regex is
  * stopped growing once one size takes over 5 s (it is quadratic or worse: a megabyte would take
  * minutes to hours, with the event loop blocked all along).
  */
 import { codeBlocks } from '../core/extract.ts';
-import { backtrackingCodeBlocks } from '../core/extract-reference.ts';
+import { backtrackingCodeBlocks } from '../testing/extract-reference.ts';
 import { HOSTILE_SHAPES } from '../core/hostile/shapes.ts';
 
 const MIB = 1 << 20;

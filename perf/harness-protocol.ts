@@ -14,7 +14,7 @@ import { regexOracle } from '../oracles/regex/oracle.ts';
 import { evaluateHarness } from '../optimizers/meta-harness/evaluate.ts';
 import { LineFramer } from '../strategies/harness/frame.ts';
 import { MAX_LINE_BYTES } from '../strategies/harness/protocol.ts';
-import { REGEX_PROMPT, REGEX_TASKS, writeHarness } from '../optimizers/meta-harness/testing.ts';
+import { REGEX_PROMPT, REGEX_TASKS, writeHarness } from '../testing/meta-harness/support.ts';
 
 /** The reading loop the framer replaced, as it was (lines are counted, not parsed). */
 function stringBuffer(chunks: readonly Buffer[]): number {

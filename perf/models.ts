@@ -18,7 +18,7 @@ import { defaultConfig } from '../core/config.ts';
 import { withCache } from '../core/models/cache.ts';
 import type { ChatModel } from '../core/models/model.ts';
 import { createOpenAIModel } from '../core/models/openai.ts';
-import { startTestModelServer, type TestServerOptions } from '../core/models/test-server.ts';
+import { startTestModelServer, type TestServerOptions } from '../testing/model-server.ts';
 
 const CALLS = 400;
 const CONCURRENCY = 8;

@@ -6,7 +6,7 @@
  * `concurrency` remain, is a small share; WITNESS_PERF_STRATEGIES names others) through
  * the real vitest (perf/overhead.vitest.config.ts: the bench project's settings and reporters), its
  * model the scripted OpenAI-compatible server
- * (core/models/test-server.ts) answering every call after 200 ms with a valid regex that is wrong
+ * (testing/model-server.ts) answering every call after 200 ms with a valid regex that is wrong
  * for every task, so every episode runs its whole turn budget through the real regex oracle
  * (counterexamples and all). Response cache off, hardening off (WITNESS_HARDENING=0: no answer
  * ever succeeds, so it would not start anyway), model concurrency as given (default 16).
@@ -20,7 +20,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startTestModelServer } from '../core/models/test-server.ts';
+import { startTestModelServer } from '../testing/model-server.ts';
 
 const LATENCY_MS = 200;
 const concurrency = Number(process.argv[2] ?? 16);

@@ -14,7 +14,7 @@
  */
 import { Rng } from '../core/random.ts';
 import { printBrics, type RegexNode } from '../oracles/regex/ast.ts';
-import { bruteForceMatches } from '../oracles/regex/brute-force.ts';
+import { bruteForceMatches } from '../testing/regex/brute-force.ts';
 import { compileRegex, type CompiledRegex } from '../oracles/regex/compile.ts';
 import { compareLanguages, lazyComparison, shortestDifference, type Comparison } from '../oracles/regex/equivalence.ts';
 import { mutateRegex } from '../oracles/regex/mutate.ts';

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { Trajectory } from '../core/types.ts';
 import { readResultsFile } from '../reports/results-file.ts';
 import { writeReports } from '../reports/write-reports.ts';
-import { withoutSuiteData } from '../core/child-env.ts';
+import { withoutSuiteData } from '../testing/child-env.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'witness-perf-report-'));

@@ -14,7 +14,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BIRD_FIXTURES, readBirdQuestions, resolveBirdLayout } from '../oracles/sql/loader.ts';
-import { descendants, residentBytes } from '../oracles/sql/process-memory.ts';
+import { descendants, residentBytes } from '../testing/processes/memory.ts';
 
 const COUNTER = (n: number) => `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT ${n})`;
 const BOMBS: Record<string, string> = {

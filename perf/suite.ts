@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../core/config.ts';
-import { withoutSuiteData } from '../core/child-env.ts';
+import { withoutSuiteData } from '../testing/child-env.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const TARGET_S = 15;

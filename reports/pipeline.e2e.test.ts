@@ -17,7 +17,7 @@ import { parse } from 'yaml';
 import { schemaErrors } from './__fixtures__/schemas.ts';
 import { readGateInput } from './outcomes.ts';
 import { readResultsFile } from './results-file.ts';
-import { withoutSuiteData } from '../core/child-env.ts';
+import { withoutSuiteData } from '../testing/child-env.ts';
 import { browserInstalled, CHROMIUM, launchBrowser } from './__fixtures__/browser.ts';
 
 const run = promisify(exec);

@@ -4,8 +4,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
 /** Tests and test data: neither compiled nor copied. */
-const TEST_ONLY_DIRS = new Set(['__fixtures__', 'hostile', 'orphan']);
-const isTestOnly = (name) => /\.(test|e2e|property)\.|\.eval\.ts$|\.probe\.ts$|^orphan-parent\.ts$/.test(name);
+const TEST_ONLY_DIRS = new Set(['__fixtures__', 'hostile']);
+const isTestOnly = (name) => /\.(test|e2e|property)\.|\.eval\.ts$/.test(name);
 
 /** The source folders and root files of tsconfig.build.json's `include`. */
 export function sourceRoots(root) {

@@ -10,7 +10,7 @@ import type { ChatModel } from '../core/models/model.ts';
 import { loadConfig } from '../core/config.ts';
 import { createOpenAIModel } from '../core/models/openai.ts';
 import { createSimModel } from '../core/models/sim.ts';
-import { startTestModelServer, type TestModelServer } from '../core/models/test-server.ts';
+import { startTestModelServer, type TestModelServer } from '../testing/model-server.ts';
 import { inlinePrompt, loadPrompt } from '../core/prompt.ts';
 import type { Task } from '../core/types.ts';
 import { regexOracle } from '../oracles/regex/oracle.ts';

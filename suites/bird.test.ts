@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readResultsFile } from '../reports/results-file.ts';
-import { temporaryFolders } from '../oracles/sql/testing.ts';
-import { withoutSuiteData } from '../core/child-env.ts';
+import { temporaryFolders } from '../testing/sql.ts';
+import { withoutSuiteData } from '../testing/child-env.ts';
 
 const folders = temporaryFolders();
 afterAll(() => folders.removeAll());

@@ -19,7 +19,7 @@ import type { Trajectory } from '../core/types.ts';
 import { loadCypherBenchData } from '../oracles/cypher/dataset.ts';
 import { createDriver } from '../oracles/cypher/driver.ts';
 import { ensureGraph, LOADER_VERSION, sourceMarker, sourceMarkers } from '../oracles/cypher/load-graph.ts';
-import { harborGraph, orchardGraph, writeCypherBenchFolder } from '../oracles/cypher/official-layout.ts';
+import { harborGraph, orchardGraph, writeCypherBenchFolder } from '../testing/layouts/cypher.ts';
 import { acquireNeo4j, neo4jUri } from '../oracles/cypher/server/acquire.ts';
 import { requestFromBroker, startBroker } from '../oracles/cypher/server/broker.ts';
 import { claimGraphStore, storeDirName } from '../oracles/cypher/server/graph-store.ts';
@@ -27,7 +27,7 @@ import { startLauncher } from '../oracles/cypher/server/launcher.ts';
 import { launcherNeo4jVersion } from '../oracles/cypher/server/jars.ts';
 import { readSimpleKG, simpleKGSourceHash } from '../oracles/cypher/simplekg.ts';
 import { readResultsFile } from '../reports/results-file.ts';
-import { witnessBench } from './bench-child.ts';
+import { witnessBench } from '../testing/bench-child.ts';
 import { servedCypherBenchSpec } from '../oracles/cypher/spec.ts';
 
 const folder = writeCypherBenchFolder(mkdtempSync(join(tmpdir(), 'witness-cb-served-')));

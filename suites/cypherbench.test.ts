@@ -10,15 +10,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { startTestModelServer } from '../core/models/test-server.ts';
+import { startTestModelServer } from '../testing/model-server.ts';
 import type { ChatMessage, Trajectory } from '../core/types.ts';
-import { graphChecksum } from '../oracles/cypher/checksum.ts';
+import { graphChecksum } from '../testing/cypher/checksum.ts';
 import { createDriver } from '../oracles/cypher/driver.ts';
 import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from '../oracles/cypher/fixture-paths.ts';
 import { readCypherBenchItems, type CypherBenchItem } from '../oracles/cypher/loader.ts';
 import { neo4jUri } from '../oracles/cypher/server/acquire.ts';
 import { readResultsFile } from '../reports/results-file.ts';
-import { withoutSuiteData } from '../core/child-env.ts';
+import { withoutSuiteData } from '../testing/child-env.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const STRATEGIES = [

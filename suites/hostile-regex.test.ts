@@ -11,12 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startTestModelServer, type TestModelServer } from '../core/models/test-server.ts';
+import { startTestModelServer, type TestModelServer } from '../testing/model-server.ts';
 import { printEcmascript } from '../oracles/regex/ast.ts';
 import { parseBrics } from '../oracles/regex/brics.ts';
 import { loadNlRx } from '../oracles/regex/loader.ts';
 import { readResultsFile } from '../reports/results-file.ts';
-import { withoutSuiteData } from '../core/child-env.ts';
+import { withoutSuiteData } from '../testing/child-env.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const TASKS = loadNlRx(join(root, 'fixtures/nl-rx'), { limit: 3 }).tasks;

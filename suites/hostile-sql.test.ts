@@ -11,10 +11,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startTestModelServer } from '../core/models/test-server.ts';
-import { temporaryFolders } from '../oracles/sql/testing.ts';
+import { startTestModelServer } from '../testing/model-server.ts';
+import { temporaryFolders } from '../testing/sql.ts';
 import { readResultsFile } from '../reports/results-file.ts';
-import { withoutSuiteData } from '../core/child-env.ts';
+import { withoutSuiteData } from '../testing/child-env.ts';
 
 const folders = temporaryFolders();
 afterAll(() => folders.removeAll());

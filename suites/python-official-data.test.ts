@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, type WitnessConfig } from '../core/config.ts';
-import { writeBigCodeBenchFolder, writeDsCodeBenchFile } from '../oracles/python/official-layout.ts';
+import { writeBigCodeBenchFolder, writeDsCodeBenchFile } from '../testing/layouts/python.ts';
 import { readResultsFile } from '../reports/results-file.ts';
-import { witnessBench } from './bench-child.ts';
+import { witnessBench } from '../testing/bench-child.ts';
 import { bigCodeBenchSpec } from '../oracles/python/bigcodebench/spec.ts';
 import { dsCodeBenchSpec } from '../oracles/python/dscodebench/spec.ts';
 

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { startTestModelServer, type RecordedRequest } from '../core/models/test-server.ts';
+import { startTestModelServer, type RecordedRequest } from '../testing/model-server.ts';
 import { readResultsFile } from '../reports/results-file.ts';
-import { withoutSuiteData } from '../core/child-env.ts';
+import { withoutSuiteData } from '../testing/child-env.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const STRATEGIES = [

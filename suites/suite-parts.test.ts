@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readResultsFile } from '../reports/results-file.ts';
-import { witnessBench } from './bench-child.ts';
+import { witnessBench } from '../testing/bench-child.ts';
 
 const made: string[] = [];
 afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));

@@ -11,8 +11,8 @@ import type { CacheKeyParts, CacheMode, CachedModel } from './cache.ts';
 import { ModelCallError } from './model.ts';
 import type { ChatModel, ChatRequest } from './model.ts';
 import { createOpenAIModel } from './openai.ts';
-import { startTestModelServer } from './test-server.ts';
-import type { Script, TestModelServer } from './test-server.ts';
+import { startTestModelServer } from '../../testing/model-server.ts';
+import type { Script, TestModelServer } from '../../testing/model-server.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'witness-cache-'));
 let fileNo = 0;

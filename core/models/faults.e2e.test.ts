@@ -19,15 +19,15 @@ import { regexOracle } from '../../oracles/regex/oracle.ts';
 import { readResultsFile } from '../../reports/results-file.ts';
 import { Rng } from '../random.ts';
 import type { Trajectory } from '../types.ts';
-import { FAULT_KINDS, type FaultKind } from './fault-schedule.ts';
+import { FAULT_KINDS, type FaultKind } from '../../testing/fault-schedule.ts';
 import {
   startTestModelServer,
   type RecordedRequest,
   type ScriptedReply,
   type TestModelServer,
   type TestServerOptions,
-} from './test-server.ts';
-import { withoutSuiteData } from '../child-env.ts';
+} from '../../testing/model-server.ts';
+import { withoutSuiteData } from '../../testing/child-env.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const TASKS = 12;

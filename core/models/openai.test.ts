@@ -5,8 +5,8 @@ import { ModelCallError } from './model.ts';
 import type { ChatRequest } from './model.ts';
 import { DEFAULT_OPENAI_ENDPOINT, ModelConfigError, PLACEHOLDER_API_KEY, createOpenAIModel } from './openai.ts';
 import type { OpenAIModelOptions } from './openai.ts';
-import { startTestModelServer } from './test-server.ts';
-import type { Script, TestModelServer } from './test-server.ts';
+import { startTestModelServer } from '../../testing/model-server.ts';
+import type { Script, TestModelServer } from '../../testing/model-server.ts';
 
 const KEY = 'sk-witness-test-0123456789abcdef';
 const servers: TestModelServer[] = [];

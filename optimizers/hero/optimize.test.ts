@@ -1,7 +1,7 @@
 /** HERO-O end to end: the real openai client against the scripted server, the real regex oracle. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAIModel } from '../../core/models/openai.ts';
-import { startTestModelServer, type RecordedRequest, type TestModelServer } from '../../core/models/test-server.ts';
+import { startTestModelServer, type RecordedRequest, type TestModelServer } from '../../testing/model-server.ts';
 import { createSimModel } from '../../core/models/sim.ts';
 import { inlinePrompt, loadPrompt } from '../../core/prompt.ts';
 import type { Task } from '../../core/types.ts';

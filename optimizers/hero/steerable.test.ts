@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAIModel } from '../../core/models/openai.ts';
 import { createSteerableSimModel } from '../../core/models/steerable-sim.ts';
-import { startTestModelServer, type TestModelServer } from '../../core/models/test-server.ts';
+import { startTestModelServer, type TestModelServer } from '../../testing/model-server.ts';
 import type { Oracle, PreparedTask } from '../../core/oracle.ts';
 import { loadPrompt, type PromptTemplate } from '../../core/prompt.ts';
 import type { SteeringCatalog } from '../../core/steering.ts';

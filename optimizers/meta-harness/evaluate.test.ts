@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIModel } from '../../core/models/openai.ts';
-import { startTestModelServer, type Script, type TestModelServer } from '../../core/models/test-server.ts';
+import { startTestModelServer, type Script, type TestModelServer } from '../../testing/model-server.ts';
 import { inlinePrompt } from '../../core/prompt.ts';
 import { BIRD_FIXTURES, loadBird } from '../../oracles/sql/loader.ts';
 import { sqlOracle } from '../../oracles/sql/oracle.ts';

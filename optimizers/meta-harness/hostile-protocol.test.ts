@@ -21,7 +21,7 @@ import {
   sandboxLeftovers,
   sandboxTempFolder,
   writeHarness,
-} from './testing.ts';
+} from '../../testing/meta-harness/support.ts';
 
 const oracle = regexOracle();
 const folder = sandboxTempFolder('witness-hostile-protocol-');

@@ -22,7 +22,7 @@ import {
   sandboxLeftovers,
   sandboxTempFolder,
   writeHarness,
-} from './testing.ts';
+} from '../../testing/meta-harness/support.ts';
 
 const FAKE_KEY = 'sk-witness-canary-7f3e2a91c4';
 const CANARY_TEXT = 'host canary: must stay exactly like this';

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createSimModel } from '../../core/models/sim.ts';
 import { regexOracle } from '../../oracles/regex/oracle.ts';
 import { evaluateHarness, type HarnessEpisode } from './evaluate.ts';
-import { REGEX_PROMPT as prompt, REGEX_TASKS as tasks, writeHarness } from './testing.ts';
+import { REGEX_PROMPT as prompt, REGEX_TASKS as tasks, writeHarness } from '../../testing/meta-harness/support.ts';
 
 const oracle = regexOracle();
 const dir = mkdtempSync(join(tmpdir(), 'witness-sdk-rules-'));

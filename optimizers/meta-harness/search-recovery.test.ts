@@ -14,7 +14,7 @@ import { commandProposer } from './proposer/command.ts';
 import { DEFAULT_SKILL_FILE } from './proposer/skill.ts';
 import { runSearch } from './search.ts';
 import { MetaHarnessStore } from './store.ts';
-import { REGEX_PROMPT, REGEX_TASKS } from './testing.ts';
+import { REGEX_PROMPT, REGEX_TASKS } from '../../testing/meta-harness/support.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'witness-mh-recovery-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

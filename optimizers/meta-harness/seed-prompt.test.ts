@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { withoutSuiteData } from '../../core/child-env.ts';
-import { startTestModelServer } from '../../core/models/test-server.ts';
+import { withoutSuiteData } from '../../testing/child-env.ts';
+import { startTestModelServer } from '../../testing/model-server.ts';
 import { learnedPromptSeeds, readLearnedInstructions } from './seed-prompt.ts';
 import { MetaHarnessStore } from './store.ts';
 

@@ -1,9 +1,9 @@
-/** The seed harnesses on the BIRD fixtures (SQL oracle) with the sim: see seed-checks.ts. */
+/** The seed harnesses on the BIRD fixtures (SQL oracle) with the sim: see testing/meta-harness/seed-checks.ts. */
 import { fileURLToPath } from 'node:url';
 import type { Oracle, PreparedTask } from '../../core/oracle.ts';
 import { BIRD_FIXTURES, loadBird } from '../../oracles/sql/loader.ts';
 import { sqlOracle } from '../../oracles/sql/oracle.ts';
-import { describeSeedChecks } from './seed-checks.ts';
+import { describeSeedChecks } from '../../testing/meta-harness/seed-checks.ts';
 
 describeSeedChecks({
   name: 'bird',

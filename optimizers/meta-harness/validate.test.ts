@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSimModel } from '../../core/models/sim.ts';
 import { regexOracle } from '../../oracles/regex/oracle.ts';
-import { REGEX_PROMPT as prompt, REGEX_TASKS as tasks, writeHarness } from './testing.ts';
+import { REGEX_PROMPT as prompt, REGEX_TASKS as tasks, writeHarness } from '../../testing/meta-harness/support.ts';
 import { validateHarness } from './validate.ts';
 
 const oracle = regexOracle();

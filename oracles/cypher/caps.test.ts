@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskInputError, type Oracle } from '../../core/oracle.ts';
 import type { Task, Verdict } from '../../core/types.ts';
-import { graphChecksum, type GraphChecksum } from './checksum.ts';
+import { graphChecksum, type GraphChecksum } from '../../testing/cypher/checksum.ts';
 import { createDriver } from './driver.ts';
 import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from './fixture-paths.ts';
 import { cypherOracle, type CypherPrepared } from './oracle.ts';

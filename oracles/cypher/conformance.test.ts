@@ -1,5 +1,5 @@
 /** The Cypher oracle on the skyways fixture in this run's Neo4j, through the shared oracle conformance suite. */
-import { describeOracleConformance } from '../conformance.ts';
+import { describeOracleConformance } from '../../testing/oracle-conformance.ts';
 import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from './fixture-paths.ts';
 import { cypherOracle } from './oracle.ts';
 import { loadCypherBenchQuestions } from './loader.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkCypherBenchData, GRAPH_PARSE_LIMIT, schemaFromHead } from './data-check.ts';
 import { OUTSIDE_LABEL, writeHostileCypherBenchFolder } from './hostile/datasets.ts';
-import { breakGraphFile, harborGraph, writeCypherBenchFolder } from './official-layout.ts';
+import { breakGraphFile, harborGraph, writeCypherBenchFolder } from '../../testing/layouts/cypher.ts';
 
 const folder = (options: Parameters<typeof writeCypherBenchFolder>[1] = {}) =>
   writeCypherBenchFolder(mkdtempSync(join(tmpdir(), 'witness-cb-check-')), options);

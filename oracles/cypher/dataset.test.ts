@@ -8,7 +8,7 @@ import { cypherBenchData } from './spec.ts';
 import { loadCypherBenchData } from './dataset.ts';
 import { OUTSIDE_LABEL, writeHostileCypherBenchFolder } from './hostile/datasets.ts';
 import { GRAPH_FILE_PATTERNS } from './layout.ts';
-import { breakGraphFile, harborGraph, orchardGraph, writeCypherBenchFolder } from './official-layout.ts';
+import { breakGraphFile, harborGraph, orchardGraph, writeCypherBenchFolder } from '../../testing/layouts/cypher.ts';
 
 const folder = (options: Parameters<typeof writeCypherBenchFolder>[1] = {}) =>
   writeCypherBenchFolder(mkdtempSync(join(tmpdir(), 'witness-cb-layout-')), options);

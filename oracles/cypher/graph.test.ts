@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimulatedOracle } from '../../core/oracle.ts';
 import { Rng } from '../../core/random.ts';
 import type { Task } from '../../core/types.ts';
-import { graphChecksum, type GraphChecksum } from './checksum.ts';
+import { graphChecksum, type GraphChecksum } from '../../testing/cypher/checksum.ts';
 import { createDriver } from './driver.ts';
 import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from './fixture-paths.ts';
 import { ensureGraph } from './load-graph.ts';

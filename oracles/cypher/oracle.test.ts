@@ -8,7 +8,7 @@ import type { SimulatedOracle } from '../../core/oracle.ts';
 import type { Task, Verdict } from '../../core/types.ts';
 import { diagnostic } from '../../strategies/diagnostic.ts';
 import { errorOnly } from '../../strategies/error-only.ts';
-import { graphChecksum, type GraphChecksum } from './checksum.ts';
+import { graphChecksum, type GraphChecksum } from '../../testing/cypher/checksum.ts';
 import { createDriver } from './driver.ts';
 import { SKYWAYS_GRAPH_FILE, SKYWAYS_QUESTIONS_FILE } from './fixture-paths.ts';
 import { cypherOracle, type CypherPrepared } from './oracle.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkBigCodeBenchData } from './bigcodebench/data-check.ts';
 import { checkDsCodeBenchData } from './dscodebench/data-check.ts';
-import { writeBigCodeBenchFolder, writeDsCodeBenchFile } from './official-layout.ts';
+import { writeBigCodeBenchFolder, writeDsCodeBenchFile } from '../../testing/layouts/python.ts';
 
 const temp = () => mkdtempSync(join(tmpdir(), 'witness-py-check-'));
 

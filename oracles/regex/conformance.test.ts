@@ -1,6 +1,6 @@
 /** The regex oracle on NL-RX fixtures, through the shared oracle conformance suite. */
 import { fileURLToPath } from 'node:url';
-import { describeOracleConformance } from '../conformance.ts';
+import { describeOracleConformance } from '../../testing/oracle-conformance.ts';
 import { MAX_ANSWER_LENGTH } from './candidate.ts';
 import { loadNlRx } from './loader.ts';
 import { regexOracle } from './oracle.ts';

@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../core/random.ts';
 import { printBrics, type Dialect } from './ast.ts';
-import { bruteForceMatches } from './brute-force.ts';
+import { bruteForceMatches } from '../../testing/regex/brute-force.ts';
 import { parseBrics } from './brics.ts';
 import { compileRegex } from './compile.ts';
 import { compareLanguages, lazyComparison } from './equivalence.ts';
@@ -30,7 +30,7 @@ import {
   treeArbitrary,
   type Pair,
   type Tree,
-} from './property-trees.ts';
+} from '../../testing/regex/property-trees.ts';
 
 // ---------------------------------------------------------------- independent membership
 

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runEpisode } from '../../core/episode.ts';
 import { DEFAULT_HARDENING } from '../../core/hardening.ts';
 import { createOpenAIModel } from '../../core/models/openai.ts';
-import { startTestModelServer, type TestModelServer } from '../../core/models/test-server.ts';
+import { startTestModelServer, type TestModelServer } from '../../testing/model-server.ts';
 import { inlinePrompt } from '../../core/prompt.ts';
 import { Rng } from '../../core/random.ts';
 import type { Task } from '../../core/types.ts';

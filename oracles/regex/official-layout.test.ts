@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { DataReport } from '../../core/data-report.ts';
 import { checkNlRxData, NLRX_TURK_RELEASE } from './data-check.ts';
 import { findNlRxTurk, loadNlRx, nlRxSplitsIn } from './loader.ts';
-import { NLRX_PAIRS, writeNlRxRaw, writeNlRxSplits } from './official-layout.ts';
+import { NLRX_PAIRS, writeNlRxRaw, writeNlRxSplits } from '../../testing/layouts/regex.ts';
 import { runConfig } from '../../core/run-config.ts';
 
 const made: string[] = [];

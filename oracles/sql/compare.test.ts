@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { COMPARE_MODES, diffResults, hasTopLevelOrderBy, resultsEqual } from './compare.ts';
-import { fewSqlValues } from './testing.ts';
+import { fewSqlValues } from '../../testing/sql.ts';
 import { rowKey, type SqlRow, type SqlValue } from './values.ts';
 
 const rs = (rows: SqlRow[], columns = rows[0]?.length ?? 1) => ({

@@ -1,5 +1,5 @@
 /** The SQL oracle on the BIRD fixtures, through the shared oracle conformance suite. */
-import { describeOracleConformance } from '../conformance.ts';
+import { describeOracleConformance } from '../../testing/oracle-conformance.ts';
 import { BIRD_FIXTURES, loadBird } from './loader.ts';
 import { DEFAULT_QUERY_LIMITS } from './limits.ts';
 import { sqlOracle } from './oracle.ts';

@@ -5,9 +5,9 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DataReport } from '../../core/data-report.ts';
 import { checkBirdData } from './data-check.ts';
-import { OFFICIAL_BIRD_ITEMS, truncateFile, writeBirdDatabase, writeBirdFolder } from './official-layout.ts';
+import { OFFICIAL_BIRD_ITEMS, truncateFile, writeBirdDatabase, writeBirdFolder } from '../../testing/layouts/sql.ts';
 import { OUTSIDE_TABLE, writeHostileBirdFolder } from './hostile/datasets.ts';
-import { temporaryFolders } from './testing.ts';
+import { temporaryFolders } from '../../testing/sql.ts';
 
 const folders = temporaryFolders();
 afterAll(() => folders.removeAll());

@@ -10,7 +10,7 @@ import { SqlPool } from './pool.ts';
 import { resultsEqual } from './result-equality.mjs';
 import { readSchema } from './schema.ts';
 import { tokenize } from './sql-text.mjs';
-import { temporaryFolders } from './testing.ts';
+import { temporaryFolders } from '../../testing/sql.ts';
 
 const folders = temporaryFolders();
 const pool = new SqlPool({ size: 2 });

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GoldCache } from './gold-cache.ts';
 import type { ExecResult } from './pool.ts';
-import { temporaryFolders } from './testing.ts';
+import { temporaryFolders } from '../../testing/sql.ts';
 
 const folders = temporaryFolders();
 afterAll(() => folders.removeAll());

@@ -7,7 +7,7 @@ import { FIXTURE_DATABASES, generateBirdDatabases } from '../../fixtures/bird/ge
 import { BIRD_FIXTURES, birdDatabasePath, loadBird, readBirdQuestions, resolveBirdLayout } from './loader.ts';
 import { readSchema } from './schema.ts';
 import { OUTSIDE_TABLE, writeHostileBirdFolder } from './hostile/datasets.ts';
-import { temporaryFolders } from './testing.ts';
+import { temporaryFolders } from '../../testing/sql.ts';
 
 const folders = temporaryFolders();
 afterAll(() => folders.removeAll());

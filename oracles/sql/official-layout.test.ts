@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { birdSplitsIn, loadBird, resolveBirdLayout, sqliteFileProblem } from './loader.ts';
-import { OFFICIAL_BIRD_ITEMS, truncateFile, writeBirdDatabase, writeBirdFolder } from './official-layout.ts';
-import { temporaryFolders } from './testing.ts';
+import { OFFICIAL_BIRD_ITEMS, truncateFile, writeBirdDatabase, writeBirdFolder } from '../../testing/layouts/sql.ts';
+import { temporaryFolders } from '../../testing/sql.ts';
 
 const folders = temporaryFolders();
 afterAll(() => folders.removeAll());

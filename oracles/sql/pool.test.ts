@@ -8,8 +8,8 @@ import { deserialize } from 'node:v8';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SqlPool } from './pool.ts';
 import { flatRows, resultsEqual, type SqlRow } from './result-equality.mjs';
-import { isRunning, stillRunning } from '../../core/process-testing.ts';
-import { peakRss, temporaryFolders } from './testing.ts';
+import { isRunning, stillRunning } from '../../testing/processes/running.ts';
+import { peakRss, temporaryFolders } from '../../testing/sql.ts';
 
 const folders = temporaryFolders();
 afterAll(() => folders.removeAll());

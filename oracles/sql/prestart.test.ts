@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { SqlPool } from './pool.ts';
 import { prestartedPids, prestartSqlChildren } from './prestart.ts';
-import { stillRunning } from '../../core/process-testing.ts';
+import { stillRunning } from '../../testing/processes/running.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const retail = join(root, 'fixtures/bird/dev_databases/retail_shop/retail_shop.sqlite');

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hashRow, RowTable } from './result-equality.mjs';
-import { fewSqlValues } from './testing.ts';
+import { fewSqlValues } from '../../testing/sql.ts';
 import { rowKey, type SqlRow, type SqlValue } from './values.ts';
 
 const rows = fc.array(fc.array(fewSqlValues, { minLength: 1, maxLength: 2 }), { maxLength: 40 });

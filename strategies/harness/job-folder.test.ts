@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { processesWith, waitFor } from '../../oracles/python/pool/process-scan.ts';
+import { processesWith, waitFor } from '../../testing/processes/scan.ts';
 import { stageJob } from './job-folder.ts';
 
-const hostScript = fileURLToPath(new URL('./orphan-host-testing.ts', import.meta.url));
+const hostScript = fileURLToPath(new URL('../../testing/harness/orphan-host.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'witness-leftovers-'));
 chmodSync(dir, 0o755);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { runEpisode } from '../../core/episode.ts';
 import { createOpenAIModel } from '../../core/models/openai.ts';
-import { startTestModelServer, type TestModelServer } from '../../core/models/test-server.ts';
+import { startTestModelServer, type TestModelServer } from '../../testing/model-server.ts';
 import { inlinePrompt } from '../../core/prompt.ts';
 import type { Task } from '../../core/types.ts';
 import { regexOracle } from '../../oracles/regex/oracle.ts';

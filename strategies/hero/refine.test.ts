@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runEpisode } from '../../core/episode.ts';
 import { createOpenAIModel } from '../../core/models/openai.ts';
-import { startTestModelServer, type RecordedRequest, type TestModelServer } from '../../core/models/test-server.ts';
+import { startTestModelServer, type RecordedRequest, type TestModelServer } from '../../testing/model-server.ts';
 import { inlinePrompt } from '../../core/prompt.ts';
 import type { RefinementSession } from '../../core/refinement.ts';
 import type { Task, Trajectory } from '../../core/types.ts';

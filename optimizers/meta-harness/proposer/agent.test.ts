@@ -10,13 +10,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { meteredModel, SpendLedger } from '../../../core/budget.ts';
 import { createOpenAIModel } from '../../../core/models/openai.ts';
 import { createSimModel } from '../../../core/models/sim.ts';
-import { startTestModelServer, type Script, type TestModelServer } from '../../../core/models/test-server.ts';
+import { startTestModelServer, type Script, type TestModelServer } from '../../../testing/model-server.ts';
 import { regexOracle } from '../../../oracles/regex/oracle.ts';
-import { REGEX_PROMPT, REGEX_TASKS } from '../testing.ts';
+import { REGEX_PROMPT, REGEX_TASKS } from '../../../testing/meta-harness/support.ts';
 import { validateHarness } from '../validate.ts';
 import { agentProposer, type AgentTranscriptEntry } from './agent.ts';
 import { DEFAULT_SKILL_FILE } from './skill.ts';
-import { SEED_ID, seededStore } from './testing.ts';
+import { SEED_ID, seededStore } from '../../../testing/meta-harness/seeded-store.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

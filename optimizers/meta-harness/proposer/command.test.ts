@@ -2,10 +2,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { stillRunning } from '../../../core/process-testing.ts';
+import { stillRunning } from '../../../testing/processes/running.ts';
 import { commandProposer, COMMAND_OUTPUT_BYTES, type CommandTranscript } from './command.ts';
 import { DEFAULT_SKILL_FILE } from './skill.ts';
-import { SEED_ID, seededStore } from './testing.ts';
+import { SEED_ID, seededStore } from '../../../testing/meta-harness/seeded-store.ts';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../core/config.ts';
-import { startTestModelServer } from '../../../core/models/test-server.ts';
+import { startTestModelServer } from '../../../testing/model-server.ts';
 import { configuredProposer } from './configured.ts';
 import { DEFAULT_SKILL_FILE } from './skill.ts';
-import { seededStore } from './testing.ts';
+import { seededStore } from '../../../testing/meta-harness/seeded-store.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

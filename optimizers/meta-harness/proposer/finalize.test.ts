@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { finalizeCandidates } from './finalize.ts';
-import { SEED_ID, seededStore } from './testing.ts';
+import { SEED_ID, seededStore } from '../../../testing/meta-harness/seeded-store.ts';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {

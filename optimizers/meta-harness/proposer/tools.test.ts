@@ -2,7 +2,7 @@
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SEED_ID, seededStore } from './testing.ts';
+import { SEED_ID, seededStore } from '../../../testing/meta-harness/seeded-store.ts';
 import { runTool, TOOL_LIMITS, type ToolContext } from './tools.ts';
 
 const cleanups: (() => void)[] = [];

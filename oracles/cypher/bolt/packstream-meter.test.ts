@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PackstreamMeter, VALUE_BYTES } from './packstream-meter.ts';
-import { encode, expectedDepth, expectedSize, type PackValue } from './packstream-testing.ts';
+import { encode, expectedDepth, expectedSize, type PackValue } from '../../../testing/cypher/packstream.ts';
 
 const { value: packValue } = fc.letrec<{ value: PackValue }>((tie) => ({
   value: fc.oneof(

@@ -1,7 +1,7 @@
 /** The Bolt server-stream guard on synthetic streams: records pass unchanged under the caps and stop at a message boundary over them. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chunked, encode, type PackValue } from './packstream-testing.ts';
+import { chunked, encode, type PackValue } from '../../../testing/cypher/packstream.ts';
 import { failureMessage, ServerStreamGuard, type StreamLimits } from './server-stream.ts';
 
 const VERSION = [0x00, 0x00, 0x04, 0x05];

@@ -1,14 +1,14 @@
 /**
  * Test support: a hostile CypherBench folder, generated in a temporary folder. Beside the sound
- * questions of official-layout.ts it holds questions whose graph name points outside the folder
- * (a relative path up and out, an absolute path) or whose graph file is a symbolic link to a file
+ * questions of testing/layouts/cypher.ts it holds questions whose graph name points outside the
+ * folder (a relative path up and out, an absolute path) or whose graph file is a symbolic link to a file
  * outside (a valid SimpleKG graph there, and a dangling link), and a gold the oracle's gate refuses
  * before planning it. The graph outside has the label OUTSIDE_LABEL: it must never be read.
  */
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CypherBenchItem } from '../loader.ts';
-import { writeCypherBenchFolder, type CypherBenchFolder } from '../official-layout.ts';
+import { writeCypherBenchFolder, type CypherBenchFolder } from '../../../testing/layouts/cypher.ts';
 
 /** The one entity label of the graph outside the data folder. */
 export const OUTSIDE_LABEL = 'OutsideSecret';

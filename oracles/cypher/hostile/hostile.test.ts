@@ -8,7 +8,7 @@ import neo4j, { type Driver } from 'neo4j-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Oracle } from '../../../core/oracle.ts';
 import type { Verdict } from '../../../core/types.ts';
-import { graphChecksum, type GraphChecksum } from '../checksum.ts';
+import { graphChecksum, type GraphChecksum } from '../../../testing/cypher/checksum.ts';
 import { createDriver } from '../driver.ts';
 import { SKYWAYS_GRAPH_FILE } from '../fixture-paths.ts';
 import { cypherOracle, type CypherPrepared } from '../oracle.ts';

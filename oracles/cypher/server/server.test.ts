@@ -144,7 +144,7 @@ describe('the Java launcher', () => {
     'leaves no JVM behind when a vitest run that started it through the global setup is killed with SIGKILL during a runaway query',
     async () => {
       const root = fileURLToPath(new URL('../../../', import.meta.url));
-      const config = fileURLToPath(new URL('./orphan/vitest.config.ts', import.meta.url));
+      const config = fileURLToPath(new URL('../../../testing/cypher/orphan/vitest.config.ts', import.meta.url));
       const vitest = spawn(process.execPath, [`${root}node_modules/vitest/vitest.mjs`, 'run', '--config', config], {
         cwd: root,
         env: { ...process.env, NEO4J_URI: '', WITNESS_NEO4J: 'launcher', NO_COLOR: '1' },

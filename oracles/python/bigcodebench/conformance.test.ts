@@ -1,6 +1,6 @@
 /** The BigCodeBench oracle on its fixtures in the sandbox, through the shared oracle conformance suite. */
 import { fileURLToPath } from 'node:url';
-import { describeOracleConformance } from '../../conformance.ts';
+import { describeOracleConformance } from '../../../testing/oracle-conformance.ts';
 import { WorkerPool } from '../pool/pool.ts';
 import { DEFAULT_MAX_PROGRAM_BYTES } from '../program-size.ts';
 import { loadBigCodeBench } from './loader.ts';

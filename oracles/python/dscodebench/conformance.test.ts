@@ -1,6 +1,6 @@
 /** The DSCodeBench oracle on its fixtures in the sandbox, through the shared oracle conformance suite. */
 import { fileURLToPath } from 'node:url';
-import { describeOracleConformance, wholeOccurrence } from '../../conformance.ts';
+import { describeOracleConformance, wholeOccurrence } from '../../../testing/oracle-conformance.ts';
 import { WorkerPool } from '../pool/pool.ts';
 import { DEFAULT_MAX_PROGRAM_BYTES } from '../program-size.ts';
 import { loadDsCodeBench } from './loader.ts';

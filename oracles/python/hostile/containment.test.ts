@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkerPool } from '../pool/pool.ts';
-import { processesWith, waitFor } from '../pool/process-scan.ts';
+import { processesWith, waitFor } from '../../../testing/processes/scan.ts';
 import { runProgram, type ProgramOutcome } from '../run-program.ts';
 import { ADVERSARIAL_CORPUS, CLEAN_SLATE_PROGRAM } from './corpus.ts';
 

@@ -8,9 +8,9 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { killLeftovers, processesWith, waitFor } from './process-scan.ts';
+import { killLeftovers, processesWith, waitFor } from '../../../testing/processes/scan.ts';
 
-const parentScript = fileURLToPath(new URL('./orphan-parent.ts', import.meta.url));
+const parentScript = fileURLToPath(new URL('../../../testing/python/orphan-parent.ts', import.meta.url));
 
 describe.each(['bwrap', 'process'])('killing the owner of a %s pool with SIGKILL', (backend) => {
   it('leaves no worker, sandbox or job process behind', async () => {

@@ -1,6 +1,6 @@
 /**
  * Test support: a hostile BIRD folder, generated in a temporary folder. Beside the six sound
- * questions of official-layout.ts it holds questions whose db_id points outside the folder (a
+ * questions of testing/layouts/sql.ts it holds questions whose db_id points outside the folder (a
  * relative path up and out, an absolute path, a database file and a database folder that are
  * symbolic links to outside), golds the run refuses (a write, ATTACH, load_extension, a PRAGMA
  * setter, two statements), and text meant for a terminal (escape sequences in a db_id). The
@@ -9,7 +9,12 @@
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { OFFICIAL_BIRD_ITEMS, writeBirdFolder, type OfficialBirdItem, type WrittenBird } from '../official-layout.ts';
+import {
+  OFFICIAL_BIRD_ITEMS,
+  writeBirdFolder,
+  type OfficialBirdItem,
+  type WrittenBird,
+} from '../../../testing/layouts/sql.ts';
 
 /** The one table of the databases outside the data folder. */
 export const OUTSIDE_TABLE = 'outside_secret';

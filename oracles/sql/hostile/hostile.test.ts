@@ -13,9 +13,9 @@ import type { Task } from '../../../core/types.ts';
 import { BIRD_FIXTURES, loadBird } from '../loader.ts';
 import { sqlOracle } from '../oracle.ts';
 import { SqlPool } from '../pool.ts';
-import { sampleMemory } from '../process-memory.ts';
-import { stillRunning } from '../../../core/process-testing.ts';
-import { temporaryFolders } from '../testing.ts';
+import { sampleMemory } from '../../../testing/processes/memory.ts';
+import { stillRunning } from '../../../testing/processes/running.ts';
+import { temporaryFolders } from '../../../testing/sql.ts';
 import { HOSTILE_ANSWERS, HOSTILE_TASK_ID } from './corpus.ts';
 
 const folders = temporaryFolders();

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { sampleMemory } from './process-memory.ts';
-import type { SqlValue } from './values.ts';
+import { sampleMemory } from './processes/memory.ts';
+import type { SqlValue } from '../oracles/sql/values.ts';
 
 export function temporaryFolders(): { make(prefix: string): string; removeAll(): void } {
   const made: string[] = [];
@@ -20,7 +20,7 @@ export function temporaryFolders(): { make(prefix: string): string; removeAll():
   };
 }
 
-/** Samples the peak resident memory of the processes `pids()` names until `stop()` (bytes; see process-memory.ts). */
+/** Samples the peak resident memory of the processes `pids()` names until `stop()` (bytes; see processes/memory.ts). */
 export const peakRss = (pids: () => number[]): { stop(): number } => sampleMemory(pids);
 
 /**

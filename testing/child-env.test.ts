@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DATA_VARIABLES, withoutSuiteData } from './child-env.ts';
-import { SUITE_DATA_ENV } from './config-sections.ts';
+import { SUITE_DATA_ENV } from '../core/config-sections.ts';
 
 describe('withoutSuiteData', () => {
   it("drops every suite's data variable, the older NLRX_TURK_DIR and WITNESS_SPLIT, keeps the rest, then applies the extras", () => {

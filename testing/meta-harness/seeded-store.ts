@@ -2,8 +2,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { seedHarnessFile } from '../seeds.ts';
-import { MetaHarnessStore } from '../store.ts';
+import { seedHarnessFile } from '../../optimizers/meta-harness/seeds.ts';
+import { MetaHarnessStore } from '../../optimizers/meta-harness/store.ts';
 
 export const SEED_ID = 'zero-shot';
 

@@ -7,9 +7,9 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { INDEX_KEY_LIMIT_BYTES } from './index-limits.ts';
-import { GRAPH_FILE_PATTERNS } from './layout.ts';
-import type { CypherBenchItem } from './loader.ts';
+import { INDEX_KEY_LIMIT_BYTES } from '../../oracles/cypher/index-limits.ts';
+import { GRAPH_FILE_PATTERNS } from '../../oracles/cypher/layout.ts';
+import type { CypherBenchItem } from '../../oracles/cypher/loader.ts';
 
 const entity = (eid: string, label: string, name: string, properties: Record<string, unknown> = {}) => ({
   eid,

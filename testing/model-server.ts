@@ -17,7 +17,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { JsonObject } from '../types.ts';
+import type { JsonObject } from '../core/types.ts';
 import { delayFor, faultFor, type DelaySchedule, type FaultKind, type FaultSchedule } from './fault-schedule.ts';
 
 export interface ScriptedReply {

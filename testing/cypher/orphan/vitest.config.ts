@@ -10,7 +10,7 @@ export default defineConfig({
   test: {
     root: fileURLToPath(new URL('.', import.meta.url)),
     include: ['runaway.probe.ts'],
-    globalSetup: ['../global-setup.ts'],
+    globalSetup: ['../../../oracles/cypher/server/global-setup.ts'],
     testTimeout: 600_000,
     hookTimeout: 600_000,
   },

@@ -1,8 +1,8 @@
 /** Started by server.test.ts in a child vitest: asks the run's Neo4j for a query that never ends, says so, and waits. */
 import neo4j from 'neo4j-driver';
 import { it } from 'vitest';
-import { createDriver } from '../../driver.ts';
-import { acquireNeo4j } from '../acquire.ts';
+import { createDriver } from '../../../oracles/cypher/driver.ts';
+import { acquireNeo4j } from '../../../oracles/cypher/server/acquire.ts';
 
 it('runs a query that never ends', async () => {
   const neo = await acquireNeo4j();

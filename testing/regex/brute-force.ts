@@ -4,7 +4,7 @@
  * repetition counts copies, `&` needs both sides, `~` negates). Polynomial in the input length,
  * so only for short inputs: tests and measurements use it to check the automata's verdicts.
  */
-import type { RegexNode } from './ast.ts';
+import type { RegexNode } from '../../oracles/regex/ast.ts';
 
 /** Whether the whole input is in the node's language (full match, UTF-16 code units). */
 export function bruteForceMatches(node: RegexNode, input: string): boolean {

@@ -8,9 +8,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createSimModel } from '../../core/models/sim.ts';
 import type { Oracle, PreparedTask } from '../../core/oracle.ts';
 import type { Task } from '../../core/types.ts';
-import { evaluateHarness } from './evaluate.ts';
-import { SEED_NAMES, seedHarnessFile } from './seeds.ts';
-import { validateHarness } from './validate.ts';
+import { evaluateHarness } from '../../optimizers/meta-harness/evaluate.ts';
+import { SEED_NAMES, seedHarnessFile } from '../../optimizers/meta-harness/seeds.ts';
+import { validateHarness } from '../../optimizers/meta-harness/validate.ts';
 
 export interface SeedSuite {
   name: string;

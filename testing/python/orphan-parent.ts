@@ -4,9 +4,9 @@
  * leaves a double-forked, setsid daemon) side by side, prints `running <staged sources folder>` once both have started,
  * and waits — to be killed with SIGKILL. Run with `node --import tsx`.
  */
-import type { BackendChoice } from '../sandbox/select.ts';
-import { stagedPythonDir } from '../sandbox/stage.ts';
-import { WorkerPool } from './pool.ts';
+import type { BackendChoice } from '../../oracles/python/sandbox/select.ts';
+import { stagedPythonDir } from '../../oracles/python/sandbox/stage.ts';
+import { WorkerPool } from '../../oracles/python/pool/pool.ts';
 
 const backend = (process.argv[2] ?? 'bwrap') as BackendChoice;
 const marker = process.argv[3] ?? 'witness-orphan-marker';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { inlinePrompt } from '../../core/prompt.ts';
 import type { Task } from '../../core/types.ts';
-import { processesWith, waitFor } from '../../oracles/python/pool/process-scan.ts';
+import { processesWith, waitFor } from '../processes/scan.ts';
 
 export const REGEX_TASKS: Task[] = [
   { id: 'dog-lines', benchmark: 'hostile', description: "lines containing the string 'dog'", gold: '.*dog.*' },

@@ -1,5 +1,5 @@
 /** Environments for the child processes tests and perf scripts start (bench runs, vitest, the CLI). */
-import { SUITE_DATA_ENV } from './config-sections.ts';
+import { SUITE_DATA_ENV } from '../core/config-sections.ts';
 
 /** The variables that point a suite at real data or pick a split: a child inheriting them would run the full dataset. */
 export const DATA_VARIABLES: readonly string[] = [...Object.values(SUITE_DATA_ENV), 'NLRX_TURK_DIR', 'WITNESS_SPLIT'];

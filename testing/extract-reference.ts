@@ -4,7 +4,7 @@
  * backtracking over the fence length make it quadratic or worse on replies full of unclosed
  * fences: never apply it to a reply.
  */
-import type { CodeBlock } from './extract.ts';
+import type { CodeBlock } from '../core/extract.ts';
 
 const FENCE = /(^|\n)[ \t]*(`{3,}|~{3,})[ \t]*([\w+#.-]*)[^\n]*\n([\s\S]*?)\n[ \t]*\2[ \t]*(?=\n|$)/g;
 

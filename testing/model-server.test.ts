@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FAULT_KINDS } from './fault-schedule.ts';
-import { startTestModelServer } from './test-server.ts';
+import { startTestModelServer } from './model-server.ts';
 
 // Loosely typed view of what the server sends back.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

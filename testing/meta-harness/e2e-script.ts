@@ -8,9 +8,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RecordedRequest, ScriptedReply } from '../core/models/test-server.ts';
-import { printEcmascript } from '../oracles/regex/ast.ts';
-import { parseBrics } from '../oracles/regex/brics.ts';
+import type { RecordedRequest, ScriptedReply } from '../model-server.ts';
+import { printEcmascript } from '../../oracles/regex/ast.ts';
+import { parseBrics } from '../../oracles/regex/brics.ts';
 
 export const PROPOSER_MODEL = 'scripted-proposer';
 export const SOLVER_MODEL = 'scripted-solver';
