@@ -280,7 +280,7 @@ defineBenchmark({
       import { existsSync } from 'node:fs';
       import { loadConfig } from ${JSON.stringify(join(installed, 'dist', 'core', 'config.js'))};
       import { SUITES } from ${JSON.stringify(join(installed, 'dist', 'oracles', 'suites.js'))};
-      import { cypherBenchData } from ${JSON.stringify(join(installed, 'dist', 'oracles', 'cypher', 'suite.js'))};
+      import { cypherBenchData } from ${JSON.stringify(join(installed, 'dist', 'oracles', 'cypher', 'spec.js'))};
       const inside = (path) => existsSync(path) && path.startsWith(${JSON.stringify(installed)});
       const { config } = loadConfig(process.cwd(), {});
       const seen = [];
