@@ -116,7 +116,10 @@ function loadedNow(root: string): () => WitnessConfig {
 export default class WitnessReporter implements Reporter {
   private readonly options: WitnessReporterOptions;
   private vitest: Vitest | undefined;
-  /** The run's configuration, loaded once in onInit (or on first use by a reporter never initialized). */
+  /**
+   * The run's configuration, loaded once, when a report first needs it: after the run's global
+   * setups, which may point the outputs elsewhere (the unit tests' temporary folders).
+   */
   private configured: (() => WitnessConfig) | undefined;
   private readonly collected = new Map<string, Trajectory>();
   /** Where the full form of each collected compact trajectory is. */
@@ -134,7 +137,6 @@ export default class WitnessReporter implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest;
-    this.configured = loadedNow(vitest.config.root);
   }
 
   onTestRunStart(): void {
@@ -318,7 +320,7 @@ export default class WitnessReporter implements Reporter {
   }
 
   private config(): WitnessConfig {
-    return (this.configured ??= loadedNow(process.cwd()))();
+    return (this.configured ??= loadedNow(this.vitest?.config.root ?? process.cwd()))();
   }
 
   private guard(action: string, body: () => void): void {
