@@ -82,7 +82,7 @@ export async function executePair(
   const combined = (predicted: string, gold: ExecResult) =>
     `${predicted}, and with the gold (${formatSeconds(gold.ms)}) the pair passes BIRD's combined deadline of ${T}`;
   const alone = async () => {
-    const gold = await pool.run({ path }, goldSql, timeoutMs, limits, { continues: true });
+    const gold = await pool.run({ path }, goldSql, timeoutMs, limits);
     if (key) cache?.put(key, gold);
     return gold;
   };
@@ -166,7 +166,7 @@ export async function executePair(
       const rejected = await pool.prepare({ path }, goldSql, timeoutMs, limits);
       return { pred, gold: rejected, spentMs: pred.ms, reused: false };
     }
-    const paired = await pool.run({ path }, goldSql, Math.max(1, timeoutMs - pred.ms), limits, { continues: true });
+    const paired = await pool.run({ path }, goldSql, Math.max(1, timeoutMs - pred.ms), limits);
     const compared = (gold: ExecResult) =>
       gold.ok ? { equal: resultsEqual(pred.rows, gold.rows, mode, goldOrdered) } : {};
     if (paired.ok || ownFailure(paired)) {
