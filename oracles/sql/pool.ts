@@ -45,11 +45,6 @@ export interface ScoredPair {
   equal?: boolean;
   /** The gold's result as the child sent it, serialized (v8), when both ran and it was asked to keep it. */
   goldBlob?: Uint8Array;
-  /**
-   * When the prediction failed in the process (not by a deadline or a crash): the gold's gate there,
-   * as `prepare()` gives it — its failure, or null when it would run.
-   */
-  goldRefusal?: ExecFailure | null;
 }
 export { formatSeconds } from './pool-results.ts';
 
@@ -213,8 +208,7 @@ export class SqlPool {
    * BIRD's pair scored in the SQLite process that reads it: the prediction, then, if it ran, the gold,
    * under one deadline, then the comparison (result-equality.mjs) — only the verdict and the row
    * counts travel, and the gold's result serialized (v8) when `keepGold`. The gold is null when the
-   * prediction failed or did not finish (it was not run; after a failure its gate is checked:
-   * `goldRefusal`); `equal` is set when both ran. Null when a text is over the cap (refused before
+   * prediction failed or did not finish (it was not run); `equal` is set when both ran. Null when a text is over the cap (refused before
    * any process sees it): the caller runs the pair its own way.
    */
   async score(
@@ -234,10 +228,7 @@ export class SqlPool {
     const decoded = (part: WireResult | undefined) => (part ? decodeCounted(part, this.tempFileMb) : undefined);
     const stopped = failure(outcome, deadlineMs);
     const predicted = decoded(parts[0]) ?? stopped;
-    if (!predicted.ok) {
-      const checked = 'reply' in outcome ? (outcome.reply.goldRefusal as ExecFailure | null | undefined) : undefined;
-      return { pred: predicted, gold: null, ...(checked !== undefined ? { goldRefusal: checked } : {}) };
-    }
+    if (!predicted.ok) return { pred: predicted, gold: null };
     const goldResult = decoded(parts[1]) ?? stopped;
     if (!('reply' in outcome) || typeof outcome.reply.equal !== 'boolean') return { pred: predicted, gold: goldResult };
     const { equal, goldBlob } = outcome.reply as { equal: boolean; goldBlob?: Uint8Array };
