@@ -3,8 +3,8 @@
  * gold, on one database under one combined deadline, both in one SQLite process, which compares
  * the two results itself (SqlPool.score) so that no row travels. As in BIRD, a prediction that
  * fails or does not finish ends the pair: the question scores 0 whatever the gold gives, so the
- * gold is not run — it only passes the gate (prepared, not stepped: in the same request, by the
- * process where the prediction failed), so that a gold SQLite rejects is still named. Beyond
+ * gold is not run — it only passes the gate (prepared, not stepped), so that a gold SQLite
+ * rejects is still named. Beyond
  * BIRD, when the gold did not finish within what the prediction left (or its process died), it
  * runs again on its own under the whole deadline, so a gold that never ends, or one over the caps,
  * is named as the dataset's problem instead of passing for the prediction's timeout. Scores stay
@@ -82,7 +82,7 @@ export async function executePair(
   const combined = (predicted: string, gold: ExecResult) =>
     `${predicted}, and with the gold (${formatSeconds(gold.ms)}) the pair passes BIRD's combined deadline of ${T}`;
   const alone = async () => {
-    const gold = await pool.run({ path }, goldSql, timeoutMs, limits, { continues: true });
+    const gold = await pool.run({ path }, goldSql, timeoutMs, limits);
     if (key) cache?.put(key, gold);
     return gold;
   };
@@ -139,8 +139,7 @@ export async function executePair(
   if (!scored) return executeApart();
   const { pred, gold: paired } = scored;
   if (!pred.ok || !paired) {
-    const rejected =
-      scored.goldRefusal !== undefined ? scored.goldRefusal : await pool.prepare({ path }, goldSql, timeoutMs, limits);
+    const rejected = await pool.prepare({ path }, goldSql, timeoutMs, limits);
     if (rejected && key) cache?.put(key, rejected);
     return { pred, gold: rejected, spentMs: pred.ms, reused: false };
   }
@@ -166,7 +165,7 @@ export async function executePair(
       const rejected = await pool.prepare({ path }, goldSql, timeoutMs, limits);
       return { pred, gold: rejected, spentMs: pred.ms, reused: false };
     }
-    const paired = await pool.run({ path }, goldSql, Math.max(1, timeoutMs - pred.ms), limits, { continues: true });
+    const paired = await pool.run({ path }, goldSql, Math.max(1, timeoutMs - pred.ms), limits);
     const compared = (gold: ExecResult) =>
       gold.ok ? { equal: resultsEqual(pred.rows, gold.rows, mode, goldOrdered) } : {};
     if (paired.ok || ownFailure(paired)) {

@@ -159,12 +159,10 @@ function counted(result) {
 // then the comparison (BIRD's timeout covers it too). Only the verdict and the row counts go back,
 // and the gold's result, serialized, when the parent keeps it (the gold cache). The prediction's
 // counts go to the parent as soon as they are ready, so it knows which statement a deadline or a
-// crash interrupted. A prediction that fails takes the gold's gate with it (whether the gold would
-// run, checked without stepping it): a broken gold is the dataset's fault, and this saves the
-// parent a request.
+// crash interrupted.
 function score(db, message) {
   const pred = execute(db, message.pred, message.limits);
-  if (!pred.ok) return { part: 0, result: pred, goldRefusal: refusal(db, message.gold), done: true };
+  if (!pred.ok) return { part: 0, result: pred, done: true };
   process.send({ id: message.id, part: 0, result: counted(pred) });
   const gold = execute(db, message.gold, message.limits);
   if (!gold.ok) return { part: 1, result: gold, done: true };

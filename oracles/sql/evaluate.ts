@@ -31,7 +31,6 @@ import type { GoldCache } from './gold-cache.ts';
 import { resolveLimits, type QueryLimits } from './limits.ts';
 import { formatSeconds, SqlPool, type ExecFailure, type TimingScope } from './pool.ts';
 import { readPredictions } from './predictions.ts';
-import { longestFirst } from './question-order.ts';
 import { DEFAULT_VES_ITERATIONS, rvesTerm, timeRatio, vesTerm } from './ves.ts';
 
 export type QuestionStatus =
@@ -296,12 +295,8 @@ async function evaluateOn(
   const total = questions.length + unusable.length;
   let results: QuestionResult[];
   try {
-    const recordedMs = (q: BirdQuestion) => {
-      const at = databaseOf(q.db_id);
-      return cache && 'path' in at ? cache.recordedMs(cache.key(at.path, q.SQL)) : undefined;
-    };
     // As many questions in flight as the children can hold, so that thousands of them never wait at once.
-    const scored = await mapLimit(longestFirst(questions, recordedMs), pool.capacity, async (q) => {
+    const scored = await mapLimit(questions, pool.capacity, async (q) => {
       const r = await score(q);
       options.onProgress?.(++done, total);
       return r;

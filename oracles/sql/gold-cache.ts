@@ -4,8 +4,8 @@
  * this runs each once per database state. An entry is keyed by the database file's identity
  * (resolved path, size, modification time, inode) and the exact gold SQL, so a changed database is
  * never answered from a stale entry. Timeouts, crashes and results over the caps are not stored;
- * other errors are (they are deterministic). Each entry also records the gold's time, from which an
- * evaluation orders its questions (`recordedMs`).
+ * other errors are (they are deterministic). Each entry also records the gold's time in a column of
+ * its own (files are shared with other versions of witness, which read it).
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, realpathSync, statSync } from 'node:fs';
@@ -30,7 +30,6 @@ export class GoldCache {
   private pendingBytes = 0;
   private readonly select: Database.Statement<[string], { result: Buffer }>;
   private readonly insert: Database.Statement<[string, Buffer, number]>;
-  private readonly selectMs: Database.Statement<[string], { ms: number | null }>;
 
   constructor(readonly file: string) {
     mkdirSync(dirname(file), { recursive: true });
@@ -40,7 +39,6 @@ export class GoldCache {
     addTimeColumn(this.db);
     this.select = this.db.prepare('SELECT result FROM gold WHERE key = ?');
     this.insert = this.db.prepare('INSERT OR REPLACE INTO gold (key, result, ms) VALUES (?, ?, ?)');
-    this.selectMs = this.db.prepare('SELECT ms FROM gold WHERE key = ?');
   }
 
   /** The key of a gold query on a database file in its current state. */
@@ -65,13 +63,6 @@ export class GoldCache {
     if (!result.ok || !('chunks' in result)) return result as ExecResult;
     const { columns, width, chunks = [], rowCount, ms, bytes } = result;
     return { ok: true, columns, rows: flatRows(width, chunks, rowCount), ms, bytes };
-  }
-
-  /** The recorded time of a kept gold result in ms, without reading the result; undefined when none is kept (or the file predates times). */
-  recordedMs(key: string): number | undefined {
-    const pending = this.pending.get(key);
-    if (pending) return pending.ms;
-    return this.selectMs.get(key)?.ms ?? undefined;
   }
 
   /** Remembers a result (written on flush); timeouts, crashes and caps are not properties of the query and are not kept. */

@@ -198,23 +198,6 @@ describe('the pool feeding its children', () => {
     });
   }, 60_000);
 
-  it('runs a request that continues work under way before the waiting ones that start new work', async () => {
-    await withPool({ size: 1, pipeline: 1 }, async (pool) => {
-      const order: string[] = [];
-      const track = (name: string, result: Promise<unknown>) => result.then(() => order.push(name));
-      const first = track('slow', pool.run({ path: retail }, SLOW, 30_000));
-      await new Promise((resolve) => setTimeout(resolve, 0)); // handed to the child
-      await Promise.all([
-        first,
-        ...[1, 2, 3].map((n) => track(`new ${n}`, pool.run({ path: retail }, `SELECT ${n}`, 5000))),
-        track('continued a', pool.run({ path: retail }, 'SELECT 8', 5000, undefined, { continues: true })),
-        track('continued b', pool.run({ path: retail }, 'SELECT 9', 5000, undefined, { continues: true })),
-      ]);
-      // In order among themselves, and before the new ones queued earlier.
-      expect(order).toEqual(['slow', 'continued a', 'continued b', 'new 1', 'new 2', 'new 3']);
-    });
-  });
-
   it('reaps its children on dispose: no process, not even a zombie, is left when it resolves', async () => {
     const pool = new SqlPool({ size: 2 });
     pool.warm();

@@ -7,7 +7,6 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { spawnChild, type ChildCommand } from './child-launch.ts';
-import { DeadlineTimer } from './deadline-timer.ts';
 import { nextRecentMs } from './pipeline-depth.ts';
 import { formatSeconds, type Outcome, type WireResult } from './pool-results.ts';
 import { adoptPrestarted } from './prestart.ts';
@@ -18,8 +17,6 @@ export interface Pending {
   deadlineMs: number;
   /** The caller's estimate of the request's time (pipeline-depth.ts), if it has one. */
   expectedMs: number | undefined;
-  /** It continues work under way (RequestHints). */
-  continues: boolean;
   settle: (outcome: Outcome) => void;
   /** Results of a sequence's statements that are done, by position. */
   parts: WireResult[];
@@ -51,12 +48,7 @@ export class ChildSlot {
   /** When the child was started (performance.now()), to measure its start-up. */
   private spawnedAt = 0;
   private startupTimer: NodeJS.Timeout | null = null;
-  private readonly deadline = new DeadlineTimer(() => {
-    const child = this.child;
-    this.events.lost('killed');
-    this.retire({ timeout: true });
-    child?.kill('SIGKILL');
-  });
+  private deadlineTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly events: SlotEvents,
@@ -112,9 +104,9 @@ export class ChildSlot {
 
   /** The head request's deadline runs from the moment the child starts on it. */
   arm(): void {
+    this.disarm();
     const head = this.inflight[0];
-    if (head && this.ready) this.deadline.set(head.deadlineMs);
-    else this.deadline.clear();
+    if (head && this.ready) this.deadlineTimer = setTimeout(() => this.expire(), head.deadlineMs);
   }
 
   /** Kills the child at once; the requests it held stay in `inflight` for the caller. */
@@ -151,10 +143,24 @@ export class ChildSlot {
     this.events.answered();
   }
 
+  private disarm(): void {
+    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
+    this.deadlineTimer = null;
+  }
+
+  /** The head request passed its deadline: the child is killed, the requests behind it go back to the pool. */
+  private expire(): void {
+    this.deadlineTimer = null;
+    const child = this.child;
+    this.events.lost('killed');
+    this.retire({ timeout: true });
+    child?.kill('SIGKILL');
+  }
+
   private stopTimers(): void {
     if (this.startupTimer) clearTimeout(this.startupTimer);
     this.startupTimer = null;
-    this.deadline.clear();
+    this.disarm();
   }
 
   /** Drops the child: its head request gets `outcome`, the rest go back to the pool. */

@@ -9,8 +9,7 @@
  * `pipeline` requests at a time so it never idles on the IPC round trip, and up to `cheapPipeline`
  * while its recent requests were cheap (pipeline-depth.ts). Children start as requests need them,
  * but while one is live the next only when it pays for its start-up (pool-growth.ts), or by warm().
- * Requests wait in the order they came, except that one continuing work under way goes before those
- * that start new work.
+ * Requests wait in the order they came.
  */
 import type { ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -46,11 +45,6 @@ export interface ScoredPair {
   equal?: boolean;
   /** The gold's result as the child sent it, serialized (v8), when both ran and it was asked to keep it. */
   goldBlob?: Uint8Array;
-  /**
-   * When the prediction failed in the process (not by a deadline or a crash): the gold's gate there,
-   * as `prepare()` gives it — its failure, or null when it would run.
-   */
-  goldRefusal?: ExecFailure | null;
 }
 export { formatSeconds } from './pool-results.ts';
 
@@ -84,11 +78,6 @@ export interface SqlPoolOptions {
 export interface RequestHints {
   /** Its estimated time in ms (e.g. the time its gold took): keeps a slow request off a busy child (pipeline-depth.ts). */
   expectedMs?: number;
-  /**
-   * It continues work already under way (a gold after its prediction): it goes before the waiting
-   * requests that start new work, so that a question's first result is not held while others start.
-   */
-  continues?: boolean;
 }
 
 export interface PoolStats {
@@ -120,7 +109,6 @@ export class SqlPool {
   private disposed = false;
   private peak = 0;
   private pumpScheduled = false;
-  private lastCaps: [Partial<QueryLimits>, QueryLimits] | null = null;
   /** A request expected to be slow came: children start as requests need them. */
   private startFreely = false;
   /** Children that may start beyond the live ones (pool-growth.ts). */
@@ -220,8 +208,7 @@ export class SqlPool {
    * BIRD's pair scored in the SQLite process that reads it: the prediction, then, if it ran, the gold,
    * under one deadline, then the comparison (result-equality.mjs) — only the verdict and the row
    * counts travel, and the gold's result serialized (v8) when `keepGold`. The gold is null when the
-   * prediction failed or did not finish (it was not run; after a failure its gate is checked:
-   * `goldRefusal`); `equal` is set when both ran. Null when a text is over the cap (refused before
+   * prediction failed or did not finish (it was not run); `equal` is set when both ran. Null when a text is over the cap (refused before
    * any process sees it): the caller runs the pair its own way.
    */
   async score(
@@ -241,10 +228,7 @@ export class SqlPool {
     const decoded = (part: WireResult | undefined) => (part ? decodeCounted(part, this.tempFileMb) : undefined);
     const stopped = failure(outcome, deadlineMs);
     const predicted = decoded(parts[0]) ?? stopped;
-    if (!predicted.ok) {
-      const checked = 'reply' in outcome ? (outcome.reply.goldRefusal as ExecFailure | null | undefined) : undefined;
-      return { pred: predicted, gold: null, ...(checked !== undefined ? { goldRefusal: checked } : {}) };
-    }
+    if (!predicted.ok) return { pred: predicted, gold: null };
     const goldResult = decoded(parts[1]) ?? stopped;
     if (!('reply' in outcome) || typeof outcome.reply.equal !== 'boolean') return { pred: predicted, gold: goldResult };
     const { equal, goldBlob } = outcome.reply as { equal: boolean; goldBlob?: Uint8Array };
@@ -310,26 +294,19 @@ export class SqlPool {
   }
 
   private capsFor(limits: Partial<QueryLimits> | undefined): QueryLimits {
-    if (!limits) return this.limits;
-    // Callers pass the same object request after request (evaluateBird): resolved once.
-    if (this.lastCaps?.[0] !== limits)
-      this.lastCaps = [limits, resolveLimits({ ...this.limits, ...limits }, 'SqlPool request')];
-    return this.lastCaps[1];
+    return limits ? resolveLimits({ ...this.limits, ...limits }, 'SqlPool request') : this.limits;
   }
 
   private request(
     message: Record<string, unknown>,
     deadlineMs: number,
-    { expectedMs, continues = false }: RequestHints = {},
+    { expectedMs }: RequestHints = {},
   ): Promise<{ outcome: Outcome; parts: WireResult[] }> {
     const parts: WireResult[] = [];
     return new Promise((resolve) => {
       const settle = (outcome: Outcome) => resolve({ outcome, parts });
       if (this.disposed) return settle({ crash: 'the SQL pool was disposed', kind: 'runtime' });
-      const pending = { message: { ...message, id: nextId++ }, deadlineMs, expectedMs, continues, settle, parts };
-      const before = continues ? this.queue.findIndex((p) => !p.continues) : -1;
-      if (before === -1) this.queue.push(pending);
-      else this.queue.splice(before, 0, pending);
+      this.queue.push({ message: { ...message, id: nextId++ }, deadlineMs, expectedMs, settle, parts });
       this.schedulePump();
     });
   }
