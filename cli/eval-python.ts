@@ -11,7 +11,7 @@ import type { Evaluation, SampleProgram } from '../oracles/python/evaluate.ts';
 import { extractPython } from '../oracles/python/extract.ts';
 import { jsonKind } from '../oracles/python/jsonl.ts';
 import { loadConfig, type PythonSettings, type WitnessConfig } from '../core/config.ts';
-import { BACKEND_CHOICES, type BackendChoice } from '../oracles/python/sandbox/select.ts';
+import { BACKEND_CHOICES, configuredSandbox, type BackendChoice } from '../oracles/python/sandbox/select.ts';
 import { sayResult } from './output.ts';
 import type { CommandGroups } from './registrar.ts';
 import { existingPath, positiveInteger, positiveNumber, progressLine } from './options.ts';
@@ -60,7 +60,8 @@ export function formatEvaluation(evaluation: Evaluation): string {
 function sandboxOptions(o: CommonOptions, python: PythonSettings) {
   return {
     sandbox: {
-      backend: o.sandbox ?? python.sandbox,
+      ...configuredSandbox(python),
+      ...(o.sandbox ? { backend: o.sandbox } : {}),
       ...(o.workers ? { size: o.workers } : {}),
     },
   };

@@ -197,13 +197,3 @@ function mergeInto(target: object, source: object): void {
 
 const isObject = (value: unknown): value is object =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-
-let processConfig: LoadedConfig | undefined;
-
-/**
- * This process's configuration (working directory, process environment), read once. For the
- * defaults of components built without explicit settings; entry points load and pass their own.
- */
-export function processLoadedConfig(): LoadedConfig {
-  return (processConfig ??= loadConfig());
-}

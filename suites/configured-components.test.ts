@@ -1,10 +1,9 @@
 /**
  * A setting read through the config reaches the component that uses it: the suites' specs, the
- * Python sandbox choice and interpreter (also as the default of a bare WorkerPool, in a process whose
- * working directory holds the config file), and the Neo4j server address.
+ * Python sandbox choice and interpreter (what the specs hand the worker pool), and the Neo4j server
+ * address.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +11,9 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../core/config.ts';
 import { Neo4jUnavailableError } from '../oracles/cypher/server/server.ts';
 import { startNeo4j } from '../oracles/cypher/server/start.ts';
+import { WorkerPool } from '../oracles/python/pool/pool.ts';
+import { sandboxInterpreter } from '../oracles/python/sandbox/interpreter.ts';
+import { configuredSandbox } from '../oracles/python/sandbox/select.ts';
 import { bigCodeBenchSpec } from '../oracles/python/bigcodebench/spec.ts';
 import { birdSpec } from '../oracles/sql/spec.ts';
 
@@ -47,26 +49,21 @@ describe('settings read through the config reach their component', () => {
     }
   });
 
-  it('python.sandbox and python.interpreter of witness.config.json are what a bare WorkerPool and the sandbox use', () => {
+  it('python.sandbox and python.interpreter of witness.config.json are what the configured sandbox uses', async () => {
     const dir = project();
-    symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'), 'dir');
     writeFileSync(
       join(dir, 'witness.config.json'),
       JSON.stringify({ python: { sandbox: 'process', interpreter: '/usr/bin/python3' } }),
     );
-    const script =
-      `import { WorkerPool } from ${JSON.stringify(join(repo, 'oracles/python/pool/pool.ts'))};` +
-      `import { sandboxInterpreter } from ${JSON.stringify(join(repo, 'oracles/python/sandbox/interpreter.ts'))};` +
-      'const pool = new WorkerPool({ size: 1 }); pool.resolveBackend().then(async (b) => { console.log(`${b.name} ${sandboxInterpreter().source}`); await pool.close(); });';
-    const env: NodeJS.ProcessEnv = { ...process.env };
-    for (const key of Object.keys(env)) if (key.startsWith('WITNESS_')) delete env[key];
-    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: dir,
-      encoding: 'utf8',
-      env,
-      timeout: 60_000,
-    });
-    expect(`${run.stdout.trim()}${run.status === 0 ? '' : run.stderr.slice(-800)}`).toBe('process WITNESS_PYTHON');
+    const sandbox = configuredSandbox(loadConfig(dir, {}).config.python);
+    expect(sandbox).toMatchObject({ backend: 'process', interpreter: { interpreter: '/usr/bin/python3' } });
+    expect(sandboxInterpreter(sandbox.interpreter).source).toBe('WITNESS_PYTHON');
+    const pool = new WorkerPool({ size: 1, ...sandbox });
+    try {
+      expect((await pool.resolveBackend()).name).toBe('process');
+    } finally {
+      await pool.close();
+    }
   });
 
   it('neo4j.uri (NEO4J_URI) is the server startNeo4j uses, alone', async () => {

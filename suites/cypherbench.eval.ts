@@ -11,8 +11,10 @@ import { declareNotRun } from './not-run.ts';
 // layout; only the graphs the split's questions use are loaded, and an unknown task id fails the
 // file before any Neo4j starts. Without Neo4j the suite is reported as not run, with the reason.
 const { config } = runConfig();
-const served = await servedCypherBenchSpec(checkedCypherBenchData(cypherBenchData(config), config), (graph) =>
-  acquireNeo4j(graph.file),
+const served = await servedCypherBenchSpec(
+  checkedCypherBenchData(cypherBenchData(config), config),
+  (graph) => acquireNeo4j(graph.file),
+  config.neo4j,
 );
 
 if (served.ok) {

@@ -5,7 +5,7 @@
  * Integers stay lossless in the driver and are converted by values.ts (numbers where safe).
  */
 import neo4j, { type AuthToken, type Driver } from 'neo4j-driver';
-import { processLoadedConfig, type Neo4jSettings } from '../../core/config.ts';
+import type { Neo4jSettings } from '../../core/config.ts';
 
 /** The credentials part of the Neo4j settings. */
 export type Neo4jAuth = Pick<Neo4jSettings, 'username' | 'password'>;
@@ -20,8 +20,8 @@ const noAuth = (): AuthToken => (neo4j.auth as unknown as { none(): AuthToken })
  */
 const endpoints = new WeakMap<Driver, { uri: string; credentials: Neo4jAuth }>();
 
-/** A driver for `uri`, with the configured credentials when given. */
-export function createDriver(uri: string, credentials: Neo4jAuth = processLoadedConfig().config.neo4j): Driver {
+/** A driver for `uri`, with the given credentials (none: Witness's own servers run with auth off). */
+export function createDriver(uri: string, credentials: Neo4jAuth = {}): Driver {
   const auth =
     credentials.username && credentials.password
       ? neo4j.auth.basic(credentials.username, credentials.password)

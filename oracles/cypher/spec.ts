@@ -10,7 +10,7 @@ import { selectTasks } from '../../core/selection.ts';
 import { splitOf, type BenchmarkSpec, type SpecOptions } from '../../core/suite-descriptor.ts';
 import type { LoadedTasks } from '../../core/types.ts';
 import { loadCypherBenchData, withoutUnservedGraphs, type CypherBenchData, type CypherBenchGraph } from './dataset.ts';
-import { createDriver } from './driver.ts';
+import { createDriver, type Neo4jAuth } from './driver.ts';
 import { SKYWAYS_DATA_DIR } from './fixture-paths.ts';
 import { resolveCypherBenchLayout } from './layout.ts';
 import { loadCypherBenchQuestions } from './loader.ts';
@@ -43,6 +43,7 @@ export type GraphServer = { ok: true; uri: string } | { ok: false; reason: strin
 export async function servedCypherBenchSpec(
   data: CypherBenchData,
   serve: (graph: CypherBenchGraph) => Promise<GraphServer>,
+  auth: Neo4jAuth = {},
 ): Promise<{ ok: true; spec: BenchmarkSpec } | { ok: false; reason: string }> {
   const served: { kg: CypherBenchGraph['kg']; uri: string }[] = [];
   const unserved = new Map<string, string>();
@@ -58,7 +59,7 @@ export async function servedCypherBenchSpec(
     spec: {
       name: 'cypherbench',
       tasks: withoutUnservedGraphs(data, unserved),
-      oracle: servedCypherOracle(served),
+      oracle: servedCypherOracle(served, { auth }),
       prompt: PROMPT,
     },
   };
@@ -85,7 +86,7 @@ export async function startedCypherBenchSpec(config: WitnessConfig, options: Spe
     }
   };
   try {
-    const served = await servedCypherBenchSpec(cypherBenchData(config, options), serve);
+    const served = await servedCypherBenchSpec(cypherBenchData(config, options), serve, neo4j);
     if (!served.ok) throw new Error(`cypherbench: ${served.reason}`);
     return { ...served.spec, dispose: stopAll };
   } catch (error) {

@@ -6,6 +6,7 @@
  * option's, else `run.split`, else `suites.bigcodebench.split`, else `instruct`.
  */
 import type { WitnessConfig } from '../../../core/config.ts';
+import { configuredSandbox } from '../sandbox/select.ts';
 import { packagePath } from '../../../core/package-root.ts';
 import { splitOf, type BenchmarkSpec, type SpecOptions } from '../../../core/suite-descriptor.ts';
 import { bigCodeBenchFile, bigCodeBenchSplit, loadBigCodeBench } from './loader.ts';
@@ -21,7 +22,7 @@ export function bigCodeBenchSpec(config: WitnessConfig, options: SpecOptions = {
     throw new Error(
       `bigcodebench: the ${subset} subset needs its data (suites.bigcodebench.data or WITNESS_BIGCODEBENCH_DATA); the fixtures are one set`,
     );
-  const sandbox = { sandbox: { backend: config.python.sandbox } };
+  const sandbox = { sandbox: configuredSandbox(config.python) };
   const file = data ? bigCodeBenchFile(data, subset) : packagePath('fixtures', 'bigcodebench', 'bigcodebench.jsonl');
   return {
     name: 'bigcodebench',

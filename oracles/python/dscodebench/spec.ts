@@ -6,6 +6,7 @@
  * keeps a looping mutant from stalling the run).
  */
 import type { WitnessConfig } from '../../../core/config.ts';
+import { configuredSandbox } from '../sandbox/select.ts';
 import { packagePath } from '../../../core/package-root.ts';
 import { splitOf, type BenchmarkSpec, type SpecOptions } from '../../../core/suite-descriptor.ts';
 import { loadDsCodeBench } from './loader.ts';
@@ -22,7 +23,7 @@ export function dsCodeBenchSpec(config: WitnessConfig, options: SpecOptions = {}
   if (split !== undefined && !DSCODEBENCH_SPLITS.includes(split))
     throw new Error(`dscodebench: unknown split ${JSON.stringify(split)} (known: ${DSCODEBENCH_SPLITS.join(', ')})`);
   const data = config.suites.dscodebench.data;
-  const sandbox = { sandbox: { backend: config.python.sandbox } };
+  const sandbox = { sandbox: configuredSandbox(config.python) };
   return {
     name: 'dscodebench',
     tasks: loadDsCodeBench(data ?? packagePath('fixtures', 'dscodebench', 'dscodebench.jsonl')),

@@ -7,14 +7,13 @@
 import { availableParallelism } from 'node:os';
 import { sandboxEnvironment, type SandboxBackend, type WorkerLaunch } from '../sandbox/backend.ts';
 import { DEFAULT_SCRATCH, GIB, MIB, type ScratchSizes } from '../../../core/sandbox/limits.ts';
-import { processLoadedConfig } from '../../../core/config.ts';
 import { resolveBackend, type BackendChoice, type BackendOptions } from '../sandbox/select.ts';
 import { stagedPythonDir } from '../sandbox/stage.ts';
 import type { PhaseResult, PhaseSpec } from './protocol.ts';
 import { SandboxWorker, type WorkerInfo } from './worker.ts';
 
 export interface PoolOptions extends BackendOptions {
-  /** A backend, or its name; default: the configured `python.sandbox` (auto: bwrap, then docker). */
+  /** A backend, or its name; default `auto` (bwrap, then docker). The configured one: `configuredSandbox(config.python)`. */
   backend?: SandboxBackend | BackendChoice;
   /** Number of workers (default: 2, or 1 on a single core). */
   size?: number;
@@ -70,9 +69,7 @@ export class WorkerPool {
   resolveBackend(): Promise<SandboxBackend> {
     const choice = this.options.backend;
     this.backend ??=
-      typeof choice === 'object'
-        ? Promise.resolve(choice)
-        : resolveBackend(choice ?? processLoadedConfig().config.python.sandbox, this.options);
+      typeof choice === 'object' ? Promise.resolve(choice) : resolveBackend(choice ?? 'auto', this.options);
     return this.backend;
   }
 

@@ -19,7 +19,7 @@ import { probeBwrap } from './bwrap-status.ts';
 import { bwrapOptions, launchSandbox, roBind, type BwrapSandbox } from '../../../core/sandbox/bwrap.ts';
 import { workerProcessCap } from '../../../core/sandbox/identity.ts';
 import { interpreterLayout, within, type InterpreterLayout } from '../../../core/sandbox/interpreter-layout.ts';
-import { sandboxInterpreter, SYSTEM_PYTHON } from './interpreter.ts';
+import { sandboxInterpreter, SYSTEM_PYTHON, type InterpreterSettings } from './interpreter.ts';
 import { workerCaps } from '../../../core/sandbox/limits.ts';
 import { SANDBOX_BIN_DIR, SANDBOX_HOSTNAME, sandboxPath, stagedSystemDir } from '../../../core/sandbox/system-files.ts';
 import { killGroup, trackExit, unrefChild } from './spawned.ts';
@@ -27,8 +27,9 @@ import { killGroup, trackExit, unrefChild } from './spawned.ts';
 export { SANDBOX_GID, SANDBOX_UID } from '../../../core/sandbox/identity.ts';
 
 export interface BwrapOptions {
-  /** The interpreter inside the sandbox (default: sandboxInterpreter(): WITNESS_PYTHON, the full profile, or Debian's). */
+  /** The interpreter inside the sandbox (default: the one `interpreter` chooses: WITNESS_PYTHON, the full profile, or Debian's). */
   python?: string;
+  interpreter?: InterpreterSettings;
   bwrap?: string;
   prlimit?: string;
 }
@@ -128,7 +129,7 @@ export function bwrapBackend(options: BwrapOptions = {}): SandboxBackend {
   let python = SYSTEM_PYTHON;
   let pythonError: string | undefined;
   try {
-    python = options.python ?? sandboxInterpreter().python;
+    python = options.python ?? sandboxInterpreter(options.interpreter).python;
   } catch (error) {
     pythonError = (error as Error).message;
   }

@@ -6,12 +6,19 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { processLoadedConfig, type PythonSettings } from '../../../core/config.ts';
+import type { PythonSettings } from '../../../core/config.ts';
+import { witnessPath } from '../../../core/paths.ts';
 
 export const SYSTEM_PYTHON = '/usr/bin/python3';
 
 /** Written by the setup script once the full profile is completely installed. */
 export const FULL_PROFILE_STAMP = '.witness-requirements';
+
+/** The settings that choose the interpreter (`python.interpreter`, `python.fullProfileDir`). */
+export type InterpreterSettings = Pick<PythonSettings, 'interpreter' | 'fullProfileDir'>;
+
+/** Without settings: no named interpreter, the full profile in this folder's .witness/ (the configuration's defaults). */
+const defaultSettings = (): InterpreterSettings => ({ fullProfileDir: witnessPath(process.cwd(), 'python-full') });
 
 export interface Interpreter {
   python: string;
@@ -20,9 +27,7 @@ export interface Interpreter {
 }
 
 /** The interpreter for the sandbox; a WITNESS_PYTHON that does not exist is an error naming it. */
-export function sandboxInterpreter(
-  settings: Pick<PythonSettings, 'interpreter' | 'fullProfileDir'> = processLoadedConfig().config.python,
-): Interpreter {
+export function sandboxInterpreter(settings: InterpreterSettings = defaultSettings()): Interpreter {
   const named = settings.interpreter;
   if (named) {
     if (!existsSync(named)) throw new Error(`WITNESS_PYTHON names ${named}, which does not exist`);

@@ -17,7 +17,7 @@ import {
   unreachableReason,
   workerProcessCap,
 } from '../../../core/sandbox/identity.ts';
-import { sandboxInterpreter } from './interpreter.ts';
+import { sandboxInterpreter, type InterpreterSettings } from './interpreter.ts';
 import { prlimitArgs } from '../../../core/sandbox/limits.ts';
 import { interpreterBinDir, sandboxPath, stagedSystemDir } from '../../../core/sandbox/system-files.ts';
 import { killGroup, trackExit, unrefChild } from './spawned.ts';
@@ -27,8 +27,10 @@ export const PROCESS_BACKEND_WARNING =
   'processes with resource limits only: they can read files, use the network and signal other processes of ' +
   'the same user. Use the bwrap backend (apt-get install bubblewrap) for untrusted code.';
 
-export function processBackend(options: { python?: string; warn?: (message: string) => void } = {}): SandboxBackend {
-  const python = options.python ?? sandboxInterpreter().python;
+export function processBackend(
+  options: { python?: string; interpreter?: InterpreterSettings; warn?: (message: string) => void } = {},
+): SandboxBackend {
+  const python = options.python ?? sandboxInterpreter(options.interpreter).python;
   const root = runsAsRoot();
   (options.warn ?? ((m: string) => process.stderr.write(`\n${m}\n\n`)))(PROCESS_BACKEND_WARNING);
   async function status(): Promise<BackendStatus> {

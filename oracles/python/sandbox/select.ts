@@ -7,6 +7,8 @@
 import { SandboxUnavailableError, type BackendName, type SandboxBackend } from './backend.ts';
 import { bwrapBackend } from './bwrap.ts';
 import { dockerBackend, type DockerOptions } from './docker.ts';
+import type { PythonSettings } from '../../../core/config-sections.ts';
+import type { InterpreterSettings } from './interpreter.ts';
 import { processBackend } from './process.ts';
 
 export type BackendChoice = BackendName | 'auto';
@@ -14,8 +16,20 @@ export type BackendChoice = BackendName | 'auto';
 export const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', 'bwrap', 'docker', 'process'];
 
 export interface BackendOptions {
+  /** The interpreter's path; default: the one `interpreter` chooses. */
   python?: string;
+  /** The settings that choose the interpreter (default: the configuration's defaults). */
+  interpreter?: InterpreterSettings;
   docker?: DockerOptions;
+}
+
+/** The sandbox options of the configured `python` section: its backend and interpreter. */
+export function configuredSandbox(python: PythonSettings): {
+  backend: BackendChoice;
+  interpreter: InterpreterSettings;
+} {
+  const { interpreter, fullProfileDir } = python;
+  return { backend: python.sandbox, interpreter: { fullProfileDir, ...(interpreter ? { interpreter } : {}) } };
 }
 
 /** Parses a backend name (e.g. from WITNESS_PYTHON_SANDBOX); the error lists the choices. */
@@ -30,7 +44,10 @@ export async function resolveBackend(
   choice: BackendChoice = 'auto',
   options: BackendOptions = {},
 ): Promise<SandboxBackend> {
-  const python = options.python ? { python: options.python } : {};
+  const python = {
+    ...(options.python ? { python: options.python } : {}),
+    ...(options.interpreter ? { interpreter: options.interpreter } : {}),
+  };
   if (choice === 'bwrap') return bwrapBackend(python);
   if (choice === 'docker') return dockerBackend(options.docker);
   if (choice === 'process') return processBackend(python);

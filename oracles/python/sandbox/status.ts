@@ -2,13 +2,14 @@
 import type { PythonSettings } from '../../../core/config-sections.ts';
 import type { EngineStatus } from '../../../core/suite-descriptor.ts';
 import { SandboxUnavailableError } from './backend.ts';
-import { resolveBackend } from './select.ts';
+import { configuredSandbox, resolveBackend } from './select.ts';
 
 /** The status of `python.sandbox` (auto = bwrap, else Docker). */
-export async function pythonSandboxStatus(python: Pick<PythonSettings, 'sandbox'>): Promise<EngineStatus> {
+export async function pythonSandboxStatus(python: PythonSettings): Promise<EngineStatus> {
   const fix = 'Run `npm run setup` to install the system requirements.';
   try {
-    const backend = await resolveBackend(python.sandbox);
+    const { backend: choice, interpreter } = configuredSandbox(python);
+    const backend = await resolveBackend(choice, { interpreter });
     const status = await backend.status();
     return status.available
       ? { ok: true }
