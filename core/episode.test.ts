@@ -12,9 +12,8 @@ import { runEpisode, type EpisodeSetup } from './episode.ts';
 import { DEFAULT_HARDENING } from './hardening.ts';
 import { withCache } from './models/cache.ts';
 import type { ChatModel } from './models/model.ts';
-import { createOpenAIModel } from './models/openai.ts';
 import { createSimModel } from './models/sim.ts';
-import { startTestModelServer, type Script, type TestModelServer } from '../testing/model-server.ts';
+import { scriptedModel, startTestModelServer, type Script, type TestModelServer } from '../testing/model-server.ts';
 import { inlinePrompt } from './prompt.ts';
 import type { Task, Trajectory } from './types.ts';
 
@@ -44,14 +43,7 @@ async function serve(script: Script) {
 }
 
 function httpModel(server: TestModelServer, overrides: { timeoutMs?: number; maxRetries?: number } = {}): ChatModel {
-  return createOpenAIModel({
-    model: 'scripted',
-    baseURL: server.baseURL,
-    apiKey: 'sk-test',
-    timeoutMs: overrides.timeoutMs ?? 2000,
-    maxRetries: overrides.maxRetries ?? 0,
-    concurrency: 2,
-  });
+  return scriptedModel(server, { timeoutMs: overrides.timeoutMs ?? 2000, maxRetries: overrides.maxRetries ?? 0 });
 }
 
 async function episode(

@@ -8,9 +8,8 @@ import { pickStrategies } from '../strategies/index.ts';
 import { runEpisode } from './episode.ts';
 import { DEFAULT_HARDENING } from './hardening.ts';
 import type { ChatModel, ChatRequest } from './models/model.ts';
-import { createOpenAIModel } from './models/openai.ts';
 import { createSimModel } from './models/sim.ts';
-import { startTestModelServer, type TestModelServer } from '../testing/model-server.ts';
+import { startTestModelServer, type TestModelServer, scriptedModel } from '../testing/model-server.ts';
 import { defineOracle, fencedOrWholeReply } from './oracle-defaults.ts';
 import type { OracleDefinition } from './oracle.ts';
 import { inlinePrompt } from './prompt.ts';
@@ -87,14 +86,7 @@ describe('an oracle defined by a name and a check', () => {
       { content: 'Here:\n```json\n{"city": "Lyon", "country": "France"}\n```' },
       { content: '{"city": "Paris", "country": "France"}' },
     ]);
-    const http = createOpenAIModel({
-      model: 'scripted',
-      baseURL: server.baseURL,
-      apiKey: 'sk-test',
-      timeoutMs: 5000,
-      maxRetries: 0,
-      concurrency: 1,
-    });
+    const http = scriptedModel(server, { concurrency: 1 });
     const { model, requests } = recorded(http);
     const t = await episode(model);
     expect(t.outcome.status).toBe('solved');

@@ -8,9 +8,8 @@ import { runEpisode } from '../core/episode.ts';
 import { DEFAULT_HARDENING } from '../core/hardening.ts';
 import type { ChatModel } from '../core/models/model.ts';
 import { loadConfig } from '../core/config.ts';
-import { createOpenAIModel } from '../core/models/openai.ts';
 import { createSimModel } from '../core/models/sim.ts';
-import { startTestModelServer, type TestModelServer } from '../testing/model-server.ts';
+import { startTestModelServer, type TestModelServer, scriptedModel } from '../testing/model-server.ts';
 import { inlinePrompt, loadPrompt } from '../core/prompt.ts';
 import type { Task } from '../core/types.ts';
 import { regexOracle } from '../oracles/regex/oracle.ts';
@@ -88,14 +87,7 @@ describe('worst cases reach the bound', () => {
       if (system.includes('cheatsheet')) return { content: '```cheatsheet\n- a rule\n```' };
       return { content: '```regex\ncat\n```' };
     });
-    const model = createOpenAIModel({
-      model: 'scripted',
-      baseURL: server.baseURL,
-      apiKey: 'k',
-      maxRetries: 0,
-      timeoutMs: 5000,
-      concurrency: 2,
-    });
+    const model = scriptedModel(server);
     await runEpisode({
       runId: 'r',
       oracle,

@@ -17,6 +17,8 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { ChatModel } from '../core/models/model.ts';
+import { createOpenAIModel } from '../core/models/openai.ts';
 import type { JsonObject } from '../core/types.ts';
 import { delayFor, faultFor, type DelaySchedule, type FaultKind, type FaultSchedule } from './fault-schedule.ts';
 
@@ -324,4 +326,19 @@ function parseObject(text: string): JsonObject {
   } catch {
     return {};
   }
+}
+
+/** The real `openai` client over HTTP to a scripted server: no retries, a 5 s timeout, two requests at once unless told. */
+export function scriptedModel(
+  server: Pick<TestModelServer, 'baseURL'>,
+  options: { concurrency?: number; timeoutMs?: number; maxRetries?: number } = {},
+): ChatModel {
+  return createOpenAIModel({
+    model: 'scripted',
+    baseURL: server.baseURL,
+    apiKey: 'sk-test',
+    timeoutMs: options.timeoutMs ?? 5000,
+    maxRetries: options.maxRetries ?? 0,
+    concurrency: options.concurrency ?? 2,
+  });
 }

@@ -1,7 +1,11 @@
 /** HERO-O end to end: the real openai client against the scripted server, the real regex oracle. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOpenAIModel } from '../../core/models/openai.ts';
-import { startTestModelServer, type RecordedRequest, type TestModelServer } from '../../testing/model-server.ts';
+import {
+  startTestModelServer,
+  type RecordedRequest,
+  type TestModelServer,
+  scriptedModel,
+} from '../../testing/model-server.ts';
 import { createSimModel } from '../../core/models/sim.ts';
 import { inlinePrompt, loadPrompt } from '../../core/prompt.ts';
 import type { Task } from '../../core/types.ts';
@@ -67,14 +71,7 @@ afterAll(async () => server.close());
 
 describe('HERO-O', () => {
   it('rejects leaks, adopts a rule that fixes the update pool, rejects a useless one, and selects the learned prompt', async () => {
-    const model = createOpenAIModel({
-      model: 'scripted',
-      baseURL: server.baseURL,
-      apiKey: 'k',
-      timeoutMs: 5000,
-      maxRetries: 0,
-      concurrency: 4,
-    });
+    const model = scriptedModel(server, { concurrency: 4 });
     const result = await optimizePrompt({
       benchmark: 'hero-test',
       tasks,

@@ -4,8 +4,7 @@
  * decide what the model says; the figures, the verdict and the trace come from the real run.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createOpenAIModel } from '../../core/models/openai.ts';
-import { startTestModelServer, type Script, type TestModelServer } from '../../testing/model-server.ts';
+import { startTestModelServer, type Script, type TestModelServer, scriptedModel } from '../../testing/model-server.ts';
 import { inlinePrompt } from '../../core/prompt.ts';
 import { BIRD_FIXTURES, loadBird } from '../../oracles/sql/loader.ts';
 import { sqlOracle } from '../../oracles/sql/oracle.ts';
@@ -28,14 +27,7 @@ afterAll(() => oracle.dispose?.());
 async function evaluate(script: Script, budgets = {}) {
   const server = await startTestModelServer(script);
   servers.push(server);
-  const model = createOpenAIModel({
-    model: 'scripted',
-    baseURL: server.baseURL,
-    apiKey: 'k',
-    timeoutMs: 5000,
-    maxRetries: 0,
-    concurrency: 2,
-  });
+  const model = scriptedModel(server);
   const evaluation = await evaluateHarness({
     harnessFile: seedHarnessFile('self-verify'),
     oracle,

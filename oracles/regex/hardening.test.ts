@@ -6,8 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { runEpisode } from '../../core/episode.ts';
 import { DEFAULT_HARDENING } from '../../core/hardening.ts';
-import { createOpenAIModel } from '../../core/models/openai.ts';
-import { startTestModelServer, type TestModelServer } from '../../testing/model-server.ts';
+import { startTestModelServer, type TestModelServer, scriptedModel } from '../../testing/model-server.ts';
 import { inlinePrompt } from '../../core/prompt.ts';
 import { Rng } from '../../core/random.ts';
 import type { Task } from '../../core/types.ts';
@@ -25,14 +24,7 @@ afterAll(async () => Promise.all(servers.map((s) => s.close())));
 async function episodeAnswering(gold: string, answer: string) {
   const server = await startTestModelServer([{ content: '```regex\n' + answer + '\n```' }]);
   servers.push(server);
-  const model = createOpenAIModel({
-    model: 'scripted',
-    baseURL: server.baseURL,
-    apiKey: 'sk-test',
-    timeoutMs: 5000,
-    maxRetries: 0,
-    concurrency: 1,
-  });
+  const model = scriptedModel(server, { concurrency: 1 });
   const task: Task = {
     id: 't',
     benchmark: 'hardening-test',

@@ -5,8 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { runEpisode } from '../../core/episode.ts';
-import { createOpenAIModel } from '../../core/models/openai.ts';
-import { startTestModelServer, type TestModelServer } from '../../testing/model-server.ts';
+import { startTestModelServer, type TestModelServer, scriptedModel } from '../../testing/model-server.ts';
 import { inlinePrompt } from '../../core/prompt.ts';
 import type { Task } from '../../core/types.ts';
 import { regexOracle } from '../../oracles/regex/oracle.ts';
@@ -34,14 +33,7 @@ const model = async () => {
     }
     return { content: '```regex\n.*x.*\n```', delayMs: 30 };
   });
-  return createOpenAIModel({
-    model: 'scripted',
-    baseURL: server.baseURL,
-    apiKey: 'k',
-    timeoutMs: 5000,
-    maxRetries: 0,
-    concurrency: 4,
-  });
+  return scriptedModel(server, { concurrency: 4 });
 };
 afterAll(async () => {
   await server?.close();

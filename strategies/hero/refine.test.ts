@@ -6,8 +6,12 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { runEpisode } from '../../core/episode.ts';
-import { createOpenAIModel } from '../../core/models/openai.ts';
-import { startTestModelServer, type RecordedRequest, type TestModelServer } from '../../testing/model-server.ts';
+import {
+  startTestModelServer,
+  type RecordedRequest,
+  type TestModelServer,
+  scriptedModel,
+} from '../../testing/model-server.ts';
 import { inlinePrompt } from '../../core/prompt.ts';
 import type { RefinementSession } from '../../core/refinement.ts';
 import type { Task, Trajectory } from '../../core/types.ts';
@@ -58,14 +62,7 @@ async function run(
     return { content: fence(scenario.initial) };
   });
   servers.push(server);
-  const model = createOpenAIModel({
-    model: 'scripted',
-    baseURL: server.baseURL,
-    apiKey: 'k',
-    timeoutMs: 5000,
-    maxRetries: 0,
-    concurrency: 2,
-  });
+  const model = scriptedModel(server);
   const prepared = await oracle.prepare(theTask);
   const t = await runEpisode({
     runId: 'r',
