@@ -9,7 +9,7 @@ import { Option } from 'commander';
 import { SUITE_DATA_ENV, type SuiteName } from '../core/config-sections.ts';
 import { loadConfig } from '../core/config.ts';
 import type { DataFinding, DataReport } from '../core/data-report.ts';
-import type { SuiteDescriptor } from '../core/suite-descriptor.ts';
+import { disposeSpec, type SuiteDescriptor } from '../core/suite-descriptor.ts';
 import { existingPath, progressLine } from './options.ts';
 import { say, sayResult, warn } from './output.ts';
 import type { Registrar } from './registrar.ts';
@@ -120,7 +120,6 @@ async function poseSuiteItems(suite: SuiteDescriptor, data: string, split: strin
   try {
     return await poseItems(spec, split ?? config.run.split ?? null, progressLine('items'));
   } finally {
-    await spec.oracle.dispose?.();
-    await spec.dispose?.();
+    await disposeSpec(spec);
   }
 }

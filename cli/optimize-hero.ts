@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { packagePath } from '../core/package-root.ts';
 import { witnessPath } from '../core/paths.ts';
+import { disposeSpec } from '../core/suite-descriptor.ts';
 import { DEFAULT_HERO, optimizePrompt } from '../optimizers/hero/optimize.ts';
 import { fraction, positiveInteger, proportion } from './options.ts';
 import { say, warn } from './output.ts';
@@ -126,8 +127,7 @@ export const registerOptimizeHero: Registrar = ({ program }) => {
         } finally {
           await model.close?.();
           if (reflector !== model) await reflector.close?.();
-          await spec.oracle.dispose?.();
-          await spec.dispose?.();
+          await disposeSpec(spec);
         }
       },
     );

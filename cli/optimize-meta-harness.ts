@@ -22,6 +22,7 @@ import type { Price } from '../core/types.ts';
 import type { ChatModel } from '../core/models/model.ts';
 import type { WitnessConfig } from '../core/config.ts';
 import { terminalLine } from '../core/text-safety.ts';
+import { disposeSpec } from '../core/suite-descriptor.ts';
 import { DEFAULT_SEARCH, runSearch } from '../optimizers/meta-harness/search.ts';
 import { searchPools } from '../optimizers/meta-harness/search-pools.ts';
 import { renderSearchHtml, searchPageData } from '../optimizers/meta-harness/search-html.ts';
@@ -255,8 +256,7 @@ async function run(o: Options): Promise<void> {
   } finally {
     await model.close?.();
     await closeProposer();
-    await spec.oracle.dispose?.();
-    await spec.dispose?.();
+    await disposeSpec(spec);
   }
 }
 

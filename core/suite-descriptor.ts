@@ -1,8 +1,9 @@
 /**
  * What an oracle family tells the rest of Witness about each benchmark it serves: one descriptor
- * per suite (oracles/<family>/suite.ts), listed once in oracles/suites.ts. The suite registry, the
- * `--suite` choices, `witness data check`, `witness bench --dry-run` and HERO-O's data all read
- * these; nothing else keeps a list of suites.
+ * per suite (oracles/<family>/suite.ts), listed once in oracles/suites.ts. `witness optimize`,
+ * `split`, `data check` and `bench --dry-run` and HERO-O's data read these. The configuration's
+ * suite sections (core/config-sections.ts, `SUITE_NAMES`) are checked against this list by
+ * oracles/suites.test.ts.
  */
 import type { WitnessConfig } from './config.ts';
 import type { SuiteName } from './config-sections.ts';
@@ -64,13 +65,18 @@ export interface SuiteDescriptor {
   engineStatus?(config: WitnessConfig): Promise<EngineStatus>;
 }
 
-/** A spec's tasks, its oracle (and anything else it started) disposed: for callers that need only the tasks. */
+/** Releases a spec: its oracle, then anything else it started (a Neo4j server). */
+export async function disposeSpec(spec: BenchmarkSpec): Promise<void> {
+  await spec.oracle.dispose?.();
+  await spec.dispose?.();
+}
+
+/** A spec's tasks, the spec released: for callers that need only the tasks. */
 export async function tasksOf(spec: BenchmarkSpec): Promise<LoadedTasks> {
   try {
     return spec.tasks;
   } finally {
-    await spec.oracle.dispose?.();
-    await spec.dispose?.();
+    await disposeSpec(spec);
   }
 }
 

@@ -68,8 +68,7 @@ export class WorkerPool {
   /** The backend in use (resolved on first call). */
   resolveBackend(): Promise<SandboxBackend> {
     const choice = this.options.backend;
-    this.backend ??=
-      typeof choice === 'object' ? Promise.resolve(choice) : resolveBackend(choice ?? 'auto', this.options);
+    this.backend ??= typeof choice === 'object' ? Promise.resolve(choice) : resolveBackend(choice, this.options);
     return this.backend;
   }
 
